@@ -1,0 +1,29 @@
+/* heap.h - an indexed binary min-heap of dense ids (0..cap-1) keyed by a
+ * double, with ties broken by a second key and then by id. Each id is in the
+ * heap at most once; its key can be changed in O(log n). */
+#ifndef FR_CORE_HEAP_H
+#define FR_CORE_HEAP_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct fr_heap;
+
+/* Returns a heap for ids below cap, or NULL on out-of-memory. Caller frees
+ * with fr_heap_free. */
+struct fr_heap *fr_heap_new(uint32_t cap);
+void fr_heap_free(struct fr_heap *h);
+
+size_t fr_heap_len(const struct fr_heap *h);
+int fr_heap_contains(const struct fr_heap *h, uint32_t id);
+/* Inserts id, or moves it if already present. Order: key, then tie, then id. */
+void fr_heap_set(struct fr_heap *h, uint32_t id, double key, double tie);
+void fr_heap_remove(struct fr_heap *h, uint32_t id);
+/* The smallest entry without removing it; returns 0 when empty. */
+int fr_heap_peek(const struct fr_heap *h, uint32_t *id, double *key);
+/* Removes and returns the smallest entry; returns 0 when empty. */
+int fr_heap_pop(struct fr_heap *h, uint32_t *id, double *key);
+/* Key of an id that is in the heap. */
+double fr_heap_key(const struct fr_heap *h, uint32_t id);
+
+#endif

@@ -1,0 +1,26 @@
+/* policy.c - the registry of policies by name. */
+#include "sched/policy.h"
+
+#include <string.h>
+
+/* NOTE: keep in the order --help lists them. */
+static const struct fr_policy_ops *const all[] = {
+	&fr_policy_roundrobin,
+	&fr_policy_buzzwise,
+	&fr_policy_airballoon,
+};
+
+const struct fr_policy_ops *
+fr_policy_find(const char *name)
+{
+	for (size_t i = 0; i < sizeof(all) / sizeof(all[0]); i++)
+		if (!strcmp(all[i]->name, name))
+			return all[i];
+	return NULL;
+}
+
+const struct fr_policy_ops *
+fr_policy_at(size_t i)
+{
+	return i < sizeof(all) / sizeof(all[0]) ? all[i] : NULL;
+}

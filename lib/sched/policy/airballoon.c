@@ -1,0 +1,268 @@
+/* airballoon.c - the "air balloon" policy of seed 000 (Zagreb, 2013), with the
+ * digest's corrections: additive heating, the nearer hour gets the larger
+ * share, exponential cooling to a floor, and urgency = accumulated activity
+ * since the last fetch. Parameters: inertia (hours), floor, tz (hours added
+ * to UTC to get the clock the buckets follow). */
+#include "sched/policy.h"
+#include "sched/policy/airballoon.h"
+
+#include "core/err.h"
+
+#include <math.h>
+#include <stdlib.h>
+
+struct ab_ctx {
+	double inertia_h;
+	double floor;
+	double tz_s;
+};
+
+/* 24 * 8 + 32 = 224 bytes per source. */
+struct ab_state {
+	double a[24];
+	double cooled_s;   /* buckets are cooled up to here */
+	double acc;        /* accumulated activity since the last fetch ... */
+	double acc_s;      /* ... up to here */
+	double last_s;     /* last fetch */
+};
+
+void
+fr_ab_cool(double a[24], double dt_h, double inertia_h, double floor)
+{
+	if (!(dt_h > 0))
+		return;
+	double e = exp(-dt_h / inertia_h);
+	for (int i = 0; i < 24; i++) {
+		a[i] *= e;
+		if (a[i] < floor)
+			a[i] = floor;
+	}
+}
+
+/* Hour of day (0..23) and position within the hour (0..1) of t. */
+static void
+clock_of(double t_s, int *hh, double *frac)
+{
+	double h = floor(t_s / 3600.0);
+	double hod = fmod(h, 24.0);
+	if (hod < 0)
+		hod += 24.0;
+	*hh = (int)hod;
+	*frac = (t_s - h * 3600.0) / 3600.0;
+}
+
+void
+fr_ab_heat(double a[24], double created_s, double now_s, double inertia_h)
+{
+	int hh;
+	double frac, age_h = (now_s - created_s) / 3600.0;
+
+	if (age_h < 0)
+		age_h = 0;
+	double e = exp(-age_h / inertia_h);
+	clock_of(created_s, &hh, &frac);
+	a[hh] += e * (1 - frac);
+	a[(hh + 1) % 24] += e * frac;
+}
+
+double
+fr_ab_area(const double a[24], double from_s, double to_s)
+{
+	double area = 0, t = from_s;
+
+	if (!(to_s > from_s))
+		return 0;
+	/* Whole days first: a day's area is the sum of the buckets. */
+	double day = 0;
+	for (int i = 0; i < 24; i++)
+		day += a[i];
+	double days = floor((to_s - from_s) / 86400.0);
+	area += days * day;
+	t += days * 86400.0;
+	while (t < to_s) {
+		int hh;
+		double frac;
+		clock_of(t, &hh, &frac);
+		double seg_end = t + (1 - frac) * 3600.0;
+		if (seg_end > to_s)
+			seg_end = to_s;
+		double f1 = frac + (seg_end - t) / 3600.0;
+		double slope = a[(hh + 1) % 24] - a[hh];
+		double v0 = a[hh] + slope * frac, v1 = a[hh] + slope * f1;
+		area += (v0 + v1) / 2 * (f1 - frac);
+		if (seg_end <= t)
+			break;
+		t = seg_end;
+	}
+	return area;
+}
+
+double
+fr_ab_solve(const double a[24], double from_s, double need)
+{
+	double t = from_s;
+
+	if (!(need > 0))
+		return from_s;
+	double day = 0;
+	for (int i = 0; i < 24; i++)
+		day += a[i];
+	if (!(day > 0))
+		return INFINITY;
+	double days = floor(need / day);
+	/* Keep at least part of a day to walk, so the remainder is > 0. */
+	if (days > 0 && days * day >= need)
+		days -= 1;
+	need -= days * day;
+	t += days * 86400.0;
+	for (int guard = 0; guard < 26; guard++) {
+		int hh;
+		double frac;
+		clock_of(t, &hh, &frac);
+		double slope = a[(hh + 1) % 24] - a[hh]; /* per hour */
+		double v0 = a[hh] + slope * frac;
+		double len = 1 - frac; /* hours left in this hour */
+		double seg = (v0 + (v0 + slope * len)) / 2 * len;
+		if (seg >= need) {
+			/* v0 x + slope x^2 / 2 = need, smallest x >= 0. */
+			double x;
+			if (fabs(slope) < 1e-12)
+				x = need / v0;
+			else {
+				double disc = v0 * v0 + 2 * slope * need;
+				x = (-v0 + sqrt(disc > 0 ? disc : 0)) / slope;
+			}
+			if (x < 0)
+				x = 0;
+			if (x > len)
+				x = len;
+			return t + x * 3600.0;
+		}
+		need -= seg;
+		t += len * 3600.0;
+	}
+	return t;
+}
+
+static int
+ab_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env, char *err,
+	  size_t errlen)
+{
+	struct ab_ctx c;
+	double tz_h;
+
+	(void)env;
+	if (fr_params_double(params, "inertia", 960, 1e-3, 1e9, &c.inertia_h, err, errlen) < 0 ||
+	    fr_params_double(params, "floor", 0.01, 1e-9, 1e9, &c.floor, err, errlen) < 0 ||
+	    fr_params_double(params, "tz", 0, -24, 24, &tz_h, err, errlen) < 0)
+		return -1;
+	c.tz_s = tz_h * 3600.0;
+	struct ab_ctx *p = malloc(sizeof(*p));
+	if (!p)
+		return fr_errf(err, errlen, "out of memory");
+	*p = c;
+	*ctx = p;
+	return 0;
+}
+
+static void
+ab_destroy(void *ctx)
+{
+	free(ctx);
+}
+
+static size_t
+ab_state_size(const void *ctx)
+{
+	(void)ctx;
+	return sizeof(struct ab_state);
+}
+
+static void
+ab_init(void *ctx, void *st, uint32_t s, double now_s)
+{
+	struct ab_state *b = st;
+	(void)ctx;
+	(void)s;
+	for (int i = 0; i < 24; i++)
+		b->a[i] = 1.0;
+	b->cooled_s = now_s;
+	b->acc = 0;
+	b->acc_s = now_s;
+	b->last_s = now_s;
+}
+
+static void
+cool_to(const struct ab_ctx *c, struct ab_state *b, double now_s)
+{
+	if (now_s > b->cooled_s) {
+		fr_ab_cool(b->a, (now_s - b->cooled_s) / 3600.0, c->inertia_h, c->floor);
+		b->cooled_s = now_s;
+	}
+}
+
+/* As the seed's code: cool first, then add the area since the previous
+ * accumulation under the cooled curve. */
+static double
+ab_urgency(void *ctx, void *st, double now_s)
+{
+	struct ab_ctx *c = ctx;
+	struct ab_state *b = st;
+
+	cool_to(c, b, now_s);
+	if (now_s > b->acc_s) {
+		b->acc += fr_ab_area(b->a, b->acc_s + c->tz_s, now_s + c->tz_s);
+		b->acc_s = now_s;
+	}
+	return b->acc;
+}
+
+static double
+ab_due(void *ctx, void *st, double now_s, double theta)
+{
+	struct ab_ctx *c = ctx;
+	struct ab_state *b = st;
+	(void)now_s;
+
+	if (b->acc >= theta) {
+		/* Already past: step back along the current activity level so
+		 * that sources further past theta come first. */
+		int hh;
+		double frac, t = b->acc_s + c->tz_s;
+		clock_of(t, &hh, &frac);
+		double v = b->a[hh] + (b->a[(hh + 1) % 24] - b->a[hh]) * frac;
+		return b->acc_s - (b->acc - theta) / v * 3600.0;
+	}
+	return fr_ab_solve(b->a, b->acc_s + c->tz_s, theta - b->acc) - c->tz_s;
+}
+
+static void
+ab_fetched(void *ctx, void *st, const struct fr_fetch *f)
+{
+	struct ab_ctx *c = ctx;
+	struct ab_state *b = st;
+
+	cool_to(c, b, f->now_s);
+	if (f->status == FR_FETCH_OK)
+		for (size_t i = 0; i < f->n_items; i++)
+			if (!isnan(f->published_s[i]))
+				fr_ab_heat(b->a, f->published_s[i] + c->tz_s, f->now_s + c->tz_s,
+					   c->inertia_h);
+	b->acc = 0;
+	b->acc_s = f->now_s;
+	b->last_s = f->now_s;
+}
+
+const struct fr_policy_ops fr_policy_airballoon = {
+	.name = "air-balloon",
+	.help = "seed 000's learned hourly activity: inertia=960 (hours), floor=0.01, tz=0 (hours)",
+	.kind = FR_POLICY_INDEX,
+	.theta0 = 1.0,
+	.create = ab_create,
+	.destroy = ab_destroy,
+	.state_size = ab_state_size,
+	.init = ab_init,
+	.urgency = ab_urgency,
+	.due = ab_due,
+	.fetched = ab_fetched,
+};

@@ -1,0 +1,67 @@
+/* sched.h - the scheduler: which source to fetch next, and when, under
+ * per-group rate limits and per-host politeness, driven by one policy.
+ * Choosing costs O(log n) through a due-time heap per group with lazy
+ * re-evaluation (docs/scheduler.md). It never reads the clock: the caller
+ * passes now, which is what lets the simulator and the live crawler share it. */
+#ifndef FR_SCHED_SCHED_H
+#define FR_SCHED_SCHED_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sched/policy.h"
+#include "sched/ratelimit.h"
+
+struct fr_sched;
+
+/* A rate-limit group: at most calls per window_s seconds. */
+struct fr_sched_group {
+	uint32_t calls;
+	double window_s;
+};
+
+struct fr_sched_config {
+	enum fr_rl_mode mode;     /* burst (the seed's) or paced */
+	double host_gap_s;        /* minimum gap between two calls to one host; 0 = none */
+	double start_s;           /* the run starts here; every source's first window opens */
+	uint32_t n_groups;
+	const struct fr_sched_group *groups; /* [n_groups] */
+	uint32_t n_sources;
+	const uint32_t *group;    /* [n_sources] group of each source (< n_groups) */
+	const uint32_t *host;     /* [n_sources] host id of each source, or NULL: each its own */
+	uint32_t n_hosts;         /* bound on host ids when host is given */
+};
+
+/* Creates a scheduler running ops with params over the sources of cfg.
+ * Takes from params the scheduler's own key "select" (heap, the default, or
+ * scan: the seed-faithful top-k by urgency once per burst, index policies in
+ * burst mode only), then lets the policy take its keys; any key left is an
+ * error. env is borrowed for the scheduler's life. Returns 0 and sets *out
+ * (free with fr_sched_free), or -1 with err set. */
+int fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_params *params,
+		 const struct fr_sched_config *cfg, const struct fr_policy_env *env, char *err,
+		 size_t errlen);
+void fr_sched_free(struct fr_sched *s);
+
+/* Chooses the next fetch at or after now: sets *src and *at_s (the earliest
+ * instant the rate limit, the host gap and, for interval policies, the
+ * source's due time allow) and returns 1; returns 0 when no source will ever
+ * be due. The choice is held: the caller either performs it and calls
+ * fr_sched_done with f->now_s == *at_s, or calls fr_sched_next again later
+ * (the choice is then re-made). */
+int fr_sched_next(struct fr_sched *s, double now_s, uint32_t *src, double *at_s);
+
+/* Records that src was fetched with outcome f (counts against its group's
+ * limit and its host's gap) and lets the policy learn from it. */
+void fr_sched_done(struct fr_sched *s, uint32_t src, const struct fr_fetch *f);
+
+/* The policy's state of source src (borrowed; for tests and reports). */
+void *fr_sched_state(struct fr_sched *s, uint32_t src);
+/* The policy's context (borrowed). */
+void *fr_sched_policy_ctx(struct fr_sched *s);
+/* The current fetch threshold of a group (index policies). */
+double fr_sched_theta(const struct fr_sched *s, uint32_t group);
+/* Bytes of policy state per source. */
+size_t fr_sched_state_size(const struct fr_sched *s);
+
+#endif

@@ -1,0 +1,52 @@
+/* metrics.h - what a run measured: coverage, discovery delay (mean, median,
+ * p90), requests and empty requests, overall and per week. Filled by the
+ * simulator (and later the live crawler) through the record functions. */
+#ifndef FR_SIM_METRICS_H
+#define FR_SIM_METRICS_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct fr_week_stats {
+	uint64_t published;   /* items published this week (by publication time) */
+	uint64_t fetched;     /* of those, fetched before the end of the run */
+	double delay_sum_s;   /* sum of their delays */
+	uint64_t requests;    /* calls made this week (by call time) */
+	uint64_t empty_requests;
+	uint64_t items_found; /* items found by this week's calls (by call time) */
+};
+
+struct fr_metrics {
+	double start_s, end_s;
+	uint64_t items;          /* published in [start, end) */
+	uint64_t fetched;
+	uint64_t requests;
+	uint64_t empty_requests;
+	double coverage;         /* fetched / items (0 when no items) */
+	double delay_mean_s, delay_median_s, delay_p90_s; /* NAN when nothing fetched */
+	size_t n_weeks;
+	struct fr_week_stats *weeks; /* [n_weeks], owned */
+	float *delays;           /* [fetched] every delay, owned, in fetch order */
+	size_t delays_cap;
+};
+
+/* Prepares m for a run over [start_s, end_s). Returns 0 or -1 on
+ * out-of-memory. Free with fr_metrics_free. */
+int fr_metrics_init(struct fr_metrics *m, double start_s, double end_s);
+void fr_metrics_free(struct fr_metrics *m);
+
+/* An item published at pub_s exists in the run (call for every item in the
+ * window, fetched or not). */
+void fr_metrics_published(struct fr_metrics *m, double pub_s);
+/* A call at t_s found n_items new items. */
+void fr_metrics_request(struct fr_metrics *m, double t_s, size_t n_items);
+/* An item published at pub_s was fetched at t_s. Returns 0 or -1 on
+ * out-of-memory. */
+int fr_metrics_fetched(struct fr_metrics *m, double pub_s, double t_s);
+/* Computes coverage, mean, median and p90. Returns 0 or -1 on out-of-memory. */
+int fr_metrics_finish(struct fr_metrics *m);
+
+/* The q-quantile (0..1) of n values (copied, not reordered); NAN when n == 0. */
+double fr_quantile(const float *v, size_t n, double q);
+
+#endif

@@ -1,0 +1,136 @@
+/* sim.c - the virtual-clock loop: ask the scheduler for the next fetch, jump
+ * to its instant, answer it from the trace, record the metrics, tell the
+ * scheduler. */
+#include "sim/sim.h"
+
+#include "core/err.h"
+#include "sched/sched.h"
+#include "sim/trace.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+
+int
+fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_sim_config *cfg,
+	   struct fr_metrics *m, struct fr_params *params_out, char *err, size_t errlen)
+{
+	struct fr_params params;
+	struct fr_sched *s = NULL;
+	size_t *cursor = NULL;
+	struct fr_sched_group *groups = NULL;
+	uint32_t n_groups = 1, n = tr->n_sources;
+	int rc = -1;
+
+	memset(m, 0, sizeof(*m));
+	if (fr_params_parse(&params, policy_spec, err, errlen) < 0)
+		return -1;
+	const struct fr_policy_ops *ops = fr_policy_find(params.name);
+	if (!ops)
+		return fr_errf(err, errlen, "unknown policy '%s' (see 'freshet simulate --help')",
+			       params.name);
+	if (!(cfg->end_s > cfg->start_s))
+		return fr_errf(err, errlen, "empty run: end is not after start");
+	if (cfg->calls == 0 || !(cfg->window_s > 0))
+		return fr_errf(err, errlen, "budget needs at least 1 call per window");
+	for (uint32_t i = 0; i < n; i++)
+		if (tr->group[i] + 1 > n_groups)
+			n_groups = tr->group[i] + 1;
+	groups = malloc(n_groups * sizeof(*groups));
+	cursor = malloc((n ? n : 1) * sizeof(*cursor));
+	if (!groups || !cursor) {
+		fr_errf(err, errlen, "out of memory");
+		goto out;
+	}
+	for (uint32_t g = 0; g < n_groups; g++) {
+		groups[g].calls = cfg->calls;
+		groups[g].window_s = cfg->window_s;
+	}
+
+	double calls_per_s = (double)cfg->calls / cfg->window_s * n_groups;
+	struct fr_policy_env env = {
+		.n_sources = n,
+		.weight = tr->weight,
+		.group = tr->group,
+		.start_s = cfg->start_s,
+		.calls_per_s = calls_per_s,
+		.seed = cfg->seed,
+		.intensity = cfg->intensity,
+		.intensity_arg = cfg->intensity_arg,
+	};
+	struct fr_sched_config sc = {
+		.mode = cfg->mode,
+		.host_gap_s = cfg->host_gap_s,
+		.start_s = cfg->start_s,
+		.n_groups = n_groups,
+		.groups = groups,
+		.n_sources = n,
+		.group = tr->group,
+		.host = tr->host,
+		.n_hosts = 0,
+	};
+	for (uint32_t i = 0; i < n; i++)
+		if (tr->host[i] + 1 > sc.n_hosts)
+			sc.n_hosts = tr->host[i] + 1;
+	if (fr_sched_new(&s, ops, &params, &sc, &env, err, errlen) < 0)
+		goto out;
+	if (params_out)
+		*params_out = params;
+	if (fr_metrics_init(m, cfg->start_s, cfg->end_s) < 0) {
+		fr_errf(err, errlen, "out of memory");
+		goto out;
+	}
+
+	/* Items before the start count as seen; items in the window exist. */
+	for (uint32_t i = 0; i < n; i++) {
+		size_t k = tr->first[i];
+		while (k < tr->first[i + 1] && tr->item_time_s[k] < cfg->start_s)
+			k++;
+		cursor[i] = k;
+		for (size_t j = k; j < tr->first[i + 1] && tr->item_time_s[j] < cfg->end_s; j++)
+			fr_metrics_published(m, tr->item_time_s[j]);
+	}
+
+	double t = cfg->start_s, span = cfg->end_s - cfg->start_s, next_report = 0;
+	uint32_t src;
+	double at;
+	while (fr_sched_next(s, t, &src, &at) && at < cfg->end_s) {
+		t = at;
+		size_t k = cursor[src], end = tr->first[src + 1];
+		while (k < end && tr->item_time_s[k] <= t && tr->item_time_s[k] < cfg->end_s)
+			k++;
+		struct fr_fetch f = {
+			.now_s = t,
+			.status = FR_FETCH_OK,
+			.n_items = k - cursor[src],
+			.published_s = tr->item_time_s + cursor[src],
+			.item_weight = tr->item_weight ? tr->item_weight + cursor[src] : NULL,
+		};
+		fr_metrics_request(m, t, f.n_items);
+		for (size_t j = cursor[src]; j < k; j++)
+			if (fr_metrics_fetched(m, tr->item_time_s[j], t) < 0) {
+				fr_errf(err, errlen, "out of memory");
+				goto out;
+			}
+		cursor[src] = k;
+		fr_sched_done(s, src, &f);
+		if (cfg->progress && t >= next_report) {
+			cfg->progress(cfg->progress_arg, (t - cfg->start_s) / span);
+			next_report = t + span / 200;
+		}
+	}
+	if (cfg->progress)
+		cfg->progress(cfg->progress_arg, 1.0);
+	if (fr_metrics_finish(m) < 0) {
+		fr_errf(err, errlen, "out of memory");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (rc < 0)
+		fr_metrics_free(m);
+	fr_sched_free(s);
+	free(groups);
+	free(cursor);
+	return rc;
+}

@@ -1,0 +1,40 @@
+/* sim.h - the trace-driven simulator: a virtual clock and a stub API that
+ * answers a fetch of source s at time t with the items of s published in
+ * (its previous fetch, t], exactly as notes-airballoon.md describes. Calls
+ * take no time. The scheduler and policy are the live crawler's. */
+#ifndef FR_SIM_SIM_H
+#define FR_SIM_SIM_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+#include "sched/ratelimit.h"
+#include "sim/metrics.h"
+
+struct fr_trace;
+
+struct fr_sim_config {
+	double start_s, end_s;  /* the run covers [start, end); items outside are ignored */
+	enum fr_rl_mode mode;   /* burst (the seed's) or paced */
+	uint32_t calls;         /* budget of each rate-limit group: calls ... */
+	double window_s;        /* ... per window */
+	double host_gap_s;      /* politeness: minimum gap between calls to one host */
+	uint64_t seed;
+	/* Optional true intensity (oracle policies); NULL when unknown. */
+	double (*intensity)(const void *arg, uint32_t s, double t_s);
+	const void *intensity_arg;
+	/* Optional progress report, called with the share of simulated time done
+	 * (0..1) at most about 200 times a run. */
+	void (*progress)(void *arg, double done);
+	void *progress_arg;
+};
+
+/* Runs the policy given as "name[:k=v...]" over tr with cfg, filling m (free
+ * with fr_metrics_free). params receives the effective parameters (given and
+ * defaulted) when not NULL. Returns 0, or -1 with err set (unknown policy,
+ * bad parameter, out-of-memory). */
+struct fr_params;
+int fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_sim_config *cfg,
+	       struct fr_metrics *m, struct fr_params *params, char *err, size_t errlen);
+
+#endif

@@ -1,0 +1,64 @@
+/* main.c - the freshet command: dispatches to one cmd_<name>.c per subcommand. */
+#include "cmd.h"
+
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+
+struct sub {
+	const char *name;
+	int (*fn)(int, char **);
+	const char *summary;
+};
+
+/* NOTE: keep in the order shown by --help. */
+static const struct sub subs[] = {
+	{"simulate", cmd_simulate, "replay a trace against scheduling policies and compare them"},
+	{"tune", cmd_tune, "search a policy parameter that minimises mean delay (golden section)"},
+	{"world", cmd_world, "generate a synthetic world (trace, sources, true intensities)"},
+};
+
+void
+cli_err(const char *sub, const char *fmt, ...)
+{
+	va_list ap;
+
+	fprintf(stderr, "freshet %s: ", sub);
+	va_start(ap, fmt);
+	vfprintf(stderr, fmt, ap);
+	va_end(ap);
+	fputc('\n', stderr);
+}
+
+static void
+usage(FILE *f)
+{
+	fprintf(f, "usage: freshet <command> [options]\n\n"
+		   "An incremental crawler for fresh content.\n\ncommands:\n");
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		fprintf(f, "  %-10s %s\n", subs[i].name, subs[i].summary);
+	fprintf(f, "\n'freshet <command> --help' describes a command.\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	if (argc < 2) {
+		usage(stderr);
+		return EXIT_USAGE;
+	}
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+		usage(stdout);
+		return EXIT_OK;
+	}
+	if (!strcmp(argv[1], "--version")) {
+		printf("freshet 0.1.0\n");
+		return EXIT_OK;
+	}
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
+		if (!strcmp(argv[1], subs[i].name))
+			return subs[i].fn(argc - 1, argv + 1);
+	fprintf(stderr, "freshet: unknown command '%s'\n", argv[1]);
+	usage(stderr);
+	return EXIT_USAGE;
+}

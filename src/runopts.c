@@ -1,0 +1,229 @@
+/* runopts.c - shared input loading for simulate and tune. */
+#include "runopts.h"
+
+#include "cmd.h"
+#include "core/err.h"
+#include "core/timefmt.h"
+#include "sched/ratelimit.h"
+
+#include <errno.h>
+#include <inttypes.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+int
+runopts_take(struct runopts *o, int argc, char **argv, int *i)
+{
+	const char *a = argv[*i];
+	const char **slot = NULL;
+
+	if (!strcmp(a, "--trace"))
+		slot = &o->trace;
+	else if (!strcmp(a, "--sources"))
+		slot = &o->sources;
+	else if (!strcmp(a, "--world"))
+		slot = &o->world;
+	else if (!strcmp(a, "--budget"))
+		slot = &o->budget;
+	else if (!strcmp(a, "--mode"))
+		slot = &o->mode;
+	else if (!strcmp(a, "--start"))
+		slot = &o->start;
+	else if (!strcmp(a, "--end"))
+		slot = &o->end;
+	else if (!strcmp(a, "--host-gap"))
+		slot = &o->host_gap;
+	else if (!strcmp(a, "--seed")) {
+		if (*i + 1 >= argc)
+			return -1;
+		char *end;
+		errno = 0;
+		unsigned long long v = strtoull(argv[*i + 1], &end, 10);
+		if (errno || *end || end == argv[*i + 1])
+			return -1;
+		o->seed = v;
+		*i += 1;
+		return 1;
+	} else
+		return 0;
+	if (*i + 1 >= argc)
+		return -1;
+	*slot = argv[++*i];
+	return 1;
+}
+
+void
+runopts_help(FILE *f)
+{
+	fprintf(f,
+		"input (one of):\n"
+		"  --trace FILE        CSV source,time[,weight] (gzip accepted)\n"
+		"  --sources FILE      optional CSV source,host,group,weight\n"
+		"  --world DIR         a world made by 'freshet world' (trace, sources, true rates)\n"
+		"run:\n"
+		"  --budget N/W[@S]    calls per window for each rate-limit group, e.g. 600/10m;\n"
+		"                      with @S the budget is for S sources, scaled to this trace's\n"
+		"                      count (600/10m@4106 on 2221 sources gives 325/10m)\n"
+		"                      (default 600/10m@4106)\n"
+		"  --mode burst|paced  burst: N calls at the start of each window (the seed's);\n"
+		"                      paced: one call every W/N (default burst)\n"
+		"  --start T, --end T  run window, Unix seconds or RFC 3339 (default: the world's\n"
+		"                      span, or the trace's first item to its last)\n"
+		"  --host-gap D        minimum gap between calls to one host, e.g. 15s (default 0)\n"
+		"  --seed S            seed for policies that draw at random (default 1)\n");
+}
+
+static double
+world_intensity(const void *arg, uint32_t s, double t_s)
+{
+	return fr_world_intensity(arg, s, t_s);
+}
+
+int
+runinput_load(struct runinput *in, const struct runopts *o, const char *sub)
+{
+	char err[FR_ERRLEN], path[4096], spath[4096];
+	const char *trace = o->trace, *sources = o->sources;
+
+	memset(in, 0, sizeof(*in));
+	if (!!o->trace == !!o->world) {
+		cli_err(sub, "give exactly one of --trace and --world");
+		return EXIT_USAGE;
+	}
+	if (o->world) {
+		if (fr_world_load(&in->w, o->world, err, sizeof(err)) < 0) {
+			cli_err(sub, "%s", err);
+			return EXIT_FAIL;
+		}
+		in->has_world = 1;
+		snprintf(path, sizeof(path), "%s/trace.csv", o->world);
+		snprintf(spath, sizeof(spath), "%s/sources.csv", o->world);
+		trace = path;
+		if (!sources)
+			sources = spath;
+	}
+	if (fr_trace_load(&in->tr, trace, sources, err, sizeof(err)) < 0) {
+		cli_err(sub, "%s", err);
+		return EXIT_FAIL;
+	}
+
+	struct fr_sim_config *c = &in->cfg;
+	c->seed = o->seed ? o->seed : 1;
+	c->mode = FR_RL_BURST;
+	if (o->mode && !strcmp(o->mode, "paced"))
+		c->mode = FR_RL_PACED;
+	else if (o->mode && strcmp(o->mode, "burst") != 0) {
+		cli_err(sub, "--mode %s: expected burst or paced", o->mode);
+		return EXIT_USAGE;
+	}
+	if (in->has_world) {
+		c->start_s = in->w.p.start_s;
+		c->end_s = in->w.end_s;
+		c->intensity = world_intensity;
+		c->intensity_arg = &in->w;
+	} else {
+		c->start_s = in->tr.start_s;
+		c->end_s = in->tr.end_s + 1;
+	}
+	const char *why;
+	if (o->start && fr_time_parse(o->start, strlen(o->start), &c->start_s, &why) < 0) {
+		cli_err(sub, "--start %s: %s", o->start, why);
+		return EXIT_USAGE;
+	}
+	if (o->end && fr_time_parse(o->end, strlen(o->end), &c->end_s, &why) < 0) {
+		cli_err(sub, "--end %s: %s", o->end, why);
+		return EXIT_USAGE;
+	}
+	if (!(c->end_s > c->start_s)) {
+		cli_err(sub, "the run window is empty (end is not after start)");
+		return EXIT_USAGE;
+	}
+	if (o->host_gap && fr_duration_parse(o->host_gap, &c->host_gap_s) < 0) {
+		cli_err(sub, "--host-gap %s: expected a duration like 15s", o->host_gap);
+		return EXIT_USAGE;
+	}
+
+	const char *budget = o->budget ? o->budget : "600/10m@4106";
+	char bbuf[128];
+	snprintf(bbuf, sizeof(bbuf), "%s", budget);
+	char *at = strchr(bbuf, '@');
+	double scale_to = 0, calls, window;
+	if (at) {
+		*at = '\0';
+		char *end;
+		errno = 0;
+		scale_to = strtod(at + 1, &end);
+		if (errno || *end || !(scale_to >= 1)) {
+			cli_err(sub, "--budget %s: expected N/W@SOURCES, e.g. 600/10m@4106", budget);
+			return EXIT_USAGE;
+		}
+	}
+	if (fr_budget_parse(bbuf, &calls, &window, err, sizeof(err)) < 0) {
+		cli_err(sub, "--budget: %s", err);
+		return EXIT_USAGE;
+	}
+	if (scale_to > 0) {
+		calls = floor(calls * in->tr.n_sources / scale_to + 0.5);
+		if (calls < 1)
+			calls = 1;
+	}
+	c->calls = (uint32_t)calls;
+	c->window_s = window;
+	snprintf(in->budget_desc, sizeof(in->budget_desc), "%" PRIu32 " calls / %g s%s (%s)",
+		 c->calls, window, scale_to > 0 ? " scaled" : "",
+		 c->mode == FR_RL_PACED ? "paced" : "burst");
+	return EXIT_OK;
+}
+
+void
+runinput_free(struct runinput *in)
+{
+	fr_trace_free(&in->tr);
+	if (in->has_world)
+		fr_world_free(&in->w);
+}
+
+void
+progress_cb(void *arg, double done)
+{
+	struct progress *p = arg;
+	int width = 40, fill = (int)(done * width + 0.5);
+
+	if (!isatty(STDERR_FILENO))
+		return;
+	if (fill > width)
+		fill = width;
+	fprintf(stderr, "\r%-24.24s [", p->label);
+	for (int i = 0; i < width; i++)
+		fputc(i < fill ? '#' : ' ', stderr);
+	fprintf(stderr, "] %3d%%", (int)(done * 100 + 0.5));
+	fflush(stderr);
+	p->shown = 1;
+}
+
+void
+progress_end(struct progress *p)
+{
+	if (p->shown) {
+		fprintf(stderr, "\r%-80s\r", "");
+		fflush(stderr);
+	}
+	p->shown = 0;
+}
+
+char *
+fmt_count(uint64_t n, char *buf, size_t len)
+{
+	char tmp[32];
+	int k = snprintf(tmp, sizeof(tmp), "%" PRIu64, n), o = 0;
+
+	for (int i = 0; i < k && (size_t)o + 2 < len; i++) {
+		if (i > 0 && (k - i) % 3 == 0)
+			buf[o++] = ',';
+		buf[o++] = tmp[i];
+	}
+	buf[o] = '\0';
+	return buf;
+}
