@@ -12,8 +12,13 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How far theta moves toward each observed fetch urgency (in log space). */
+/* How far the target threshold moves toward each observed fetch urgency (in
+ * log space). */
 #define THETA_GAIN 0.01
+/* The keys' threshold follows the target up at once (lazily: keys computed
+ * with a lower threshold are lower bounds), and down only when the target
+ * has fallen below it by this factor, with a rebuild of the group's keys. */
+#define THETA_DROP 1.5
 /* Sources set aside per choice while their host is in its politeness gap. */
 #define MAX_STASH 64
 
@@ -22,7 +27,8 @@ struct group {
 	struct fr_heap *heap;  /* local ids, keyed by due time */
 	uint32_t *members;     /* local id -> source id, ascending */
 	uint32_t n_members;
-	double log_theta;
+	double log_theta;      /* threshold the heap keys are computed with */
+	double log_target;     /* where the observed fetch urgencies say it should be */
 	/* select=scan: the batch chosen at batch_t, consumed in order. */
 	uint32_t *batch;
 	uint32_t n_batch, batch_pos;
@@ -42,7 +48,8 @@ struct fr_sched {
 	uint32_t *group;     /* [n_sources] */
 	uint32_t *host;      /* [n_sources] */
 	uint32_t *local;     /* [n_sources] index within its group */
-	double *last_fetch_s; /* [n_sources] */
+	double *last_seq;    /* [n_sources] call number of the last fetch (0: never) */
+	double seq;          /* calls made so far */
 	uint32_t *stamp;     /* [n_sources] epoch of the last re-evaluation */
 	uint32_t epoch;
 	double *host_free_s; /* [n_hosts] earliest next call to the host */
@@ -99,7 +106,7 @@ fr_sched_free(struct fr_sched *s)
 	free(s->group);
 	free(s->host);
 	free(s->local);
-	free(s->last_fetch_s);
+	free(s->last_seq);
 	free(s->stamp);
 	free(s->host_free_s);
 	free(s);
@@ -163,11 +170,11 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 	s->group = malloc((n ? n : 1) * sizeof(*s->group));
 	s->host = malloc((n ? n : 1) * sizeof(*s->host));
 	s->local = malloc((n ? n : 1) * sizeof(*s->local));
-	s->last_fetch_s = malloc((n ? n : 1) * sizeof(*s->last_fetch_s));
+	s->last_seq = calloc(n ? n : 1, sizeof(*s->last_seq));
 	s->stamp = calloc(n ? n : 1, sizeof(*s->stamp));
 	s->host_free_s = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof(*s->host_free_s));
 	s->groups = calloc(cfg->n_groups, sizeof(*s->groups));
-	if (!s->states || !s->group || !s->host || !s->local || !s->last_fetch_s || !s->stamp ||
+	if (!s->states || !s->group || !s->host || !s->local || !s->last_seq || !s->stamp ||
 	    !s->host_free_s || !s->groups) {
 		fr_errf(err, errlen, "out of memory for %u sources", n);
 		goto fail;
@@ -204,7 +211,7 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 			fr_errf(err, errlen, "out of memory");
 			goto fail;
 		}
-		gr->log_theta = log(ops->theta0 > 0 ? ops->theta0 : 1.0);
+		gr->log_theta = gr->log_target = log(ops->theta0 > 0 ? ops->theta0 : 1.0);
 		if (s->scan && !(gr->batch = malloc((cfg->groups[g].calls) * sizeof(*gr->batch)))) {
 			fr_errf(err, errlen, "out of memory");
 			goto fail;
@@ -214,17 +221,36 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 	for (uint32_t i = 0; i < n; i++) {
 		struct group *gr = &s->groups[s->group[i]];
 		gr->members[gr->n_members++] = i;
-		s->last_fetch_s[i] = cfg->start_s;
 		ops->init(s->ctx, state_of(s, i), i, cfg->start_s);
 	}
 	for (uint32_t i = 0; i < n; i++)
-		fr_heap_set(s->groups[s->group[i]].heap, s->local[i], due_of(s, i, cfg->start_s),
-			    cfg->start_s);
+		fr_heap_set(s->groups[s->group[i]].heap, s->local[i], due_of(s, i, cfg->start_s), 0);
 	*out = s;
 	return 0;
 fail:
 	fr_sched_free(s);
 	return -1;
+}
+
+/* Moves the group's threshold toward its target. Raising it leaves every
+ * stored key a lower bound of its true value, which the lazy re-evaluation
+ * in choose_index corrects when the key reaches the top; lowering it would
+ * leave keys too late, so it is done rarely and with a rebuild (O(n)). */
+static void
+retune(struct fr_sched *s, struct group *g, double now_s)
+{
+	if (g->log_target > g->log_theta) {
+		g->log_theta = g->log_target;
+		return;
+	}
+	if (g->log_target > g->log_theta - log(THETA_DROP))
+		return;
+	g->log_theta = g->log_target;
+	for (uint32_t li = 0; li < g->n_members; li++) {
+		uint32_t i = g->members[li];
+		if (fr_heap_contains(g->heap, li))
+			fr_heap_set(g->heap, li, due_of(s, i, now_s), s->last_seq[i]);
+	}
 }
 
 /* Interval policies: the due source with the smallest due time, delayed past
@@ -242,7 +268,7 @@ choose_interval(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src,
 		double t = key > t_rl ? key : t_rl;
 		double hf = s->host_free_s[s->host[i]];
 		if (hf > t) {
-			fr_heap_set(g->heap, li, hf, s->last_fetch_s[i]);
+			fr_heap_set(g->heap, li, hf, s->last_seq[i]);
 			continue;
 		}
 		*src = i;
@@ -273,7 +299,7 @@ choose_index(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src, do
 			s->stamp[i] = s->epoch;
 			double d = due_of(s, i, t_rl);
 			if (d != key) {
-				fr_heap_set(g->heap, li, d, s->last_fetch_s[i]);
+				fr_heap_set(g->heap, li, d, s->last_seq[i]);
 				continue;
 			}
 		}
@@ -301,7 +327,7 @@ choose_index(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src, do
 		found = 1;
 	}
 	for (uint32_t k = 0; k < n_stash; k++)
-		fr_heap_set(g->heap, stash[k], stash_key[k], s->last_fetch_s[g->members[stash[k]]]);
+		fr_heap_set(g->heap, stash[k], stash_key[k], s->last_seq[g->members[stash[k]]]);
 	return found;
 }
 
@@ -382,7 +408,7 @@ choose_scan(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src, dou
 		if (s->host_free_s[s->host[i]] > t_rl)
 			continue;
 		c[n].u = s->ops->urgency(s->ctx, state_of(s, i), t_rl);
-		c[n].last = s->last_fetch_s[i];
+		c[n].last = s->last_seq[i];
 		c[n].src = i;
 		n++;
 	}
@@ -442,17 +468,16 @@ fr_sched_done(struct fr_sched *s, uint32_t src, const struct fr_fetch *f)
 	fr_rl_record(&g->rl, now);
 	s->host_free_s[s->host[src]] = now + s->host_gap_s;
 	if (s->ops->kind == FR_POLICY_INDEX && !s->scan) {
-		/* theta follows the urgency at which fetches actually happen, so
-		 * that due times computed with it land near the instants the
-		 * budget can serve them. */
 		double u = s->ops->urgency(s->ctx, st, now);
 		if (u > 0 && isfinite(u))
-			g->log_theta += THETA_GAIN * (log(u) - g->log_theta);
+			g->log_target += THETA_GAIN * (log(u) - g->log_target);
 	}
 	s->ops->fetched(s->ctx, st, f);
-	s->last_fetch_s[src] = now;
+	s->last_seq[src] = ++s->seq;
 	if (s->scan && g->batch_pos < g->n_batch && g->batch[g->batch_pos] == src)
 		g->batch_pos++;
 	s->stamp[src] = s->epoch;
-	fr_heap_set(g->heap, s->local[src], due_of(s, src, now), now);
+	fr_heap_set(g->heap, s->local[src], due_of(s, src, now), s->last_seq[src]);
+	if (s->ops->kind == FR_POLICY_INDEX && !s->scan)
+		retune(s, g, now);
 }

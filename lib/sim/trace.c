@@ -88,10 +88,14 @@ reader_fill(struct reader *r, char *err, size_t errlen)
 	msg = gzerror(r->gz, &errnum);
 	if (got < 0 || errnum != Z_OK) {
 		/* A truncated gzip stream shows as Z_BUF_ERROR at its end. */
+		size_t plen = strlen(r->path);
+
 		if (errnum == Z_ERRNO)
 			msg = strerror(errno);
 		else if (errnum == Z_BUF_ERROR)
 			msg = "gzip data ends early (truncated file?)";
+		else if (strncmp(msg, r->path, plen) == 0 && strncmp(msg + plen, ": ", 2) == 0)
+			msg += plen + 2; /* zlib prefixes the path we already give */
 		return fr_errf(err, errlen, "%s:%lu: read error: %s", r->path, r->line + 1, msg);
 	}
 	r->eof = 1;

@@ -59,9 +59,9 @@ struct fr_world_source {
 
 struct fr_world {
 	struct fr_world_params p;
-	double end_s;               /* start_s + days * 86400 */
-	double hour_profile[24];    /* seed 001's hourly table, as counts */
-	double weekday_profile[7];  /* seed 001's weekday table (Mon..Sun), normalised to mean 1 */
+	double end_s;                /* start_s + days * 86400 */
+	double hour_profile[24];     /* seed 001's hourly table, as counts */
+	double weekday_profile[7];   /* seed 001's weekday table (Mon..Sun), normalised to mean 1 */
 	struct fr_world_source *src; /* [p.n_sources], owned by the world */
 };
 
@@ -78,7 +78,8 @@ int fr_world_preset(struct fr_world_params *p, const char *shape);
  * prefix of a larger one. Returns 0, or -1 with err set for invalid
  * parameters or out-of-memory (then *w is left zeroed). Free with
  * fr_world_free. */
-int fr_world_generate(struct fr_world *w, const struct fr_world_params *p, char *err, size_t errlen);
+int fr_world_generate(struct fr_world *w, const struct fr_world_params *p, char *err,
+                      size_t errlen);
 
 /* Draws the items of source s: a non-homogeneous Poisson process of primary
  * items plus follow-ups, all in [max(world start, start_s), min(world end,
@@ -88,7 +89,7 @@ int fr_world_generate(struct fr_world *w, const struct fr_world_params *p, char 
  * malloc'd (NULL when n is 0), caller frees with free(). Returns 0, or -1 with
  * err set (nothing is set then). */
 int fr_world_source_items(const struct fr_world *w, uint32_t s, double **times_s,
-			  unsigned char **followup, size_t *n, char *err, size_t errlen);
+                          unsigned char **followup, size_t *n, char *err, size_t errlen);
 
 /* Draws the items of the world (deterministic for the world's seed) into a
  * trace whose sources are named "s0000".."s4105" (wider when there are more
@@ -107,7 +108,7 @@ int fr_world_write(const struct fr_world *w, const char *dir, char *err, size_t 
 
 /* As fr_world_write; also sets *n_items (when not NULL) to the items written. */
 int fr_world_write_count(const struct fr_world *w, const char *dir, size_t *n_items, char *err,
-			 size_t errlen);
+                         size_t errlen);
 
 /* Reads DIR/world.csv into *w. Returns 0, or -1 with err set to
  * "PATH:LINE: reason" (or "PATH: reason") and *w left zeroed. */
