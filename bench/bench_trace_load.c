@@ -89,8 +89,8 @@ bench_strmap(void)
 		sum += id;
 	}
 	t0 = now_s() - t0;
-	printf("strmap: %d lookups of %d names in %.1f ms (%.0f ns each; checksum %llu)\n",
-	       LOOKUPS, NAMES, t0 * 1e3, t0 * 1e9 / LOOKUPS, (unsigned long long)sum);
+	printf("strmap: %d lookups of %d names in %.1f ms (%.0f ns each; checksum %llu)\n", LOOKUPS,
+	       NAMES, t0 * 1e3, t0 * 1e9 / LOOKUPS, (unsigned long long)sum);
 	fr_strmap_free(m);
 	free(order);
 }

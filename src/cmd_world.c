@@ -115,7 +115,8 @@ cmd_world(int argc, char **argv)
 	}
 	if (sources_arg) {
 		if (parse_u64(sources_arg, UINT32_MAX, &u) < 0 || u == 0) {
-			cli_err("world", "--sources wants a whole number >= 1, not '%s'", sources_arg);
+			cli_err("world", "--sources wants a whole number >= 1, not '%s'",
+			        sources_arg);
 			return EXIT_USAGE;
 		}
 		p.n_sources = (uint32_t)u;
@@ -143,8 +144,10 @@ cmd_world(int argc, char **argv)
 	}
 	fr_time_format(w.p.start_s, t0, sizeof(t0));
 	fr_time_format(w.end_s, t1, sizeof(t1));
-	fprintf(stderr, "freshet world: %u sources, %zu items, %g days %s .. %s (shape %s, seed %llu) -> %s\n",
-		w.p.n_sources, n_items, w.p.days, t0, t1, shape, (unsigned long long)w.p.seed, out);
+	fprintf(
+	    stderr,
+	    "freshet world: %u sources, %zu items, %g days %s .. %s (shape %s, seed %llu) -> %s\n",
+	    w.p.n_sources, n_items, w.p.days, t0, t1, shape, (unsigned long long)w.p.seed, out);
 	fr_world_free(&w);
 	return EXIT_OK;
 }

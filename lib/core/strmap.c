@@ -25,8 +25,8 @@ struct fr_strmap {
 	uint32_t mask; /* slot count - 1; the count is a power of two */
 	uint32_t len;
 	uint32_t names_cap;
-	const char **name; /* [len] NUL-terminated copies in the blocks */
-	uint32_t *name_len; /* [len] */
+	const char **name;    /* [len] NUL-terminated copies in the blocks */
+	uint32_t *name_len;   /* [len] */
 	struct block *blocks; /* newest first */
 };
 

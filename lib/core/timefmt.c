@@ -185,7 +185,7 @@ parse_rfc3339(const char *s, size_t n, double *out_s, const char **why)
 		return fail(why, WHY_OFFSET);
 
 	*out_s = (double)fr_days_from_civil(y, (unsigned)mo, (unsigned)d) * 86400.0 +
-		 (double)(h * 3600 + mi * 60 + sec) + frac - (double)(sign * (oh * 3600 + om * 60));
+	         (double)(h * 3600 + mi * 60 + sec) + frac - (double)(sign * (oh * 3600 + om * 60));
 	return 0;
 }
 
@@ -238,7 +238,7 @@ fr_time_format(double t_s, char *buf, size_t len)
 	secs = (long)(t - (double)days * 86400.0);
 	civil_from_days(days, &y, &m, &d);
 	snprintf(buf, len, "%04ld-%02u-%02uT%02ld:%02ld:%02ldZ", y, m, d, secs / 3600,
-		 secs / 60 % 60, secs % 60);
+	         secs / 60 % 60, secs % 60);
 	return buf;
 }
 

@@ -15,6 +15,7 @@
 /* How far the target threshold moves toward each observed fetch urgency (in
  * log space). */
 #define THETA_GAIN 0.01
+#define THETA_GAIN_BURST 0.1
 /* The keys' threshold follows the target up at once (lazily: keys computed
  * with a lower threshold are lower bounds), and down only when the target
  * has fallen below it by this factor, with a rebuild of the group's keys. */
@@ -467,10 +468,15 @@ fr_sched_done(struct fr_sched *s, uint32_t src, const struct fr_fetch *f)
 
 	fr_rl_record(&g->rl, now);
 	s->host_free_s[s->host[src]] = now + s->host_gap_s;
-	if (s->ops->kind == FR_POLICY_INDEX && !s->scan) {
+	if (s->ops->kind == FR_POLICY_INDEX && !s->scan && fr_rl_next(&g->rl, now) > now) {
+		/* The marginal fetch: the last call the window allows now (every
+		 * call when paced). With theta equal to its urgency the sources
+		 * due by now are exactly the most urgent ones, so the target
+		 * follows the urgency of marginal fetches. */
 		double u = s->ops->urgency(s->ctx, st, now);
 		if (u > 0 && isfinite(u))
-			g->log_target += THETA_GAIN * (log(u) - g->log_target);
+			g->log_target += (s->mode == FR_RL_BURST ? THETA_GAIN_BURST : THETA_GAIN) *
+					 (log(u) - g->log_target);
 	}
 	s->ops->fetched(s->ctx, st, f);
 	s->last_seq[src] = ++s->seq;

@@ -29,7 +29,8 @@ static const double WEEKDAY_COUNTS[7] = {6191, 6679, 6257, 5811, 5997, 2906, 456
 #define HOURS_PER_WEEK 168
 /* Unix hour 0 (1970-01-01, a Thursday) is hour 72 of its Monday-based week. */
 #define EPOCH_HOUR_OF_WEEK 72
-#define MAX_DAYS 36600.0       /* keeps time offsets below 2^32 s */
+#define MAX_DAYS 36600.0 /* keeps time offsets below 2^32 s */
+#define MAX_SOURCES 100000000u
 #define MAX_EXPECTED_ITEMS 1e9 /* what a world may ask for in memory */
 #define FORMAT_LINE "# freshet world 1"
 #define LINE_MAX_LEN 16384
@@ -134,8 +135,8 @@ check_params(const struct fr_world_params *p, const char **key)
 		*key = k;                                                                          \
 		return why;                                                                        \
 	} while (0)
-	if (p->n_sources < 1)
-		BAD("n_sources", "must be at least 1");
+	if (p->n_sources < 1 || p->n_sources > MAX_SOURCES)
+		BAD("n_sources", "must be in [1, 100000000]");
 	if (!(p->days > 0 && p->days <= MAX_DAYS))
 		BAD("days", "must be in (0, 36600]");
 	if (!in_range(p->start_s, -1e13, 1e13) || p->start_s != floor(p->start_s))
@@ -521,7 +522,8 @@ merge(struct gen *g)
 		g->out_f = f;
 		g->out_cap = cap;
 	}
-	qsort(g->fu.v, g->fu.n, sizeof(double), cmp_double);
+	if (g->fu.n > 1)
+		qsort(g->fu.v, g->fu.n, sizeof(double), cmp_double);
 	for (size_t o = 0; o < n; o++) {
 		int take_fu = i == g->prim.n || (j < g->fu.n && g->fu.v[j] < g->prim.v[i]);
 		g->out_t[o] = floor(take_fu ? g->fu.v[j++] : g->prim.v[i++]);
@@ -656,6 +658,8 @@ gen_all(const struct fr_world *w, struct all *a, char *err, size_t errlen)
 			a->s = sv;
 			a->cap = cap;
 		}
+		if (g.out_n == 0)
+			continue;
 		memcpy(a->t + a->n, g.out_t, g.out_n * sizeof(double));
 		for (size_t i = 0; i < g.out_n; i++)
 			a->s[a->n + i] = s;

@@ -99,7 +99,9 @@ int fr_world_source_items(const struct fr_world *w, uint32_t s, double **times_s
 int fr_world_trace(const struct fr_world *w, struct fr_trace *tr, char *err, size_t errlen);
 
 /* Writes DIR/trace.csv (source,time; integer Unix seconds; sorted by time,
- * then source), DIR/sources.csv (source,host,group,weight) and DIR/world.csv
+ * then source), DIR/sources.csv (source,host,group,weight; in index order, so
+ * fr_trace_load with it gives every source its world index as id, as
+ * fr_world_intensity wants) and DIR/world.csv
  * (the parameters and every source's description, from which fr_world_load
  * rebuilds the world exactly). Creates DIR if needed. Each file is written
  * under a temporary name and renamed, so a failure never leaves a half file.

@@ -39,7 +39,7 @@ check_rejects(const char *s, const char *want)
 	CHECK(why && strstr(why, want));
 	if (rc != -1 || !why || !strstr(why, want))
 		fprintf(stderr, "  input '%s': rc %d, why '%s', want '%s'\n", s, rc,
-			why ? why : "(null)", want);
+		        why ? why : "(null)", want);
 }
 
 static double
@@ -60,8 +60,8 @@ days_from_civil_matches_known_dates(void)
 	CHECK(fr_days_from_civil(1969, 12, 31) == -1);
 	CHECK(fr_days_from_civil(2000, 3, 1) == 11017);
 	CHECK(fr_days_from_civil(2000, 2, 29) == 11016);
-	CHECK(fr_days_from_civil(2012, 1, 1) == 15340);   /* 1325376000 / 86400 */
-	CHECK(fr_days_from_civil(2012, 10, 1) == 15614);  /* 1349049600 / 86400 */
+	CHECK(fr_days_from_civil(2012, 1, 1) == 15340);  /* 1325376000 / 86400 */
+	CHECK(fr_days_from_civil(2012, 10, 1) == 15614); /* 1349049600 / 86400 */
 	CHECK(fr_days_from_civil(0, 3, 1) == -719468);
 	CHECK(fr_days_from_civil(1900, 3, 1) - fr_days_from_civil(1900, 2, 28) == 1);
 	CHECK(fr_days_from_civil(2000, 3, 1) - fr_days_from_civil(2000, 2, 28) == 2);
@@ -99,7 +99,7 @@ rfc3339_utc_offsets_and_fractions(void)
 	CHECK(parsed("2012-10-01T00:00:00.25+01:00") == 1349049600.25 - 3600);
 	CHECK_NEAR(parsed("2012-10-01T00:00:00.123456789Z"), 1349049600.123456789, 1e-6);
 	CHECK_NEAR(parsed("2012-10-01T00:00:00.1234567890123456789012Z"), 1349049600.123456789,
-		   1e-6);
+	           1e-6);
 	CHECK(parsed("2012-02-29T12:00:00Z") == 1330516800.0);
 	CHECK(parsed("2000-02-29T00:00:00Z") == 951782400.0);
 	/* a leap second is the next minute's first */

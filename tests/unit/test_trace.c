@@ -109,7 +109,7 @@ check_load_fails(const char *trace, const char *sources, const char *want1, cons
 	CHECK(!want2 || strstr(err, want2) != NULL);
 	if (rc != -1 || !strstr(err, want1) || (want2 && !strstr(err, want2)))
 		fprintf(stderr, "  got rc %d, err '%s'; want '%s' and '%s'\n", rc, err, want1,
-			want2 ? want2 : "");
+		        want2 ? want2 : "");
 	if (rc == 0)
 		fr_trace_free(&tr);
 }
@@ -138,9 +138,8 @@ source_id(const struct fr_trace *tr, const char *name)
 static int
 same_trace(const struct fr_trace *a, const struct fr_trace *b)
 {
-	if (a->n_sources != b->n_sources || a->n_items != b->n_items ||
-	    a->start_s != b->start_s || a->end_s != b->end_s ||
-	    (a->item_weight == NULL) != (b->item_weight == NULL))
+	if (a->n_sources != b->n_sources || a->n_items != b->n_items || a->start_s != b->start_s ||
+	    a->end_s != b->end_s || (a->item_weight == NULL) != (b->item_weight == NULL))
 		return 0;
 	for (uint32_t s = 0; s < a->n_sources; s++) {
 		if (strcmp(fr_trace_source_name(a, s), fr_trace_source_name(b, s)) != 0 ||
@@ -302,14 +301,14 @@ static void
 trace_source_missing_from_sources_file_is_error(void)
 {
 	check_load_fails(data("small.csv"), data("sources_missing.csv"),
-			 "small.csv:4: source 'c,d' is not in ", "sources_missing.csv");
+	                 "small.csv:4: source 'c,d' is not in ", "sources_missing.csv");
 }
 
 static void
 duplicate_source_in_sources_file_is_error(void)
 {
 	check_load_fails(data("small.csv"), data("sources_dup.csv"),
-			 "sources_dup.csv:3: duplicate source 'a'", NULL);
+	                 "sources_dup.csv:3: duplicate source 'a'", NULL);
 }
 
 /* Each committed bad file names its line and reason. */
@@ -317,25 +316,25 @@ static void
 bad_files_name_line_and_reason(void)
 {
 	check_load_fails(data("bad_time.csv"), NULL,
-			 "bad_time.csv:3: time 'abc' is neither Unix seconds nor RFC 3339", NULL);
+	                 "bad_time.csv:3: time 'abc' is neither Unix seconds nor RFC 3339", NULL);
 	check_load_fails(data("bad_month.csv"), NULL,
-			 "bad_month.csv:3: time '2012-13-01T00:00:00Z' has a month outside 1-12",
-			 NULL);
-	check_load_fails(data("bad_fields.csv"), NULL, "bad_fields.csv:4: expected 2 fields, found 3",
-			 NULL);
+	                 "bad_month.csv:3: time '2012-13-01T00:00:00Z' has a month outside 1-12",
+	                 NULL);
+	check_load_fails(data("bad_fields.csv"), NULL,
+	                 "bad_fields.csv:4: expected 2 fields, found 3", NULL);
 	check_load_fails(data("bad_header.csv"), NULL,
-			 "bad_header.csv:1: header lacks a 'time' column", NULL);
+	                 "bad_header.csv:1: header lacks a 'time' column", NULL);
 	check_load_fails(data("bad_column.csv"), NULL, "bad_column.csv:1: unknown column 'score'",
-			 NULL);
+	                 NULL);
 	check_load_fails(data("bad_weight.csv"), NULL,
-			 "bad_weight.csv:4: weight 'x' is not a number", NULL);
+	                 "bad_weight.csv:4: weight 'x' is not a number", NULL);
 	check_load_fails(data("bad_negweight.csv"), NULL,
-			 "bad_negweight.csv:2: weight '-1' is negative", NULL);
+	                 "bad_negweight.csv:2: weight '-1' is negative", NULL);
 	check_load_fails(data("bad_nosource.csv"), NULL, "bad_nosource.csv:3: missing source",
-			 NULL);
+	                 NULL);
 	check_load_fails(data("no_such_file.csv"), NULL, "no_such_file.csv: cannot open", NULL);
 	check_load_fails(data("small.csv"), data("no_such_sources.csv"),
-			 "no_such_sources.csv: cannot open", NULL);
+	                 "no_such_sources.csv: cannot open", NULL);
 }
 
 /* Errors built at test time: header, quoting, blank lines, weights. */
@@ -345,42 +344,43 @@ generated_bad_rows_name_line_and_reason(void)
 	static const struct {
 		const char *text, *want;
 	} cases[] = {
-		{"", "e.csv:1: file is empty"},
-		{"source,time,time\na,1\n", "e.csv:1: duplicate column 'time'"},
-		{"time\n1\n", "e.csv:1: header lacks a 'source' column"},
-		{"source,time,weight,url,x\n", "e.csv:1: header has 5 columns"},
-		{"source,time\na,1\n\nb,2\n", "e.csv:3: blank line"},
-		{"source,time\na,1\n\n", "e.csv:3: blank line"},
-		{"source,time\na,1\r\n\r\nb,2\r\n", "e.csv:3: blank line"},
-		{"source,time\n\"a,1\n", "e.csv:2: a quoted field has no closing quote"},
-		{"source,time\n\"a\"b,1\n", "e.csv:2: text after the closing quote"},
-		{"source,time\na\n", "e.csv:2: expected 2 fields, found 1"},
-		{"source,time\na,1,\n", "e.csv:2: expected 2 fields, found 3"},
-		{"source,time\na,\n", "e.csv:2: time '' is empty"},
-		{"source,time\na, 1\n", "e.csv:2: time ' 1' is neither"},
-		{"source,time\na,2013-02-29T00:00:00Z\n", "e.csv:2: time '2013-02-29T00:00:00Z' has a day"},
-		{"source,time\na,2012-01-01T00:00:00+24:00\n", "has a UTC offset beyond +-23:59"},
-		{"source,time,weight\na,1,\n", "e.csv:2: weight '' is missing"},
-		{"source,time,weight\na,1,nan\n", "e.csv:2: weight 'nan' is NaN"},
-		{"source,time,weight\na,1,inf\n", "e.csv:2: weight 'inf' is infinite"},
-		{"source,time,weight\na,1,1e40\n", "e.csv:2: weight '1e40' is too large"},
-		{"source,time,weight\na,1, 2\n", "e.csv:2: weight ' 2' is not a number"},
-		{"source,time,weight\na,1,0x10\n", "e.csv:2: weight '0x10' is not a number"},
-		{"source,time,weight\na,1,2kg\n", "e.csv:2: weight '2kg' is not a number"},
-		{"source,time\n\"\",1\n", "e.csv:2: missing source"},
+	    {"", "e.csv:1: file is empty"},
+	    {"source,time,time\na,1\n", "e.csv:1: duplicate column 'time'"},
+	    {"time\n1\n", "e.csv:1: header lacks a 'source' column"},
+	    {"source,time,weight,url,x\n", "e.csv:1: header has 5 columns"},
+	    {"source,time\na,1\n\nb,2\n", "e.csv:3: blank line"},
+	    {"source,time\na,1\n\n", "e.csv:3: blank line"},
+	    {"source,time\na,1\r\n\r\nb,2\r\n", "e.csv:3: blank line"},
+	    {"source,time\n\"a,1\n", "e.csv:2: a quoted field has no closing quote"},
+	    {"source,time\n\"a\"b,1\n", "e.csv:2: text after the closing quote"},
+	    {"source,time\na\n", "e.csv:2: expected 2 fields, found 1"},
+	    {"source,time\na,1,\n", "e.csv:2: expected 2 fields, found 3"},
+	    {"source,time\na,\n", "e.csv:2: time '' is empty"},
+	    {"source,time\na, 1\n", "e.csv:2: time ' 1' is neither"},
+	    {"source,time\na,2013-02-29T00:00:00Z\n",
+	     "e.csv:2: time '2013-02-29T00:00:00Z' has a day"},
+	    {"source,time\na,2012-01-01T00:00:00+24:00\n", "has a UTC offset beyond +-23:59"},
+	    {"source,time,weight\na,1,\n", "e.csv:2: weight '' is missing"},
+	    {"source,time,weight\na,1,nan\n", "e.csv:2: weight 'nan' is NaN"},
+	    {"source,time,weight\na,1,inf\n", "e.csv:2: weight 'inf' is infinite"},
+	    {"source,time,weight\na,1,1e40\n", "e.csv:2: weight '1e40' is too large"},
+	    {"source,time,weight\na,1, 2\n", "e.csv:2: weight ' 2' is not a number"},
+	    {"source,time,weight\na,1,0x10\n", "e.csv:2: weight '0x10' is not a number"},
+	    {"source,time,weight\na,1,2kg\n", "e.csv:2: weight '2kg' is not a number"},
+	    {"source,time\n\"\",1\n", "e.csv:2: missing source"},
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++)
 		check_load_fails(write_tmp_str("e.csv", cases[i].text), NULL, cases[i].want, NULL);
 
 	check_load_fails(data("small.csv"), write_tmp_str("s.csv", "source,host\na,\n"),
-			 "s.csv:2: missing host", NULL);
+	                 "s.csv:2: missing host", NULL);
 	check_load_fails(data("small.csv"), write_tmp_str("s.csv", "source,group\na,\n"),
-			 "s.csv:2: missing group", NULL);
+	                 "s.csv:2: missing group", NULL);
 	check_load_fails(data("small.csv"), write_tmp_str("s.csv", "source,weight\na,-2\n"),
-			 "s.csv:2: weight '-2' is negative", NULL);
+	                 "s.csv:2: weight '-2' is negative", NULL);
 	check_load_fails(data("small.csv"), write_tmp_str("s.csv", "source,time\na,1\n"),
-			 "s.csv:1: unknown column 'time'", NULL);
+	                 "s.csv:1: unknown column 'time'", NULL);
 }
 
 /* A 70 KB line is refused with its number; 60 KB is fine. */
@@ -398,7 +398,7 @@ long_line_is_refused(void)
 	memset(text + n, 'x', big);
 	memcpy(text + n + big, ",1\n", 3);
 	check_load_fails(write_tmp("long.csv", text, (size_t)n + big + 3), NULL,
-			 "long.csv:3: line is longer than 65536 bytes", NULL);
+	                 "long.csv:3: line is longer than 65536 bytes", NULL);
 	/* a name of 60 KB: accepted, quoted in errors only in part */
 	memcpy(text + n + 60 * 1024, ",1\n", 3);
 	if (load_ok(&tr, write_tmp("long.csv", text, (size_t)n + 60 * 1024 + 3), NULL)) {
@@ -479,9 +479,8 @@ gzip_loads_identically_to_plain(void)
 	}
 	/* errors in gzip input still name the line */
 	check_load_fails(write_tmp_gz("bad.csv.gz", "source,time\na,1\nb,x\n",
-				      strlen("source,time\na,1\nb,x\n")),
-			 NULL,
-			 "bad.csv.gz:3: time 'x' is neither", NULL);
+	                              strlen("source,time\na,1\nb,x\n")),
+	                 NULL, "bad.csv.gz:3: time 'x' is neither", NULL);
 	fr_trace_free(&plain);
 	free(bytes);
 }
@@ -496,11 +495,12 @@ truncated_gzip_is_an_error(void)
 
 	n += (size_t)snprintf(text, sizeof(text), "source,time\n");
 	for (int i = 0; n + 32 < sizeof(text); i++)
-		n += (size_t)snprintf(text + n, sizeof(text) - n, "s%d,%d\n", i % 17, 1000 + i * 7919 % 4001);
+		n += (size_t)snprintf(text + n, sizeof(text) - n, "s%d,%d\n", i % 17,
+		                      1000 + i * 7919 % 4001);
 	path = write_tmp_gz("trunc.csv.gz", text, n);
 	gzbytes = slurp(path, &len);
-	check_load_fails(write_tmp("trunc.csv.gz", gzbytes, len / 2), NULL, "trunc.csv.gz:",
-			 "read error");
+	check_load_fails(write_tmp("trunc.csv.gz", gzbytes, len / 2), NULL,
+	                 "trunc.csv.gz:", "read error");
 	free(gzbytes);
 }
 
@@ -508,8 +508,8 @@ static void
 from_rows_matches_file_semantics(void)
 {
 	const char *src[] = {"b", "a", "c,d", "a", "b", "a", "b"};
-	const double t[] = {1325376100,  1325376011, 1325376000, 1325376005.5,
-			    1325376000, 1325376011, 1325376100.25};
+	const double t[] = {1325376100, 1325376011, 1325376000,   1325376005.5,
+	                    1325376000, 1325376011, 1325376100.25};
 	const float w[] = {2, 54, 1, 3, 7, 9, 0.5f};
 	struct fr_trace tr, file;
 	char err[512];
@@ -636,8 +636,8 @@ strmap_interns_in_first_seen_order(void)
 	for (int i = 0; i < 100000; i++) {
 		int n = snprintf(name, sizeof(name), "name-%d", i);
 
-		bad += fr_strmap_intern(m, name, (size_t)n, &id, &added) != 0 || id != (uint32_t)i + 4 ||
-		       !added;
+		bad += fr_strmap_intern(m, name, (size_t)n, &id, &added) != 0 ||
+		       id != (uint32_t)i + 4 || !added;
 	}
 	for (int i = 0; i < 100000; i += 7) {
 		int n = snprintf(name, sizeof(name), "name-%d", i);
@@ -695,10 +695,10 @@ make_tmpdir(void)
 static void
 remove_tmpdir(void)
 {
-	static const char *const names[] = {"e.csv",	  "s.csv",	  "long.csv",
-					    "plain.csv",  "odd.csv",	  "empty.csv",
-					    "small_gz.csv", "small.csv.gz", "bad.csv.gz",
-					    "trunc.csv.gz", "only_source.csv"};
+	static const char *const names[] = {"e.csv",        "s.csv",          "long.csv",
+	                                    "plain.csv",    "odd.csv",        "empty.csv",
+	                                    "small_gz.csv", "small.csv.gz",   "bad.csv.gz",
+	                                    "trunc.csv.gz", "only_source.csv"};
 	char path[512];
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++) {
