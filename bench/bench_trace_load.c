@@ -37,8 +37,13 @@ raw_count_lines(const char *path)
 	if (!gz)
 		return -1;
 	gzbuffer(gz, 256 * 1024);
-	while ((got = gzread(gz, buf, sizeof(buf))) > 0) {
-		const char *p = buf, *end = buf + got;
+	for (;;) {
+		const char *p = buf, *end;
+
+		got = gzread(gz, buf, sizeof(buf));
+		if (got <= 0)
+			break;
+		end = buf + got;
 
 		for (;;) {
 			const char *nl = memchr(p, '\n', (size_t)(end - p));

@@ -1,16 +1,16 @@
-/* heap.c - indexed binary heap. pos[id] is the slot of id, or UINT32_MAX. */
+/* heap.c - indexed 4-ary min-heap, stored as parallel arrays so that the
+ * four children's keys sit in one cache line and the smallest is picked
+ * without branches (a heap's child comparisons are unpredictable, and
+ * mispredictions, not memory, dominate its cost). pos[id] is the slot of id,
+ * or UINT32_MAX. */
 #include "core/heap.h"
 
 #include <stdlib.h>
 
-struct entry {
-	double key;
-	double tie;
-	uint32_t id;
-};
-
 struct fr_heap {
-	struct entry *e;
+	double *key;
+	double *tie;
+	uint32_t *id;
 	uint32_t *pos;
 	uint32_t len, cap;
 };
@@ -19,12 +19,15 @@ struct fr_heap *
 fr_heap_new(uint32_t cap)
 {
 	struct fr_heap *h = calloc(1, sizeof(*h));
+	size_t n = cap ? cap : 1;
 
 	if (!h)
 		return NULL;
-	h->e = malloc((cap ? cap : 1) * sizeof(*h->e));
-	h->pos = malloc((cap ? cap : 1) * sizeof(*h->pos));
-	if (!h->e || !h->pos) {
+	h->key = malloc(n * sizeof(*h->key));
+	h->tie = malloc(n * sizeof(*h->tie));
+	h->id = malloc(n * sizeof(*h->id));
+	h->pos = malloc(n * sizeof(*h->pos));
+	if (!h->key || !h->tie || !h->id || !h->pos) {
 		fr_heap_free(h);
 		return NULL;
 	}
@@ -39,7 +42,9 @@ fr_heap_free(struct fr_heap *h)
 {
 	if (!h)
 		return;
-	free(h->e);
+	free(h->key);
+	free(h->tie);
+	free(h->id);
 	free(h->pos);
 	free(h);
 }
@@ -56,75 +61,73 @@ fr_heap_contains(const struct fr_heap *h, uint32_t id)
 	return id < h->cap && h->pos[id] != UINT32_MAX;
 }
 
-static int
-less(const struct entry *a, const struct entry *b)
+/* Whether (k1, t1, i1) orders before (k2, t2, i2); 0 or 1, without branches. */
+static inline int
+before(double k1, double t1, uint32_t i1, double k2, double t2, uint32_t i2)
 {
-	if (a->key != b->key)
-		return a->key < b->key;
-	if (a->tie != b->tie)
-		return a->tie < b->tie;
-	return a->id < b->id;
+	return (k1 < k2) | ((k1 == k2) & ((t1 < t2) | ((t1 == t2) & (i1 < i2))));
+}
+
+static inline void
+put(struct fr_heap *h, uint32_t slot, double k, double t, uint32_t id)
+{
+	h->key[slot] = k;
+	h->tie[slot] = t;
+	h->id[slot] = id;
+	h->pos[id] = slot;
 }
 
 static void
-place(struct fr_heap *h, uint32_t i, struct entry en)
+sift_up(struct fr_heap *h, uint32_t i, double k, double t, uint32_t id)
 {
-	h->e[i] = en;
-	h->pos[en.id] = i;
-}
-
-static void
-sift_up(struct fr_heap *h, uint32_t i)
-{
-	struct entry en = h->e[i];
-
 	while (i > 0) {
-		uint32_t parent = (i - 1) / 2;
-		if (!less(&en, &h->e[parent]))
+		uint32_t p = (i - 1) / 4;
+		if (!before(k, t, id, h->key[p], h->tie[p], h->id[p]))
 			break;
-		place(h, i, h->e[parent]);
-		i = parent;
+		put(h, i, h->key[p], h->tie[p], h->id[p]);
+		i = p;
 	}
-	place(h, i, en);
+	put(h, i, k, t, id);
 }
 
 static void
-sift_down(struct fr_heap *h, uint32_t i)
+sift_down(struct fr_heap *h, uint32_t i, double k, double t, uint32_t id)
 {
-	struct entry en = h->e[i];
-
 	for (;;) {
-		uint32_t c = 2 * i + 1;
+		uint32_t c = 4 * i + 1;
 		if (c >= h->len)
 			break;
-		if (c + 1 < h->len && less(&h->e[c + 1], &h->e[c]))
-			c++;
-		if (!less(&h->e[c], &en))
+		uint32_t m = c, end = c + 4 < h->len ? c + 4 : h->len;
+		double mk = h->key[c], mt = h->tie[c];
+		uint32_t mi = h->id[c];
+		for (uint32_t j = c + 1; j < end; j++) {
+			int b = before(h->key[j], h->tie[j], h->id[j], mk, mt, mi);
+			m = b ? j : m;
+			mk = b ? h->key[j] : mk;
+			mt = b ? h->tie[j] : mt;
+			mi = b ? h->id[j] : mi;
+		}
+		if (!before(mk, mt, mi, k, t, id))
 			break;
-		place(h, i, h->e[c]);
-		i = c;
+		put(h, i, mk, mt, mi);
+		i = m;
 	}
-	place(h, i, en);
+	put(h, i, k, t, id);
 }
 
 void
 fr_heap_set(struct fr_heap *h, uint32_t id, double key, double tie)
 {
-	struct entry en = {key, tie, id};
 	uint32_t i = h->pos[id];
 
 	if (i == UINT32_MAX) {
-		i = h->len++;
-		place(h, i, en);
-		sift_up(h, i);
+		sift_up(h, h->len++, key, tie, id);
 		return;
 	}
-	int up = less(&en, &h->e[i]);
-	h->e[i] = en;
-	if (up)
-		sift_up(h, i);
+	if (before(key, tie, id, h->key[i], h->tie[i], id))
+		sift_up(h, i, key, tie, id);
 	else
-		sift_down(h, i);
+		sift_down(h, i, key, tie, id);
 }
 
 void
@@ -137,10 +140,14 @@ fr_heap_remove(struct fr_heap *h, uint32_t id)
 	h->pos[id] = UINT32_MAX;
 	if (--h->len == i)
 		return;
-	struct entry last = h->e[h->len];
-	place(h, i, last);
-	sift_up(h, i);
-	sift_down(h, h->pos[last.id]);
+	/* Refill slot i with the last entry, moving it up or down. */
+	uint32_t last = h->len;
+	double k = h->key[last], t = h->tie[last];
+	uint32_t lid = h->id[last];
+	if (i > 0 && before(k, t, lid, h->key[(i - 1) / 4], h->tie[(i - 1) / 4], h->id[(i - 1) / 4]))
+		sift_up(h, i, k, t, lid);
+	else
+		sift_down(h, i, k, t, lid);
 }
 
 int
@@ -148,9 +155,9 @@ fr_heap_peek(const struct fr_heap *h, uint32_t *id, double *key)
 {
 	if (h->len == 0)
 		return 0;
-	*id = h->e[0].id;
+	*id = h->id[0];
 	if (key)
-		*key = h->e[0].key;
+		*key = h->key[0];
 	return 1;
 }
 
@@ -166,5 +173,42 @@ fr_heap_pop(struct fr_heap *h, uint32_t *id, double *key)
 double
 fr_heap_key(const struct fr_heap *h, uint32_t id)
 {
-	return h->e[h->pos[id]].key;
+	return h->key[h->pos[id]];
+}
+
+size_t
+fr_heap_collect(const struct fr_heap *h, double max_key, uint32_t *out, size_t cap,
+		uint32_t *stack)
+{
+	size_t n = 0, top = 0;
+
+	if (h->len == 0 || h->key[0] > max_key)
+		return 0;
+	stack[top++] = 0;
+	while (top > 0 && n < cap) {
+		uint32_t i = stack[--top];
+		out[n++] = h->id[i];
+		uint32_t c = 4 * i + 1, end = c + 4 < h->len ? c + 4 : h->len;
+		for (; c < end; c++)
+			if (h->key[c] <= max_key)
+				stack[top++] = c;
+	}
+	return n;
+}
+
+void
+fr_heap_rekey(struct fr_heap *h, uint32_t id, double key, double tie)
+{
+	uint32_t i = h->pos[id];
+	h->key[i] = key;
+	h->tie[i] = tie;
+}
+
+void
+fr_heap_heapify(struct fr_heap *h)
+{
+	if (h->len < 2)
+		return;
+	for (uint32_t i = (h->len - 2) / 4 + 1; i-- > 0;)
+		sift_down(h, i, h->key[i], h->tie[i], h->id[i]);
 }

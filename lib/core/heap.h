@@ -23,6 +23,16 @@ void fr_heap_remove(struct fr_heap *h, uint32_t id);
 int fr_heap_peek(const struct fr_heap *h, uint32_t *id, double *key);
 /* Removes and returns the smallest entry; returns 0 when empty. */
 int fr_heap_pop(struct fr_heap *h, uint32_t *id, double *key);
+/* Writes to out (at most cap) the ids whose key is <= max_key, in no
+ * particular order, without changing the heap: O(number found). stack must
+ * have room for len entries. Returns how many were written. */
+size_t fr_heap_collect(const struct fr_heap *h, double max_key, uint32_t *out, size_t cap,
+		       uint32_t *stack);
+/* Changes the key of an id in the heap without restoring the heap order;
+ * call fr_heap_heapify after a series of these. */
+void fr_heap_rekey(struct fr_heap *h, uint32_t id, double key, double tie);
+/* Restores the heap order in O(n) (Floyd). */
+void fr_heap_heapify(struct fr_heap *h);
 /* Key of an id that is in the heap. */
 double fr_heap_key(const struct fr_heap *h, uint32_t id);
 

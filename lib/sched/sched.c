@@ -12,25 +12,20 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* How far the target threshold moves toward each observed fetch urgency (in
- * log space). */
-#define THETA_GAIN 0.01
-#define THETA_GAIN_BURST 0.1
-/* The keys' threshold follows the target up at once (lazily: keys computed
- * with a lower threshold are lower bounds), and down only when the target
- * has fallen below it by this factor, with a rebuild of the group's keys. */
-#define THETA_DROP 1.5
-/* Sources set aside per choice while their host is in its politeness gap. */
-#define MAX_STASH 64
+/* When theta must come down, it comes down to this share of the lowest
+ * urgency in the batch. */
+#define THETA_UNDERSHOOT 0.8
+
 
 struct group {
 	struct fr_ratelimit rl;
 	struct fr_heap *heap;  /* local ids, keyed by due time */
 	uint32_t *members;     /* local id -> source id, ascending */
 	uint32_t n_members;
-	double log_theta;      /* threshold the heap keys are computed with */
-	double log_target;     /* where the observed fetch urgencies say it should be */
-	/* select=scan: the batch chosen at batch_t, consumed in order. */
+	double theta;          /* threshold the heap keys are computed with */
+	double log_theta;
+	/* Index policies: the sources chosen for instant batch_t, out of the
+	 * heap until fetched, consumed in order. */
 	uint32_t *batch;
 	uint32_t n_batch, batch_pos;
 	double batch_t;
@@ -51,9 +46,17 @@ struct fr_sched {
 	uint32_t *local;     /* [n_sources] index within its group */
 	double *last_seq;    /* [n_sources] call number of the last fetch (0: never) */
 	double seq;          /* calls made so far */
-	uint32_t *stamp;     /* [n_sources] epoch of the last re-evaluation */
-	uint32_t epoch;
+	uint32_t epoch;      /* numbers batch builds, for host_stamp */
 	double *host_free_s; /* [n_hosts] earliest next call to the host */
+	uint32_t *host_stamp; /* [n_hosts] marks hosts already in the batch being built */
+	struct cand *cand;   /* candidates of the batch being built */
+	uint32_t n_cand, cand_cap;
+	uint32_t *stash;     /* [n_sources] sources to return to the heap */
+	uint32_t *coll;      /* [n_sources] due sources found in the heap */
+	uint32_t *coll_stack; /* [n_sources] */
+	uint32_t n_stash;
+	uint32_t best_blocked; /* of those, the one whose host frees first */
+	unsigned long rebuilds; /* times theta was lowered */
 	struct group *groups;
 };
 
@@ -84,7 +87,7 @@ fr_sched_state_size(const struct fr_sched *s)
 double
 fr_sched_theta(const struct fr_sched *s, uint32_t group)
 {
-	return exp(s->groups[group].log_theta);
+	return s->groups[group].theta;
 }
 
 void
@@ -108,15 +111,26 @@ fr_sched_free(struct fr_sched *s)
 	free(s->host);
 	free(s->local);
 	free(s->last_seq);
-	free(s->stamp);
 	free(s->host_free_s);
+	free(s->host_stamp);
+	free(s->cand);
+	free(s->stash);
+	free(s->coll);
+	free(s->coll_stack);
 	free(s);
 }
 
 static double
 theta(const struct group *g)
 {
-	return exp(g->log_theta);
+	return g->theta;
+}
+
+static void
+set_theta(struct group *g, double th)
+{
+	g->theta = th;
+	g->log_theta = log(th);
 }
 
 static double
@@ -172,11 +186,14 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 	s->host = malloc((n ? n : 1) * sizeof(*s->host));
 	s->local = malloc((n ? n : 1) * sizeof(*s->local));
 	s->last_seq = calloc(n ? n : 1, sizeof(*s->last_seq));
-	s->stamp = calloc(n ? n : 1, sizeof(*s->stamp));
 	s->host_free_s = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof(*s->host_free_s));
+	s->host_stamp = calloc(s->n_hosts ? s->n_hosts : 1, sizeof(*s->host_stamp));
+	s->stash = malloc((n ? n : 1) * sizeof(*s->stash));
+	s->coll = malloc((n ? n : 1) * sizeof(*s->coll));
+	s->coll_stack = malloc((n ? n : 1) * sizeof(*s->coll_stack));
 	s->groups = calloc(cfg->n_groups, sizeof(*s->groups));
-	if (!s->states || !s->group || !s->host || !s->local || !s->last_seq || !s->stamp ||
-	    !s->host_free_s || !s->groups) {
+	if (!s->states || !s->group || !s->host || !s->local || !s->last_seq || 
+	    !s->host_free_s || !s->host_stamp || !s->stash || !s->coll || !s->coll_stack || !s->groups) {
 		fr_errf(err, errlen, "out of memory for %u sources", n);
 		goto fail;
 	}
@@ -212,8 +229,8 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 			fr_errf(err, errlen, "out of memory");
 			goto fail;
 		}
-		gr->log_theta = gr->log_target = log(ops->theta0 > 0 ? ops->theta0 : 1.0);
-		if (s->scan && !(gr->batch = malloc((cfg->groups[g].calls) * sizeof(*gr->batch)))) {
+		set_theta(gr, ops->theta0 > 0 ? ops->theta0 : 1.0);
+		if (!(gr->batch = malloc((cfg->groups[g].calls) * sizeof(*gr->batch)))) {
 			fr_errf(err, errlen, "out of memory");
 			goto fail;
 		}
@@ -231,27 +248,6 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 fail:
 	fr_sched_free(s);
 	return -1;
-}
-
-/* Moves the group's threshold toward its target. Raising it leaves every
- * stored key a lower bound of its true value, which the lazy re-evaluation
- * in choose_index corrects when the key reaches the top; lowering it would
- * leave keys too late, so it is done rarely and with a rebuild (O(n)). */
-static void
-retune(struct fr_sched *s, struct group *g, double now_s)
-{
-	if (g->log_target > g->log_theta) {
-		g->log_theta = g->log_target;
-		return;
-	}
-	if (g->log_target > g->log_theta - log(THETA_DROP))
-		return;
-	g->log_theta = g->log_target;
-	for (uint32_t li = 0; li < g->n_members; li++) {
-		uint32_t i = g->members[li];
-		if (fr_heap_contains(g->heap, li))
-			fr_heap_set(g->heap, li, due_of(s, i, now_s), s->last_seq[i]);
-	}
 }
 
 /* Interval policies: the due source with the smallest due time, delayed past
@@ -279,59 +275,6 @@ choose_interval(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src,
 	return 0;
 }
 
-/* Index policies, heap path: the source with the smallest due time under the
- * current theta, each key re-evaluated at most once per choice. Sources whose
- * host is in its gap are set aside; if all are, the call waits for the
- * earliest host among those set aside. */
-static int
-choose_index(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src, double *at)
-{
-	uint32_t stash[MAX_STASH], n_stash = 0, li;
-	double stash_key[MAX_STASH], key;
-	int found = 0;
-
-	if (++s->epoch == 0)
-		s->epoch = 1;
-	while (fr_heap_peek(g->heap, &li, &key)) {
-		if (key == INFINITY)
-			break;
-		uint32_t i = g->members[li];
-		if (s->stamp[i] != s->epoch) {
-			s->stamp[i] = s->epoch;
-			double d = due_of(s, i, t_rl);
-			if (d != key) {
-				fr_heap_set(g->heap, li, d, s->last_seq[i]);
-				continue;
-			}
-		}
-		if (s->host_free_s[s->host[i]] > t_rl) {
-			stash[n_stash] = li;
-			stash_key[n_stash++] = key;
-			fr_heap_remove(g->heap, li);
-			if (n_stash == MAX_STASH)
-				break;
-			continue;
-		}
-		*src = i;
-		*at = t_rl;
-		found = 1;
-		break;
-	}
-	if (!found && n_stash > 0) {
-		uint32_t best = 0;
-		for (uint32_t k = 1; k < n_stash; k++)
-			if (s->host_free_s[s->host[g->members[stash[k]]]] <
-			    s->host_free_s[s->host[g->members[stash[best]]]])
-				best = k;
-		*src = g->members[stash[best]];
-		*at = s->host_free_s[s->host[*src]];
-		found = 1;
-	}
-	for (uint32_t k = 0; k < n_stash; k++)
-		fr_heap_set(g->heap, stash[k], stash_key[k], s->last_seq[g->members[stash[k]]]);
-	return found;
-}
-
 struct cand {
 	double u;
 	double last;
@@ -349,84 +292,252 @@ cand_before(const struct cand *a, const struct cand *b)
 	return a->src < b->src;
 }
 
-static int
-cand_cmp(const void *pa, const void *pb)
-{
-	const struct cand *a = pa, *b = pb;
-	return cand_before(a, b) ? -1 : cand_before(b, a) ? 1 : 0;
-}
-
-/* Moves the k best of c[0..n) to the front (Hoare-style quickselect). */
+/* Moves the k best of c[0..n) to the front, as a set in no particular order
+ * (quickselect; cand_before is a strict total order). */
 static void
-select_top(struct cand *c, uint32_t n, uint32_t k)
+take_top(struct cand *c, uint32_t n, uint32_t k)
 {
 	uint32_t lo = 0, hi = n;
 
-	while (hi - lo > 1 && k > lo && k < hi) {
-		struct cand pivot = c[lo + (hi - lo) / 2], tmp;
-		uint32_t i = lo, j = hi - 1;
-		while (i <= j) {
-			while (cand_before(&c[i], &pivot))
+	while (k > lo && k < hi) {
+		struct cand tmp, pivot = c[lo + (hi - lo) / 2];
+		uint32_t lt = lo, i = lo, gt = hi;
+		/* [lo, lt) before the pivot, [lt, i) the pivot, [gt, hi) after. */
+		while (i < gt) {
+			if (cand_before(&c[i], &pivot)) {
+				tmp = c[lt];
+				c[lt++] = c[i];
+				c[i++] = tmp;
+			} else if (cand_before(&pivot, &c[i])) {
+				tmp = c[--gt];
+				c[gt] = c[i];
+				c[i] = tmp;
+			} else
 				i++;
-			while (cand_before(&pivot, &c[j]))
-				j--;
-			if (i <= j) {
-				tmp = c[i];
-				c[i] = c[j];
-				c[j] = tmp;
-				i++;
-				if (j == 0)
-					break;
-				j--;
-			}
 		}
-		if (k <= j + 1)
-			hi = j + 1;
-		else if (k >= i)
-			lo = i;
+		if (k <= lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
 		else
 			return;
 	}
 }
 
-/* Index policies, scan path (the seed's air balloon): once per burst, rank
- * every source of the group by urgency and take as many as the window has
- * room for. O(n) per burst. */
 static int
-choose_scan(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src, double *at)
+cand_push(struct fr_sched *s, uint32_t src, double u)
+{
+	if (s->n_cand == s->cand_cap) {
+		uint32_t cap = s->cand_cap ? 2 * s->cand_cap : 256;
+		struct cand *c = realloc(s->cand, cap * sizeof(*c));
+		if (!c)
+			return -1;
+		s->cand = c;
+		s->cand_cap = cap;
+	}
+	s->cand[s->n_cand].u = u;
+	s->cand[s->n_cand].last = s->last_seq[src];
+	s->cand[s->n_cand].src = src;
+	s->n_cand++;
+	return 0;
+}
+
+/* Notes that i's host is in its gap, remembering the source whose host
+ * frees first. */
+static void
+note_blocked(struct fr_sched *s, uint32_t i)
+{
+	if (s->best_blocked == UINT32_MAX ||
+	    s->host_free_s[s->host[i]] < s->host_free_s[s->host[s->best_blocked]])
+		s->best_blocked = i;
+}
+
+/* Index policies, select=scan (the seed's air balloon): once per burst,
+ * rank every source of the group by urgency and take as many as the window
+ * has room for. O(n) per burst. */
+static int
+build_scan_batch(struct fr_sched *s, struct group *g, double t)
+{
+	uint32_t k = fr_rl_available(&g->rl, t);
+
+	s->n_cand = 0;
+	s->n_stash = 0;
+	s->best_blocked = UINT32_MAX;
+	for (uint32_t li = 0; li < g->n_members; li++) {
+		uint32_t i = g->members[li];
+		if (!fr_heap_contains(g->heap, li) || fr_heap_key(g->heap, li) == INFINITY)
+			continue;
+		if (s->host_free_s[s->host[i]] > t) {
+			note_blocked(s, i);
+			continue;
+		}
+		if (cand_push(s, i, s->ops->urgency(s->ctx, state_of(s, i), t)) < 0)
+			return -1;
+	}
+	take_top(s->cand, s->n_cand, k);
+	g->n_batch = g->batch_pos = 0;
+	g->batch_t = t;
+	for (uint32_t j = 0; j < s->n_cand && g->n_batch < k; j++) {
+		g->batch[g->n_batch++] = s->cand[j].src;
+		fr_heap_remove(g->heap, s->local[s->cand[j].src]);
+	}
+	return 0;
+}
+
+/* Returns a leftover batch to the heap (the caller moved on in time). */
+static void
+flush_batch(struct fr_sched *s, struct group *g)
+{
+	for (uint32_t j = g->batch_pos; j < g->n_batch; j++) {
+		uint32_t i = g->batch[j];
+		fr_heap_set(g->heap, s->local[i], due_of(s, i, g->batch_t), s->last_seq[i]);
+	}
+	g->n_batch = g->batch_pos = 0;
+}
+
+/* Index policies, heap path: builds the batch of the k most urgent sources
+ * at t (k: the calls the window allows at t; 1 when paced). Keys are lower
+ * bounds of due times under theta, so every source with urgency >= theta
+ * has a key <= t; those are collected (without disturbing the heap) and
+ * re-evaluated, and when at least k are due the batch is exactly the top k by
+ * urgency, as a scan would find. Theta is then raised to keep about
+ * k + k/4 due per batch; when fewer than k are due, the batch is filled in
+ * due order and theta is lowered with a rebuild (rare). */
+static int
+build_index_batch(struct fr_sched *s, struct group *g, double t)
+{
+	uint32_t k = s->mode == FR_RL_PACED ? 1 : fr_rl_available(&g->rl, t);
+	uint32_t extra, n_due, li;
+	double key, th = theta(g);
+	int out_of_heap = 0; /* candidates removed from the heap (pass 2) */
+
+	if (k == 0)
+		k = 1;
+	extra = k / 2 > 1 ? k / 2 : 1;
+	s->n_cand = 0;
+	s->n_stash = 0;
+	s->best_blocked = UINT32_MAX;
+	if (++s->epoch == 0)
+		s->epoch = 1;
+
+	/* Pass 1: the sources due by t. */
+	size_t m = fr_heap_collect(g->heap, t, s->coll, g->n_members, s->coll_stack);
+	for (size_t j = 0; j < m; j++) {
+		li = s->coll[j];
+		uint32_t i = g->members[li];
+		/* Due by t exactly when its urgency has reached theta; if not,
+		 * its key was stale: re-key it. */
+		double u = s->ops->urgency(s->ctx, state_of(s, i), t);
+		if (!(u >= th)) {
+			fr_heap_set(g->heap, li, due_of(s, i, t), s->last_seq[i]);
+			continue;
+		}
+		if (s->host_free_s[s->host[i]] > t) {
+			note_blocked(s, i);
+			continue;
+		}
+		if (cand_push(s, i, u) < 0)
+			return -1;
+	}
+	n_due = s->n_cand;
+
+	/* Pass 2, theta too high: fill up in due order. */
+	if (n_due < k) {
+		out_of_heap = 1;
+		for (uint32_t j = 0; j < s->n_cand; j++)
+			fr_heap_remove(g->heap, s->local[s->cand[j].src]);
+		while (s->n_cand < k && fr_heap_peek(g->heap, &li, &key) && key != INFINITY) {
+			uint32_t i = g->members[li];
+			fr_heap_remove(g->heap, li);
+			if (s->host_free_s[s->host[i]] > t) {
+				note_blocked(s, i);
+				s->stash[s->n_stash++] = i;
+				continue;
+			}
+			if (cand_push(s, i, s->ops->urgency(s->ctx, state_of(s, i), t)) < 0)
+				return -1;
+		}
+	}
+	take_top(s->cand, s->n_cand, k);
+
+	/* The batch: the best k, at most one per host when hosts have gaps. */
+	g->n_batch = g->batch_pos = 0;
+	g->batch_t = t;
+	uint32_t j = 0;
+	for (; j < s->n_cand && g->n_batch < k; j++) {
+		uint32_t i = s->cand[j].src, h = s->host[i];
+		if (s->host_gap_s > 0 && s->host_stamp[h] == s->epoch) {
+			if (out_of_heap)
+				s->stash[s->n_stash++] = i;
+			continue;
+		}
+		s->host_stamp[h] = s->epoch;
+		g->batch[g->n_batch++] = i;
+		if (!out_of_heap)
+			fr_heap_remove(g->heap, s->local[i]);
+	}
+	for (; out_of_heap && j < s->n_cand; j++)
+		s->stash[s->n_stash++] = s->cand[j].src;
+	for (uint32_t q = 0; q < s->n_stash; q++) {
+		uint32_t i = s->stash[q];
+		fr_heap_set(g->heap, s->local[i], due_of(s, i, t), s->last_seq[i]);
+	}
+
+	/* Retune theta (see above). */
+	if (n_due >= k + extra) {
+		/* cand[k..] is unordered: the (k+extra)-th best overall is the
+		 * worst of the extra best among them. */
+		take_top(s->cand + k, s->n_cand - k, extra);
+		double u = s->cand[k].u;
+		for (uint32_t q = k + 1; q < k + extra; q++)
+			if (s->cand[q].u < u)
+				u = s->cand[q].u;
+		if (u > th && isfinite(u))
+			set_theta(g, u);
+	} else if (n_due < k && g->n_batch > 0) {
+		double u = s->cand[0].u;
+		for (uint32_t q = 1; q < g->n_batch; q++)
+			if (s->cand[q].u < u)
+				u = s->cand[q].u;
+		/* Undershoot, so that the next bursts find slack and raise theta
+		 * lazily instead of rebuilding again. */
+		u *= THETA_UNDERSHOOT;
+		set_theta(g, u > 0 && u < th ? u : th / 2);
+		s->rebuilds++;
+		for (uint32_t q = 0; q < g->n_members; q++)
+			if (fr_heap_contains(g->heap, q))
+				fr_heap_rekey(g->heap, q, due_of(s, g->members[q], t),
+					      s->last_seq[g->members[q]]);
+		fr_heap_heapify(g->heap);
+	}
+	return 0;
+}
+
+/* Index policies: the next source of the group's batch at t, building the
+ * batch when needed. When every candidate's host is in its gap, the call
+ * waits for the earliest such host. */
+static int
+choose_index(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src, double *at)
 {
 	if (g->batch_pos < g->n_batch && g->batch_t == t_rl) {
 		*src = g->batch[g->batch_pos];
 		*at = t_rl;
 		return 1;
 	}
-	uint32_t k = fr_rl_available(&g->rl, t_rl), n = 0;
-	struct cand *c = malloc((g->n_members ? g->n_members : 1) * sizeof(*c));
-	if (!c)
-		return choose_index(s, g, t_rl, src, at);
-	for (uint32_t li = 0; li < g->n_members; li++) {
-		uint32_t i = g->members[li];
-		if (s->host_free_s[s->host[i]] > t_rl)
-			continue;
-		c[n].u = s->ops->urgency(s->ctx, state_of(s, i), t_rl);
-		c[n].last = s->last_seq[i];
-		c[n].src = i;
-		n++;
+	flush_batch(s, g);
+	if ((s->scan ? build_scan_batch(s, g, t_rl) : build_index_batch(s, g, t_rl)) < 0)
+		return 0;
+	if (g->n_batch > 0) {
+		*src = g->batch[0];
+		*at = t_rl;
+		return 1;
 	}
-	if (k > n)
-		k = n;
-	select_top(c, n, k);
-	qsort(c, k, sizeof(*c), cand_cmp);
-	for (uint32_t j = 0; j < k; j++)
-		g->batch[j] = c[j].src;
-	free(c);
-	g->n_batch = k;
-	g->batch_pos = 0;
-	g->batch_t = t_rl;
-	if (k == 0)
-		return choose_index(s, g, t_rl, src, at);
-	*src = g->batch[0];
-	*at = t_rl;
+	/* Nothing callable at t_rl: the source whose host frees first. */
+	uint32_t best = s->best_blocked;
+	if (best == UINT32_MAX)
+		return 0;
+	*src = best;
+	*at = s->host_free_s[s->host[best]] > t_rl ? s->host_free_s[s->host[best]] : t_rl;
 	return 1;
 }
 
@@ -446,8 +557,6 @@ fr_sched_next(struct fr_sched *s, double now_s, uint32_t *src, double *at_s)
 		t_rl = fr_rl_next(&g->rl, now_s);
 		if (s->ops->kind == FR_POLICY_INTERVAL)
 			ok = choose_interval(s, g, t_rl, &c, &t);
-		else if (s->scan)
-			ok = choose_scan(s, g, t_rl, &c, &t);
 		else
 			ok = choose_index(s, g, t_rl, &c, &t);
 		if (ok && (!found || t < *at_s)) {
@@ -468,22 +577,9 @@ fr_sched_done(struct fr_sched *s, uint32_t src, const struct fr_fetch *f)
 
 	fr_rl_record(&g->rl, now);
 	s->host_free_s[s->host[src]] = now + s->host_gap_s;
-	if (s->ops->kind == FR_POLICY_INDEX && !s->scan && fr_rl_next(&g->rl, now) > now) {
-		/* The marginal fetch: the last call the window allows now (every
-		 * call when paced). With theta equal to its urgency the sources
-		 * due by now are exactly the most urgent ones, so the target
-		 * follows the urgency of marginal fetches. */
-		double u = s->ops->urgency(s->ctx, st, now);
-		if (u > 0 && isfinite(u))
-			g->log_target += (s->mode == FR_RL_BURST ? THETA_GAIN_BURST : THETA_GAIN) *
-					 (log(u) - g->log_target);
-	}
 	s->ops->fetched(s->ctx, st, f);
 	s->last_seq[src] = ++s->seq;
-	if (s->scan && g->batch_pos < g->n_batch && g->batch[g->batch_pos] == src)
+	if (g->batch_pos < g->n_batch && g->batch[g->batch_pos] == src)
 		g->batch_pos++;
-	s->stamp[src] = s->epoch;
 	fr_heap_set(g->heap, s->local[src], due_of(s, src, now), s->last_seq[src]);
-	if (s->ops->kind == FR_POLICY_INDEX && !s->scan)
-		retune(s, g, now);
 }

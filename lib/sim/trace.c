@@ -8,6 +8,7 @@
 #include "core/strmap.h"
 #include "core/timefmt.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <float.h>
 #include <math.h>
@@ -321,14 +322,10 @@ parse_weight(const struct field *f, double *out, const char **why)
 		}
 	}
 	/* strtod skips leading blanks and reads hex; neither is a weight here. */
-	if (!((f->s[0] >= '0' && f->s[0] <= '9') || f->s[0] == '.' || f->s[0] == '-' ||
-	      f->s[0] == '+' || f->s[0] == 'n' || f->s[0] == 'N' || f->s[0] == 'i' ||
-	      f->s[0] == 'I') ||
-	    memchr(f->s, 'x', f->n) || memchr(f->s, 'X', f->n)) {
+	if (isspace((unsigned char)f->s[0]) || memchr(f->s, 'x', f->n) || memchr(f->s, 'X', f->n)) {
 		*why = "is not a number";
 		return -1;
 	}
-	errno = 0;
 	v = strtod(f->s, &endp);
 	if (endp != f->s + f->n) {
 		*why = "is not a number";
@@ -378,14 +375,17 @@ rows_push(struct rows *rw, uint32_t src, double t, float w, int has_w)
 		size_t cap = rw->cap ? rw->cap * 2 : 65536;
 		void *p;
 
-		if (!(p = resize(rw->src, cap, sizeof(*rw->src))))
+		p = resize(rw->src, cap, sizeof(*rw->src));
+		if (!p)
 			return -1;
 		rw->src = p;
-		if (!(p = resize(rw->t, cap, sizeof(*rw->t))))
+		p = resize(rw->t, cap, sizeof(*rw->t));
+		if (!p)
 			return -1;
 		rw->t = p;
 		if (has_w) {
-			if (!(p = resize(rw->w, cap, sizeof(*rw->w))))
+			p = resize(rw->w, cap, sizeof(*rw->w));
+			if (!p)
 				return -1;
 			rw->w = p;
 		}
@@ -436,13 +436,16 @@ sources_reserve(struct fr_trace *tr, size_t *cap, size_t n)
 		return 0;
 	while (c < n)
 		c *= 2;
-	if (!(p = resize(tr->host, c, sizeof(*tr->host))))
+	p = resize(tr->host, c, sizeof(*tr->host));
+	if (!p)
 		return -1;
 	tr->host = p;
-	if (!(p = resize(tr->group, c, sizeof(*tr->group))))
+	p = resize(tr->group, c, sizeof(*tr->group));
+	if (!p)
 		return -1;
 	tr->group = p;
-	if (!(p = resize(tr->weight, c, sizeof(*tr->weight))))
+	p = resize(tr->weight, c, sizeof(*tr->weight));
+	if (!p)
 		return -1;
 	tr->weight = p;
 	*cap = c;
@@ -633,13 +636,16 @@ load_sources(struct fr_trace *tr, const char *path, char *err, size_t errlen)
 		return -1;
 	if (read_header(&r, &sources_cols, &h, err, errlen) != 0)
 		goto fail;
-	while ((rc = read_row(&r, &h, f, err, errlen)) == 1) {
+	for (;;) {
 		const struct field *src = &f[h.pos[COL_SOURCE]], *hf;
 		const char *why;
 		uint32_t id;
 		int added;
 		double w = 1;
 
+		rc = read_row(&r, &h, f, err, errlen);
+		if (rc != 1)
+			break;
 		if (src->n == 0 || memchr(src->s, '\0', src->n)) {
 			fr_errf(err, errlen, "%s:%lu: missing source", path, r.line);
 			goto fail;
@@ -705,14 +711,20 @@ load_rows(struct fr_trace *tr, struct rows *rw, const char *path, const char *so
 	if (read_header(&r, &trace_cols, &h, err, errlen) != 0)
 		goto fail;
 	has_w = h.pos[COL_WEIGHT] >= 0;
-	if (has_w && !(rw->w = malloc(sizeof(*rw->w))))
-		goto oom;
-	while ((rc = read_row(&r, &h, f, err, errlen)) == 1) {
+	if (has_w) {
+		rw->w = malloc(sizeof(*rw->w)); /* marks a weighted trace even with no rows */
+		if (!rw->w)
+			goto oom;
+	}
+	for (;;) {
 		const struct field *src = &f[h.pos[COL_SOURCE]], *tf = &f[h.pos[COL_TIME]];
 		const char *why;
 		uint32_t id;
 		double t, w = 1;
 
+		rc = read_row(&r, &h, f, err, errlen);
+		if (rc != 1)
+			break;
 		if (src->n == 0 || memchr(src->s, '\0', src->n)) {
 			fr_errf(err, errlen, "%s:%lu: missing source", path, r.line);
 			goto fail;
@@ -796,8 +808,11 @@ fr_trace_from_rows(struct fr_trace *tr, size_t n, const char *const *source, con
 		fr_errf(err, errlen, "more than %zu rows", MAX_ROWS);
 		goto fail;
 	}
-	if (has_w && !(rw.w = malloc(sizeof(*rw.w))))
-		goto oom;
+	if (has_w) {
+		rw.w = malloc(sizeof(*rw.w));
+		if (!rw.w)
+			goto oom;
+	}
 	for (size_t i = 0; i < n; i++) {
 		uint32_t id;
 		float w = 1;

@@ -9,6 +9,7 @@
 #include "core/err.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
 
 struct ab_ctx {
@@ -44,10 +45,9 @@ static void
 clock_of(double t_s, int *hh, double *frac)
 {
 	double h = floor(t_s / 3600.0);
-	double hod = fmod(h, 24.0);
-	if (hod < 0)
-		hod += 24.0;
-	*hh = (int)hod;
+	int64_t hod = (int64_t)h % 24;
+
+	*hh = (int)(hod < 0 ? hod + 24 : hod);
 	*frac = (t_s - h * 3600.0) / 3600.0;
 }
 
@@ -73,26 +73,29 @@ fr_ab_area(const double a[24], double from_s, double to_s)
 	if (!(to_s > from_s))
 		return 0;
 	/* Whole days first: a day's area is the sum of the buckets. */
-	double day = 0;
-	for (int i = 0; i < 24; i++)
-		day += a[i];
 	double days = floor((to_s - from_s) / 86400.0);
-	area += days * day;
-	t += days * 86400.0;
+	if (days > 0) {
+		double day = 0;
+		for (int i = 0; i < 24; i++)
+			day += a[i];
+		area += days * day;
+		t += days * 86400.0;
+	}
+	int hh;
+	double frac;
+	clock_of(t, &hh, &frac);
+	/* Then hour segments: from frac to f1 within hour hh. */
 	while (t < to_s) {
-		int hh;
-		double frac;
-		clock_of(t, &hh, &frac);
-		double seg_end = t + (1 - frac) * 3600.0;
-		if (seg_end > to_s)
-			seg_end = to_s;
-		double f1 = frac + (seg_end - t) / 3600.0;
-		double slope = a[(hh + 1) % 24] - a[hh];
-		double v0 = a[hh] + slope * frac, v1 = a[hh] + slope * f1;
-		area += (v0 + v1) / 2 * (f1 - frac);
-		if (seg_end <= t)
+		double f1 = frac + (to_s - t) / 3600.0;
+		if (f1 > 1)
+			f1 = 1;
+		double slope = a[hh == 23 ? 0 : hh + 1] - a[hh];
+		area += (a[hh] + slope * (frac + f1) / 2) * (f1 - frac);
+		t += (f1 - frac) * 3600.0;
+		if (f1 < 1)
 			break;
-		t = seg_end;
+		hh = hh == 23 ? 0 : hh + 1;
+		frac = 0;
 	}
 	return area;
 }
@@ -100,29 +103,31 @@ fr_ab_area(const double a[24], double from_s, double to_s)
 double
 fr_ab_solve(const double a[24], double from_s, double need)
 {
-	double t = from_s;
+	double t = from_s, day = 0;
 
 	if (!(need > 0))
 		return from_s;
-	double day = 0;
 	for (int i = 0; i < 24; i++)
 		day += a[i];
 	if (!(day > 0))
 		return INFINITY;
-	double days = floor(need / day);
-	/* Keep at least part of a day to walk, so the remainder is > 0. */
-	if (days > 0 && days * day >= need)
-		days -= 1;
-	need -= days * day;
-	t += days * 86400.0;
+	if (need > day) {
+		/* Skip whole days, keeping part of one to walk so the remainder
+		 * stays > 0. */
+		double days = floor(need / day);
+		if (days * day >= need)
+			days -= 1;
+		need -= days * day;
+		t += days * 86400.0;
+	}
+	int hh;
+	double frac;
+	clock_of(t, &hh, &frac);
 	for (int guard = 0; guard < 26; guard++) {
-		int hh;
-		double frac;
-		clock_of(t, &hh, &frac);
-		double slope = a[(hh + 1) % 24] - a[hh]; /* per hour */
+		double slope = a[hh == 23 ? 0 : hh + 1] - a[hh]; /* per hour */
 		double v0 = a[hh] + slope * frac;
 		double len = 1 - frac; /* hours left in this hour */
-		double seg = (v0 + (v0 + slope * len)) / 2 * len;
+		double seg = (v0 + slope * len / 2) * len;
 		if (seg >= need) {
 			/* v0 x + slope x^2 / 2 = need, smallest x >= 0. */
 			double x;
@@ -140,6 +145,8 @@ fr_ab_solve(const double a[24], double from_s, double need)
 		}
 		need -= seg;
 		t += len * 3600.0;
+		hh = hh == 23 ? 0 : hh + 1;
+		frac = 0;
 	}
 	return t;
 }
