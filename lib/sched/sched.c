@@ -45,7 +45,7 @@ struct fr_sched {
 	uint32_t *host;      /* [n_sources] */
 	uint32_t *local;     /* [n_sources] index within its group */
 	double *last_seq;    /* [n_sources] call number of the last fetch (0: never) */
-	double seq;          /* calls made so far */
+	double seq;          /* calls made so far (ties rank by the low 32 bits) */
 	uint32_t epoch;      /* numbers batch builds, for host_stamp */
 	double *host_free_s; /* [n_hosts] earliest next call to the host */
 	uint32_t *host_stamp; /* [n_hosts] marks hosts already in the batch being built */
@@ -56,7 +56,7 @@ struct fr_sched {
 	uint32_t *coll_stack; /* [n_sources] */
 	uint32_t n_stash;
 	uint32_t best_blocked; /* of those, the one whose host frees first */
-	unsigned long rebuilds; /* times theta was lowered */
+	struct fr_sched_stats stats;
 	struct group *groups;
 };
 
@@ -76,6 +76,12 @@ void *
 fr_sched_policy_ctx(struct fr_sched *s)
 {
 	return s->ctx;
+}
+
+void
+fr_sched_get_stats(const struct fr_sched *s, struct fr_sched_stats *out)
+{
+	*out = s->stats;
 }
 
 size_t
@@ -275,21 +281,21 @@ choose_interval(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src,
 	return 0;
 }
 
+/* A candidate of a batch, ranked by urgency (descending), then least
+ * recently fetched, then id, folded into two integers so that comparing two
+ * candidates takes no branch: u >= 0, and the bits of a non-negative double
+ * order as the double does. */
 struct cand {
+	uint64_t rank_u;   /* ~bits(u): smaller is more urgent */
+	uint64_t rank_tie; /* last call number << 32 | source id */
 	double u;
-	double last;
 	uint32_t src;
 };
 
-/* Ranks by urgency descending, then least recently fetched, then id. */
-static int
+static inline int
 cand_before(const struct cand *a, const struct cand *b)
 {
-	if (a->u != b->u)
-		return a->u > b->u;
-	if (a->last != b->last)
-		return a->last < b->last;
-	return a->src < b->src;
+	return (a->rank_u < b->rank_u) | ((a->rank_u == b->rank_u) & (a->rank_tie < b->rank_tie));
 }
 
 /* Moves the k best of c[0..n) to the front, as a set in no particular order
@@ -335,10 +341,14 @@ cand_push(struct fr_sched *s, uint32_t src, double u)
 		s->cand = c;
 		s->cand_cap = cap;
 	}
-	s->cand[s->n_cand].u = u;
-	s->cand[s->n_cand].last = s->last_seq[src];
-	s->cand[s->n_cand].src = src;
-	s->n_cand++;
+	struct cand *c = &s->cand[s->n_cand++];
+	double pos = u > 0 ? u : 0; /* also maps -0 and NaN to 0 */
+	uint64_t bits;
+	memcpy(&bits, &pos, sizeof(bits));
+	c->rank_u = ~bits;
+	c->rank_tie = (uint64_t)s->last_seq[src] << 32 | src;
+	c->u = u;
+	c->src = src;
 	return 0;
 }
 
@@ -429,6 +439,7 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 		 * its key was stale: re-key it. */
 		double u = s->ops->urgency(s->ctx, state_of(s, i), t);
 		if (!(u >= th)) {
+			s->stats.rekeys++;
 			fr_heap_set(g->heap, li, due_of(s, i, t), s->last_seq[i]);
 			continue;
 		}
@@ -440,6 +451,8 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 			return -1;
 	}
 	n_due = s->n_cand;
+	s->stats.batches++;
+	s->stats.candidates += m;
 
 	/* Pass 2, theta too high: fill up in due order. */
 	if (n_due < k) {
@@ -492,8 +505,10 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 		for (uint32_t q = k + 1; q < k + extra; q++)
 			if (s->cand[q].u < u)
 				u = s->cand[q].u;
+		/* Halfway (geometrically): a full step overshoots as often as
+		 * not, and every overshoot costs a rebuild. */
 		if (u > th && isfinite(u))
-			set_theta(g, u);
+			set_theta(g, sqrt(u * th));
 	} else if (n_due < k && g->n_batch > 0) {
 		double u = s->cand[0].u;
 		for (uint32_t q = 1; q < g->n_batch; q++)
@@ -503,7 +518,7 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 		 * lazily instead of rebuilding again. */
 		u *= THETA_UNDERSHOOT;
 		set_theta(g, u > 0 && u < th ? u : th / 2);
-		s->rebuilds++;
+		s->stats.rebuilds++;
 		for (uint32_t q = 0; q < g->n_members; q++)
 			if (fr_heap_contains(g->heap, q))
 				fr_heap_rekey(g->heap, q, due_of(s, g->members[q], t),

@@ -61,6 +61,15 @@ void *fr_sched_state(struct fr_sched *s, uint32_t src);
 void *fr_sched_policy_ctx(struct fr_sched *s);
 /* The current fetch threshold of a group (index policies). */
 double fr_sched_theta(const struct fr_sched *s, uint32_t group);
+/* Work counters, for benchmarks and docs/scheduler.md. */
+struct fr_sched_stats {
+	uint64_t batches;    /* batch builds (index policies) */
+	uint64_t candidates; /* due sources examined in them */
+	uint64_t rekeys;     /* stale keys corrected */
+	uint64_t rebuilds;   /* threshold lowered, every key recomputed */
+};
+void fr_sched_get_stats(const struct fr_sched *s, struct fr_sched_stats *out);
+
 /* Bytes of policy state per source. */
 size_t fr_sched_state_size(const struct fr_sched *s);
 

@@ -18,6 +18,7 @@ fr_metrics_init(struct fr_metrics *m, double start_s, double end_s)
 	m->n_weeks = w > 0 ? (size_t)w : 1;
 	m->weeks = calloc(m->n_weeks, sizeof(*m->weeks));
 	m->delay_mean_s = m->delay_median_s = m->delay_p90_s = NAN;
+	m->cur_week_start_s = INFINITY;
 	return m->weeks ? 0 : -1;
 }
 
@@ -32,9 +33,17 @@ fr_metrics_free(struct fr_metrics *m)
 static struct fr_week_stats *
 week(struct fr_metrics *m, double t_s)
 {
+	/* Calls come in time order: most fall in the week of the previous. */
+	if (t_s >= m->cur_week_start_s && t_s < m->cur_week_start_s + WEEK_S)
+		return m->cur_week;
 	double w = floor((t_s - m->start_s) / WEEK_S);
 	size_t i = w < 0 ? 0 : (size_t)w;
-	return &m->weeks[i < m->n_weeks ? i : m->n_weeks - 1];
+	i = i < m->n_weeks ? i : m->n_weeks - 1;
+	if (w >= 0 && i == (size_t)w) {
+		m->cur_week = &m->weeks[i];
+		m->cur_week_start_s = m->start_s + WEEK_S * w;
+	}
+	return &m->weeks[i];
 }
 
 void
@@ -77,31 +86,54 @@ fr_metrics_fetched(struct fr_metrics *m, double pub_s, double t_s)
 	return 0;
 }
 
-static int
-cmp_float(const void *pa, const void *pb)
+/* The k-th smallest of c[0..n) (0-based), moving it to c[k] and smaller
+ * ones before it (quickselect). */
+static float
+select_kth(float *c, size_t n, size_t k)
 {
-	float a = *(const float *)pa, b = *(const float *)pb;
-	return (a > b) - (a < b);
+	size_t lo = 0, hi = n;
+
+	while (hi - lo > 1) {
+		float pivot = c[lo + (hi - lo) / 2], t;
+		size_t lt = lo, i = lo, gt = hi;
+		while (i < gt) {
+			if (c[i] < pivot) {
+				t = c[lt];
+				c[lt++] = c[i];
+				c[i++] = t;
+			} else if (c[i] > pivot) {
+				t = c[--gt];
+				c[gt] = c[i];
+				c[i] = t;
+			} else
+				i++;
+		}
+		if (k < lt)
+			hi = lt;
+		else if (k >= gt)
+			lo = gt;
+		else
+			return pivot;
+	}
+	return c[k];
 }
 
-/* The q-quantile of n sorted values, interpolating between closest ranks. */
+/* The q-quantile of c[0..n) (reordered), interpolating between closest
+ * ranks. */
 static double
-quantile_sorted(const float *c, size_t n, double q)
+quantile_inplace(float *c, size_t n, double q)
 {
 	double pos = q * (double)(n - 1);
-	size_t lo = (size_t)floor(pos), hi = lo + 1 < n ? lo + 1 : lo;
-	return c[lo] + (pos - (double)lo) * (c[hi] - c[lo]);
-}
-
-static float *
-sorted_copy(const float *v, size_t n)
-{
-	float *c = malloc(n * sizeof(*c));
-	if (!c)
-		return NULL;
-	memcpy(c, v, n * sizeof(*c));
-	qsort(c, n, sizeof(*c), cmp_float);
-	return c;
+	size_t lo = (size_t)floor(pos);
+	double a = select_kth(c, n, lo);
+	if (lo + 1 >= n || pos == (double)lo)
+		return a;
+	/* The next rank is the smallest of what lies above lo. */
+	float b = c[lo + 1];
+	for (size_t i = lo + 2; i < n; i++)
+		if (c[i] < b)
+			b = c[i];
+	return a + (pos - (double)lo) * (b - a);
 }
 
 double
@@ -109,10 +141,11 @@ fr_quantile(const float *v, size_t n, double q)
 {
 	if (n == 0)
 		return NAN;
-	float *c = sorted_copy(v, n);
+	float *c = malloc(n * sizeof(*c));
 	if (!c)
 		return NAN;
-	double r = quantile_sorted(c, n, q);
+	memcpy(c, v, n * sizeof(*c));
+	double r = quantile_inplace(c, n, q);
 	free(c);
 	return r;
 }
@@ -128,11 +161,12 @@ fr_metrics_finish(struct fr_metrics *m)
 	if (m->fetched == 0)
 		return 0;
 	m->delay_mean_s = sum / (double)m->fetched;
-	float *c = sorted_copy(m->delays, m->fetched);
+	float *c = malloc(m->fetched * sizeof(*c));
 	if (!c)
 		return -1;
-	m->delay_median_s = quantile_sorted(c, m->fetched, 0.5);
-	m->delay_p90_s = quantile_sorted(c, m->fetched, 0.9);
+	memcpy(c, m->delays, m->fetched * sizeof(*c));
+	m->delay_median_s = quantile_inplace(c, m->fetched, 0.5);
+	m->delay_p90_s = quantile_inplace(c, m->fetched, 0.9);
 	free(c);
 	return 0;
 }

@@ -28,6 +28,10 @@ struct fr_metrics {
 	struct fr_week_stats *weeks; /* [n_weeks], owned */
 	float *delays;           /* [fetched] every delay, owned, in fetch order */
 	size_t delays_cap;
+	struct fr_week_stats *cur_week; /* cache of the week of the latest lookup */
+	double cur_week_start_s;
+	/* The scheduler's work (see sched.h), set by the simulator. */
+	uint64_t sched_batches, sched_candidates, sched_rekeys, sched_rebuilds;
 };
 
 /* Prepares m for a run over [start_s, end_s). Returns 0 or -1 on

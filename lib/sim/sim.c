@@ -121,6 +121,12 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 	}
 	if (cfg->progress)
 		cfg->progress(cfg->progress_arg, 1.0);
+	struct fr_sched_stats st;
+	fr_sched_get_stats(s, &st);
+	m->sched_batches = st.batches;
+	m->sched_candidates = st.candidates;
+	m->sched_rekeys = st.rekeys;
+	m->sched_rebuilds = st.rebuilds;
 	if (fr_metrics_finish(m) < 0) {
 		fr_errf(err, errlen, "out of memory");
 		goto out;

@@ -62,7 +62,7 @@ static const struct pdesc PARAMS[] = {
     PD(change_frac, P_DBL),       PD(change_sigma, P_DBL),
     PD(late_frac, P_DBL),         PD(stop_frac, P_DBL),
     PD(followup_frac, P_DBL),     PD(followup_mean_s, P_DBL),
-    PD(followup_chain, P_INT),    PD(weight_sigma, P_DBL),
+    PD(followup_chain, P_INT),    PD(weight_corr, P_DBL),
 };
 #undef PD
 #define N_PARAMS (sizeof(PARAMS) / sizeof(PARAMS[0]))
@@ -88,7 +88,7 @@ fr_world_defaults(struct fr_world_params *p)
 	    .followup_frac = 0.15,
 	    .followup_mean_s = 900,
 	    .followup_chain = 0,
-	    .weight_sigma = 0.5,
+	    .weight_corr = 0.1,
 	};
 }
 
@@ -167,8 +167,8 @@ check_params(const struct fr_world_params *p, const char **key)
 		BAD("followup_mean_s", "must be in [0, 1e9]");
 	if (p->followup_chain != 0 && p->followup_chain != 1)
 		BAD("followup_chain", "must be 0 or 1");
-	if (!in_range(p->weight_sigma, 0, 5))
-		BAD("weight_sigma", "must be in [0, 5]");
+	if (!in_range(p->weight_corr, -1, 1))
+		BAD("weight_corr", "must be in [-1, 1]");
 	if ((double)p->n_sources * p->days * p->mean_rate_per_day > MAX_EXPECTED_ITEMS)
 		BAD("mean_rate_per_day", "asks for more than 1e9 items (n_sources * days * rate)");
 #undef BAD
@@ -244,6 +244,10 @@ describe(const struct fr_world *w, uint32_t s, struct fr_world_source *src)
 	/* Lognormal with the mean of primary items: E[exp(mu + sigma z)] =
 	 * exp(mu + sigma^2 / 2). Profiles have mean 1 and leave it alone. */
 	double mean = p->mean_rate_per_day * (1 - p->followup_frac);
+	/* Late starts and stops each remove about half a span of a share of
+	 * sources; make up for them so mean_rate_per_day is what the trace
+	 * shows (items / sources / days), as the thesis' 1.52 is. */
+	mean /= 1 - p->late_frac / 2 - p->stop_frac / 2;
 	double mu = log(mean) - 0.5 * p->rate_sigma * p->rate_sigma;
 	src->rate_per_day = exp(mu + p->rate_sigma * z_rate);
 
@@ -272,7 +276,10 @@ describe(const struct fr_world *w, uint32_t s, struct fr_world_source *src)
 	src->stop_s = INFINITY;
 	if (u_stop < p->stop_frac)
 		src->stop_s = whole(src->start_s + u_stop_at * (w->end_s - src->start_s));
-	src->weight = src->rate_per_day * exp(p->weight_sigma * z_weight);
+	/* Popularity: lognormal (sigma 1), correlated with the rate's normal
+	 * draw by weight_corr. */
+	src->weight = exp(p->weight_corr * z_rate +
+			  sqrt(1 - p->weight_corr * p->weight_corr) * z_weight);
 	make_day(w->hour_profile, src->tz_shift_h, src->sharpness, src->day);
 }
 

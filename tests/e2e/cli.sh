@@ -1,0 +1,156 @@
+# cli.sh - the command-line contract of freshet: --help everywhere (exit 0,
+# on stdout, naming the options), bad usage exits 2 with a message on stderr
+# that names the problem and nothing on stdout, a missing input exits 1
+# naming the path.
+. "$(dirname "$0")/lib.sh"
+
+F=$FRESHET
+
+# A tiny valid trace, so that the usage errors checked after loading the
+# input (budget, mode, window) are reached.
+T=$WORK/t.csv
+printf 'source,time\nA,5\nB,1\nC,95\nA,61\nB,12\nC,25\nA,150\n' >"$T"
+
+# usage_error WHAT_STDERR_NAMES ARGS...: exit 2, empty stdout, a stderr line
+# "freshet ..." that contains WHAT_STDERR_NAMES.
+usage_error() {
+	local what=$1
+	shift
+	expect_exit 2 "$F" "$@"
+	expect_stdout_empty
+	expect_stderr_contains "freshet"
+	expect_stderr_contains "$what"
+}
+
+# ---- top level ----
+expect_exit 0 "$F" --help
+expect_stdout_contains "usage: freshet"
+for sub in simulate tune world; do
+	expect_stdout_contains "$sub"
+done
+expect_stderr_empty
+
+expect_exit 0 "$F" -h
+expect_stdout_contains "usage: freshet"
+
+expect_exit 0 "$F" --version
+expect_stdout_matches '^freshet [0-9]+\.[0-9]+'
+
+# No command at all is bad usage; the usage goes to stderr.
+expect_exit 2 "$F"
+expect_stdout_empty
+expect_stderr_contains "usage: freshet"
+
+usage_error "unknown command 'frobnicate'" frobnicate
+usage_error "unknown command '--bogus'" --bogus
+
+# ---- each subcommand's --help: exit 0, stdout, every option named ----
+expect_exit 0 "$F" simulate --help
+expect_stderr_empty
+for opt in --trace --sources --world --policy --budget --mode --format --weekly \
+	--start --end --host-gap --seed round-robin air-balloon buzzwise; do
+	expect_stdout_contains "$opt"
+done
+
+expect_exit 0 "$F" tune --help
+expect_stderr_empty
+for opt in --trace --sources --world --policy --param --range --steps --log --budget --mode; do
+	expect_stdout_contains "$opt"
+done
+
+expect_exit 0 "$F" world --help
+expect_stderr_empty
+for opt in --out --sources --days --seed --shape; do
+	expect_stdout_contains "$opt"
+done
+
+# --help wins wherever it stands, even after other options.
+expect_exit 0 "$F" simulate --trace "$T" --help
+expect_stdout_contains "usage: freshet simulate"
+expect_exit 0 "$F" simulate -h
+expect_stdout_contains "usage: freshet simulate"
+
+# ---- simulate: bad usage ----
+usage_error "'--bogus'" simulate --trace "$T" --bogus
+usage_error "--trace needs a value" simulate --trace
+usage_error "--world needs a value" simulate --world
+usage_error "--budget needs a value" simulate --trace "$T" --budget
+usage_error "--format" simulate --trace "$T" --format
+usage_error "--policy" simulate --trace "$T" --policy
+usage_error "--format bogus" simulate --trace "$T" --format bogus
+expect_stderr_contains "table, csv or json"
+usage_error "budget '600'" simulate --trace "$T" --budget 600
+expect_stderr_contains "CALLS/WINDOW"
+usage_error "budget '0/10m'" simulate --trace "$T" --budget 0/10m
+usage_error "budget '1.5/10m'" simulate --trace "$T" --budget 1.5/10m
+usage_error "budget '600/0s'" simulate --trace "$T" --budget 600/0s
+usage_error "budget '600/10x'" simulate --trace "$T" --budget 600/10x
+usage_error "--budget 600/10m@0" simulate --trace "$T" --budget 600/10m@0
+usage_error "--mode bogus" simulate --trace "$T" --mode bogus
+expect_stderr_contains "burst or paced"
+usage_error "exactly one of --trace and --world" simulate --trace "$T" --world "$WORK"
+usage_error "exactly one of --trace and --world" simulate
+usage_error "exactly one of --trace and --world" simulate --policy round-robin
+usage_error "--start bogus" simulate --trace "$T" --start bogus
+usage_error "--end 2012-13-01T00:00:00Z" simulate --trace "$T" --end 2012-13-01T00:00:00Z
+usage_error "run window is empty" simulate --trace "$T" --start 100 --end 50
+usage_error "--host-gap x" simulate --trace "$T" --host-gap x
+usage_error "--seed" simulate --trace "$T" --seed abc
+
+# Policies: unknown names and bad parameters are usage errors, caught before
+# any simulation.
+usage_error "unknown policy 'nope'" simulate --trace "$T" --policy nope
+usage_error "unknown policy 'nope'" simulate --trace "$T" --policy round-robin,nope
+usage_error "inertai" simulate --trace "$T" --policy air-balloon:inertai=5
+usage_error "inertia='x'" simulate --trace "$T" --policy air-balloon:inertia=x
+usage_error "lacks '=value'" simulate --trace "$T" --policy air-balloon:inertia
+usage_error "given twice" simulate --trace "$T" --policy air-balloon:inertia=5:inertia=6
+usage_error "no parameter 'k'" simulate --trace "$T" --policy round-robin:k=3
+
+# ---- simulate: failures (exit 1) name the input ----
+missing=$WORK/no/such/trace.csv
+expect_exit 1 "$F" simulate --trace "$missing"
+expect_stdout_empty
+expect_stderr_contains "$missing"
+expect_exit 1 "$F" simulate --trace "$T" --sources "$WORK/no-sources.csv"
+expect_stdout_empty
+expect_stderr_contains "$WORK/no-sources.csv"
+expect_exit 1 "$F" simulate --world "$WORK/no-world"
+expect_stdout_empty
+expect_stderr_contains "$WORK/no-world"
+
+# ---- tune: bad usage ----
+usage_error "--policy, --param and --range are required" tune --trace "$T"
+usage_error "--policy, --param and --range are required" tune --trace "$T" --policy air-balloon --param inertia
+usage_error "'--bogus'" tune --bogus
+usage_error "--range 2:1" tune --trace "$T" --policy air-balloon --param inertia --range 2:1
+usage_error "--range x" tune --trace "$T" --policy air-balloon --param inertia --range x
+usage_error "LO > 0" tune --trace "$T" --policy air-balloon --param inertia --range 0:10 --log
+usage_error "--steps 0" tune --trace "$T" --policy air-balloon --param inertia --range 1:2 --steps 0
+usage_error "unknown policy" tune --trace "$T" --policy nope --param x --range 1:2
+usage_error "no parameter 'bogus'" tune --trace "$T" --policy air-balloon --param bogus --range 1:2 --budget 1/10s
+usage_error "budget '0/10m'" tune --trace "$T" --policy air-balloon --param inertia --range 1:2 --budget 0/10m
+usage_error "--mode bogus" tune --trace "$T" --policy air-balloon --param inertia --range 1:2 --mode bogus
+usage_error "exactly one of --trace and --world" tune --policy air-balloon --param inertia --range 1:2
+expect_exit 1 "$F" tune --trace "$missing" --policy air-balloon --param inertia --range 1:2
+expect_stdout_empty
+expect_stderr_contains "$missing"
+
+# ---- world: bad usage ----
+usage_error "--out DIR is required" world
+usage_error "--out needs a value" world --out
+usage_error "unknown argument '--bogus'" world --out "$WORK/w" --bogus
+usage_error "--sources wants a whole number" world --out "$WORK/w" --sources 0
+usage_error "--sources wants a whole number" world --out "$WORK/w" --sources -3
+usage_error "--days wants a positive number" world --out "$WORK/w" --days -1
+usage_error "--days wants a positive number" world --out "$WORK/w" --days x
+usage_error "--seed wants a whole number" world --out "$WORK/w" --seed abc
+usage_error "unknown shape 'bogus'" world --out "$WORK/w" --shape bogus
+check "bad usage writes no world" test ! -e "$WORK/w"
+# An unwritable output directory is a failure that names it.
+printf 'not a dir\n' >"$WORK/file"
+expect_exit 1 "$F" world --out "$WORK/file/sub" --sources 2 --days 1
+expect_stdout_empty
+expect_stderr_contains "$WORK/file"
+
+finish
