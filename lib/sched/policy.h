@@ -77,6 +77,10 @@ struct fr_policy_ops {
 	double (*due)(void *ctx, void *st, double now_s, double theta);
 	/* Learns from a fetch of the source (f->now_s is the fetch time). */
 	void (*fetched)(void *ctx, void *st, const struct fr_fetch *f);
+	/* Optional (NULL if the policy learns no daily rhythm): the source's
+	 * learned relative activity per hour of the day (UTC), 24 values, for
+	 * reports. */
+	void (*rhythm)(void *ctx, const void *st, double out[24]);
 };
 
 /* Policy registry. NOTE: keep fr_policy_all's list in policy.c in --help order. */

@@ -121,6 +121,12 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 	}
 	if (cfg->progress)
 		cfg->progress(cfg->progress_arg, 1.0);
+	if (cfg->rhythm_written)
+		*cfg->rhythm_written = ops->rhythm != NULL && cfg->n_rhythm > 0;
+	for (uint32_t r = 0; ops->rhythm && r < cfg->n_rhythm; r++)
+		if (cfg->rhythm_src[r] < n)
+			ops->rhythm(fr_sched_policy_ctx(s), fr_sched_state(s, cfg->rhythm_src[r]),
+				    cfg->rhythm_out + 24 * r);
 	struct fr_sched_stats st;
 	fr_sched_get_stats(s, &st);
 	m->sched_batches = st.batches;

@@ -23,6 +23,13 @@ struct fr_sim_config {
 	/* Optional true intensity (oracle policies); NULL when unknown. */
 	double (*intensity)(const void *arg, uint32_t s, double t_s);
 	const void *intensity_arg;
+	/* Optional: the learned daily rhythm (policy op rhythm) of these sources
+	 * at the end of the run is written to rhythm_out[i * 24 + h], and
+	 * *rhythm_written set to 1 when the policy has one. */
+	uint32_t n_rhythm;
+	const uint32_t *rhythm_src;
+	double *rhythm_out;
+	int *rhythm_written;
 	/* Optional progress report, called with the share of simulated time done
 	 * (0..1) at most about 200 times a run. */
 	void (*progress)(void *arg, double done);

@@ -102,15 +102,15 @@ check() {
 }
 
 # run CMD...: runs CMD with stdout in $OUT and stderr in $ERR, its exit code
-# in $RC. A sanitizer report or a death by signal fails a check whatever the
+# in $RC; stdin is the caller's (a here-document may feed it). A sanitizer report or a death by signal fails a check whatever the
 # caller expects, so an ASan build cannot pass a test by crashing.
 run() {
 	LAST_CMD=$(quote "$@")
 	RC=0
 	if command -v timeout >/dev/null; then
-		timeout "$E2E_TIMEOUT" "$@" >"$OUT" 2>"$ERR" </dev/null || RC=$?
+		timeout "$E2E_TIMEOUT" "$@" >"$OUT" 2>"$ERR" || RC=$?
 	else
-		"$@" >"$OUT" 2>"$ERR" </dev/null || RC=$?
+		"$@" >"$OUT" 2>"$ERR" || RC=$?
 	fi
 	if [ "$RC" = 124 ] && command -v timeout >/dev/null; then
 		fail "no hang" "timed out after ${E2E_TIMEOUT}s"

@@ -260,6 +260,18 @@ ab_fetched(void *ctx, void *st, const struct fr_fetch *f)
 	b->last_s = f->now_s;
 }
 
+static void
+ab_rhythm(void *ctx, const void *st, double out[24])
+{
+	const struct ab_ctx *c = ctx;
+	const struct ab_state *b = st;
+	/* Buckets follow the clock shifted by tz; report them by UTC hour. */
+	int shift = (int)lround(c->tz_s / 3600.0);
+
+	for (int h = 0; h < 24; h++)
+		out[h] = b->a[((h + shift) % 24 + 24) % 24];
+}
+
 const struct fr_policy_ops fr_policy_airballoon = {
 	.name = "air-balloon",
 	.help = "seed 000's learned hourly activity: inertia=960 (hours), floor=0.01, tz=0 (hours)",
@@ -272,4 +284,5 @@ const struct fr_policy_ops fr_policy_airballoon = {
 	.urgency = ab_urgency,
 	.due = ab_due,
 	.fetched = ab_fetched,
+	.rhythm = ab_rhythm,
 };
