@@ -180,7 +180,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
  * level) or the given files. Exits 1 when an argument cannot be read or
  * nothing was replayed; a failed promise aborts. */
 
-#define MAX_INPUT (16u << 20)
+#define REPLAY_MAX (16u << 20)
 
 static int
 replay_file(const char *path, size_t *n)
@@ -193,16 +193,16 @@ replay_file(const char *path, size_t *n)
 		fprintf(stderr, "fuzz_trace: %s: %s\n", path, strerror(errno));
 		return -1;
 	}
-	buf = malloc(MAX_INPUT);
+	buf = malloc(REPLAY_MAX);
 	if (!buf) {
 		fclose(f);
 		fprintf(stderr, "fuzz_trace: out of memory\n");
 		return -1;
 	}
-	len = fread(buf, 1, MAX_INPUT, f);
+	len = fread(buf, 1, REPLAY_MAX, f);
 	if (ferror(f) || !feof(f)) {
 		fprintf(stderr, "fuzz_trace: %s: read error or larger than %u bytes\n", path,
-		        MAX_INPUT);
+		        REPLAY_MAX);
 		free(buf);
 		fclose(f);
 		return -1;

@@ -8,6 +8,9 @@ static const struct fr_policy_ops *const all[] = {
 	&fr_policy_roundrobin,
 	&fr_policy_buzzwise,
 	&fr_policy_airballoon,
+	/* baselines (baselines.md) */
+	/* research limits and freshet's own */
+	&fr_policy_oracle,
 };
 
 const struct fr_policy_ops *

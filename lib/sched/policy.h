@@ -91,5 +91,6 @@ const struct fr_policy_ops *fr_policy_at(size_t i);
 extern const struct fr_policy_ops fr_policy_roundrobin;
 extern const struct fr_policy_ops fr_policy_buzzwise;
 extern const struct fr_policy_ops fr_policy_airballoon;
+extern const struct fr_policy_ops fr_policy_oracle;
 
 #endif
