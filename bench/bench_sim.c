@@ -27,6 +27,12 @@ now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+static double
+world_intensity(const void *arg, uint32_t s, double t_s)
+{
+	return fr_world_intensity(arg, s, t_s);
+}
+
 struct result {
 	double wall_s;
 	double mean_s;
@@ -77,6 +83,8 @@ main(int argc, char **argv)
 			c.window_s = 600;
 			c.mode = FR_RL_BURST;
 			c.seed = 1;
+			c.intensity = world_intensity;
+			c.intensity_arg = &w;
 			double s0 = now_s();
 			if (fr_sim_run(&tr, policies[i], &c, &m, NULL, err, sizeof(err)) == 0) {
 				r.wall_s = now_s() - s0;

@@ -1,13 +1,16 @@
 /* cmd_simulate.c - `freshet simulate`: replay one trace against several
  * policies with one budget and print them side by side. */
 #include "cmd.h"
+#include "costview.h"
 #include "runopts.h"
 
 #include "core/err.h"
 #include "core/timefmt.h"
 #include "sched/params.h"
 #include "sched/policy.h"
+#include "sim/report.h"
 
+#include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdio.h>
@@ -18,11 +21,16 @@
 #define DEFAULT_POLICIES "round-robin,buzzwise:k=3000,air-balloon:inertia=960"
 #define MAX_RUNS 64
 
+#define N_RHYTHM 4
+
 struct run {
 	char spec[256];
 	struct fr_params params;
 	struct fr_metrics m;
 	double wall_s;
+	double budget_needed; /* cost view; NAN when not computed */
+	int has_rhythm;
+	double rhythm[N_RHYTHM * 24];
 };
 
 static void
@@ -30,11 +38,20 @@ help(FILE *f)
 {
 	fprintf(f, "usage: freshet simulate (--trace FILE [--sources FILE] | --world DIR)\n"
 		   "                        [--policy P[,P...]] [--budget N/W[@S]] [--mode burst|paced]\n"
-		   "                        [--format table|csv|json] [--weekly]\n\n"
+		   "                        [--format table|csv|json] [--weekly] [--report FILE]\n"
+		   "                        [--cost [--cost-target S]] [--jobs N]\n\n"
 		   "Replays a publication trace against each policy with the same budget and\n"
 		   "prints coverage, discovery delay and requests side by side.\n\n"
-		   "  --policy LIST       comma-separated policies, each NAME[:key=value...]\n"
+		   "  --policy LIST       comma-separated policies, each NAME[:key=value...], or\n"
+		   "                      'all': every policy below (the oracle only on a --world;\n"
+		   "                      buzzwise with k scaled as 3000 of 4106 sources)\n"
 		   "                      (default " DEFAULT_POLICIES ")\n"
+		   "  --report FILE       also write an HTML report with plots (self-contained)\n"
+		   "  --cost              cost view: the budget each policy needs to reach a target\n"
+		   "                      mean delay, by bisection on the budget (many runs)\n"
+		   "  --cost-target S     the target in seconds (default: round robin's mean delay\n"
+		   "                      at the given budget)\n"
+		   "  --jobs N            cost-view runs in parallel (default 2)\n"
 		   "  --format F          table (default), csv or json\n"
 		   "  --weekly            also print the per-week figures (table format)\n");
 	runopts_help(f);
@@ -79,7 +96,7 @@ json_num(FILE *f, double v)
 }
 
 static void
-print_json(FILE *f, const struct runinput *in, struct run *runs, int n)
+print_json(FILE *f, const struct runinput *in, struct run *runs, int n, double cost_target)
 {
 	char a[32], b[32];
 
@@ -90,6 +107,11 @@ print_json(FILE *f, const struct runinput *in, struct run *runs, int n)
 		fr_time_format(in->cfg.end_s, b, sizeof(b)));
 	fprintf(f, " \"budget\": {\"calls\": %" PRIu32 ", \"window_s\": %g, \"mode\": \"%s\"},\n",
 		in->cfg.calls, in->cfg.window_s, in->cfg.mode == FR_RL_PACED ? "paced" : "burst");
+	if (isfinite(cost_target)) {
+		fprintf(f, " \"cost\": {\"target_delay_s\": ");
+		json_num(f, cost_target);
+		fprintf(f, "},\n");
+	}
 	fprintf(f, " \"runs\": [");
 	for (int r = 0; r < n; r++) {
 		const struct fr_metrics *m = &runs[r].m;
@@ -117,8 +139,17 @@ print_json(FILE *f, const struct runinput *in, struct run *runs, int n)
 		fprintf(f, ", \"delay_p90_s\": ");
 		json_num(f, m->delay_p90_s);
 		fprintf(f, ", \"requests\": %" PRIu64 ", \"empty_requests\": %" PRIu64
-			   ", \"wall_s\": %.3f,\n   \"weekly\": [",
+			   ", \"wall_s\": %.3f",
 			m->requests, m->empty_requests, runs[r].wall_s);
+		if (isfinite(cost_target)) {
+			/* null: the runs failed; "unreachable": not even at 16x. */
+			fprintf(f, ", \"budget_needed_calls\": ");
+			if (isinf(runs[r].budget_needed))
+				fprintf(f, "\"unreachable\"");
+			else
+				json_num(f, runs[r].budget_needed);
+		}
+		fprintf(f, ",\n   \"weekly\": [");
 		for (size_t w = 0; w < m->n_weeks; w++) {
 			const struct fr_week_stats *ws = &m->weeks[w];
 			fprintf(f, "%s{\"week\": %zu, \"start\": \"%s\", \"published\": %" PRIu64
@@ -140,20 +171,27 @@ static void
 print_csv(FILE *f, struct run *runs, int n)
 {
 	fprintf(f, "policy,items,fetched,coverage,delay_mean_s,delay_median_s,delay_p90_s,"
-		   "requests,empty_requests,wall_s\n");
+		   "requests,empty_requests,wall_s,budget_needed_calls\n");
 	for (int r = 0; r < n; r++) {
 		const struct fr_metrics *m = &runs[r].m;
 		char spec[512];
 		fprintf(f, "\"%s\",%" PRIu64 ",%" PRIu64 ",%.6f,%.1f,%.1f,%.1f,%" PRIu64 ",%" PRIu64
-			   ",%.3f\n",
+			   ",%.3f,",
 			fr_params_format(&runs[r].params, 0, spec, sizeof(spec)), m->items,
 			m->fetched, m->coverage, m->delay_mean_s, m->delay_median_s, m->delay_p90_s,
 			m->requests, m->empty_requests, runs[r].wall_s);
+		if (isinf(runs[r].budget_needed))
+			fprintf(f, "unreachable\n");
+		else if (isnan(runs[r].budget_needed))
+			fprintf(f, "\n");
+		else
+			fprintf(f, "%.0f\n", runs[r].budget_needed);
 	}
 }
 
 static void
-print_table(FILE *f, const struct runinput *in, struct run *runs, int n, int weekly)
+print_table(FILE *f, const struct runinput *in, struct run *runs, int n, int weekly,
+	    const char *cost_desc)
 {
 	char a[32], b[32], c1[32], c2[32], c3[32];
 
@@ -180,6 +218,23 @@ print_table(FILE *f, const struct runinput *in, struct run *runs, int n, int wee
 			m->delay_median_s, m->delay_p90_s, fmt_count(m->requests, c2, sizeof(c2)),
 			fmt_count(m->empty_requests, c3, sizeof(c3)), ratio);
 	}
+	if (cost_desc) {
+		fprintf(f, "\ncost view: calls per %g s each policy needs to reach %s\n",
+			in->cfg.window_s, cost_desc);
+		fprintf(f, "%-30s %14s %10s\n", "policy", "budget needed", "vs given");
+		for (int r = 0; r < n; r++) {
+			char spec[512], need[32] = "-", ratio[16] = "-";
+			double need_b = runs[r].budget_needed;
+			if (isinf(need_b))
+				snprintf(need, sizeof(need), "unreachable");
+			else if (isfinite(need_b)) {
+				snprintf(need, sizeof(need), "%.0f", need_b);
+				snprintf(ratio, sizeof(ratio), "%.3f", need_b / in->cfg.calls);
+			}
+			fprintf(f, "%-30s %14s %10s\n",
+				fr_params_format(&runs[r].params, 0, spec, sizeof(spec)), need, ratio);
+		}
+	}
 	if (!weekly || n == 0)
 		return;
 	fprintf(f, "\nmean delay per week (s), by publication week\n%-12s", "week");
@@ -199,12 +254,157 @@ print_table(FILE *f, const struct runinput *in, struct run *runs, int n, int wee
 	}
 }
 
+/* Splits a comma-separated policy list into runs, expanding "all". Returns
+ * the number of runs, or -1 after printing the problem. */
+static int
+split_policies(const char *policies, const struct runinput *in, struct run *runs)
+{
+	int n = 0;
+	char err[FR_ERRLEN];
+	const char *p = policies;
+
+	while (*p) {
+		const char *comma = strchr(p, ',');
+		size_t len = comma ? (size_t)(comma - p) : strlen(p);
+		if (len == 3 && !strncmp(p, "all", 3)) {
+			for (size_t i = 0; fr_policy_at(i); i++) {
+				const struct fr_policy_ops *ops = fr_policy_at(i);
+				if (!strcmp(ops->name, "oracle") && (!in || !in->has_world))
+					continue;
+				if (n == MAX_RUNS)
+					break;
+				if (!strcmp(ops->name, "buzzwise") && in)
+					snprintf(runs[n].spec, sizeof(runs[n].spec), "buzzwise:k=%.0f",
+						 floor(3000.0 * in->tr.n_sources / 4106.0 + 0.5));
+				else if (!strcmp(ops->name, "air-balloon"))
+					snprintf(runs[n].spec, sizeof(runs[n].spec),
+						 "air-balloon:inertia=960");
+				else
+					snprintf(runs[n].spec, sizeof(runs[n].spec), "%s", ops->name);
+				fr_params_parse(&runs[n].params, runs[n].spec, err, sizeof(err));
+				n++;
+			}
+		} else {
+			if (n == MAX_RUNS || len == 0 || len >= sizeof(runs[n].spec)) {
+				cli_err("simulate", "--policy: bad list '%s'", policies);
+				return -1;
+			}
+			memcpy(runs[n].spec, p, len);
+			runs[n].spec[len] = '\0';
+			if (fr_params_parse(&runs[n].params, runs[n].spec, err, sizeof(err)) < 0) {
+				cli_err("simulate", "%s", err);
+				return -1;
+			}
+			if (!fr_policy_find(runs[n].params.name)) {
+				cli_err("simulate", "unknown policy '%s' (see --help)",
+					runs[n].params.name);
+				return -1;
+			}
+			n++;
+		}
+		p += len + (comma ? 1 : 0);
+	}
+	if (n == 0) {
+		cli_err("simulate", "--policy: no policy given");
+		return -1;
+	}
+	return n;
+}
+
+/* The n_pick sources with the most items, for the rhythm plots. */
+static uint32_t
+busiest_sources(const struct fr_trace *tr, uint32_t *out, uint32_t n_pick)
+{
+	uint32_t n = 0;
+
+	for (uint32_t s = 0; s < tr->n_sources; s++) {
+		size_t c = tr->first[s + 1] - tr->first[s];
+		uint32_t pos = n < n_pick ? n++ : n_pick;
+		while (pos > 0 && tr->first[out[pos - 1] + 1] - tr->first[out[pos - 1]] < c) {
+			if (pos < n_pick)
+				out[pos] = out[pos - 1];
+			pos--;
+		}
+		if (pos < n_pick)
+			out[pos] = s;
+	}
+	return n;
+}
+
+static int
+write_report(const char *path, const struct runinput *in, struct run *runs, int n,
+	     const uint32_t *rsrc, uint32_t n_rhythm, double target, const char *target_desc)
+{
+	struct fr_report_run rr[MAX_RUNS];
+	const char *names[N_RHYTHM];
+	double truth[N_RHYTHM * 24];
+	char input[512], title[600], a[32], b[32], err[FR_ERRLEN];
+
+	for (int r = 0; r < n; r++) {
+		rr[r].label = runs[r].spec;
+		rr[r].m = &runs[r].m;
+		rr[r].budget_needed = runs[r].budget_needed;
+		rr[r].has_rhythm = runs[r].has_rhythm;
+		rr[r].rhythm = runs[r].rhythm;
+	}
+	for (uint32_t k = 0; k < n_rhythm; k++) {
+		names[k] = fr_trace_source_name(&in->tr, rsrc[k]);
+		if (!in->has_world)
+			continue;
+		/* The true relative intensity per UTC hour, averaged over the run. */
+		for (int h = 0; h < 24; h++) {
+			double sum = 0;
+			int cnt = 0;
+			for (double t = floor(in->cfg.start_s / 86400) * 86400 + h * 3600 + 1800;
+			     t < in->cfg.end_s; t += 86400, cnt++)
+				sum += fr_world_intensity(&in->w, rsrc[k], t);
+			truth[k * 24 + h] = cnt ? sum / cnt : 0;
+		}
+	}
+	snprintf(input, sizeof(input), "%s: %u sources, %" PRIu64 " items, %s .. %s",
+		 in->has_world ? "synthetic world" : "trace", in->tr.n_sources,
+		 n ? runs[0].m.items : (uint64_t)in->tr.n_items,
+		 fr_time_format(in->cfg.start_s, a, sizeof(a)),
+		 fr_time_format(in->cfg.end_s, b, sizeof(b)));
+	snprintf(title, sizeof(title), "freshet simulate: %s", input);
+	struct fr_report rep = {
+		.title = title,
+		.input_desc = input,
+		.budget_desc = in->budget_desc,
+		.window_s = in->cfg.window_s,
+		.target_delay_s = target,
+		.target_desc = target_desc,
+		.n_runs = (size_t)n,
+		.runs = rr,
+		.n_rhythm = n_rhythm,
+		.rhythm_names = names,
+		.true_rhythm = in->has_world ? truth : NULL,
+	};
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		cli_err("simulate", "--report %s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	int rc = fr_report_html(f, &rep, err, sizeof(err));
+	if (fclose(f) != 0 && rc == 0) {
+		rc = -1;
+		snprintf(err, sizeof(err), "write error");
+	}
+	if (rc < 0) {
+		cli_err("simulate", "--report %s: %s", path, err);
+		return -1;
+	}
+	fprintf(stderr, "freshet simulate: report written to %s\n", path);
+	return 0;
+}
+
 int
 cmd_simulate(int argc, char **argv)
 {
 	struct runopts o = {0};
-	const char *policies = DEFAULT_POLICIES, *format = "table";
-	int weekly = 0;
+	const char *policies = DEFAULT_POLICIES, *format = "table", *report = NULL;
+	int weekly = 0, cost = 0, jobs = 2;
+	double cost_target = NAN;
 
 	for (int i = 1; i < argc; i++) {
 		int t = runopts_take(&o, argc, argv, &i);
@@ -221,9 +421,29 @@ cmd_simulate(int argc, char **argv)
 			policies = argv[++i];
 		else if (!strcmp(argv[i], "--format") && i + 1 < argc)
 			format = argv[++i];
+		else if (!strcmp(argv[i], "--report") && i + 1 < argc)
+			report = argv[++i];
 		else if (!strcmp(argv[i], "--weekly"))
 			weekly = 1;
-		else {
+		else if (!strcmp(argv[i], "--cost"))
+			cost = 1;
+		else if (!strcmp(argv[i], "--cost-target") && i + 1 < argc) {
+			char *end;
+			cost_target = strtod(argv[++i], &end);
+			if (*end || !(cost_target > 0)) {
+				cli_err("simulate", "--cost-target %s: expected seconds > 0", argv[i]);
+				return EXIT_USAGE;
+			}
+			cost = 1;
+		} else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
+			char *end;
+			long v = strtol(argv[++i], &end, 10);
+			if (*end || v < 1 || v > 64) {
+				cli_err("simulate", "--jobs %s: expected 1..64", argv[i]);
+				return EXIT_USAGE;
+			}
+			jobs = (int)v;
+		} else {
 			cli_err("simulate", "unknown or incomplete option '%s' (see --help)", argv[i]);
 			return EXIT_USAGE;
 		}
@@ -233,42 +453,30 @@ cmd_simulate(int argc, char **argv)
 		return EXIT_USAGE;
 	}
 
-	/* Split and check every policy before the (slow) load and runs. */
+	/* Check every policy before the (slow) load and runs. */
 	static struct run runs[MAX_RUNS];
-	int n = 0;
-	char err[FR_ERRLEN];
-	const char *p = policies;
-	while (*p) {
-		const char *comma = strchr(p, ',');
-		size_t len = comma ? (size_t)(comma - p) : strlen(p);
-		if (n == MAX_RUNS || len == 0 || len >= sizeof(runs[n].spec)) {
-			cli_err("simulate", "--policy: bad list '%s'", policies);
-			return EXIT_USAGE;
-		}
-		memcpy(runs[n].spec, p, len);
-		runs[n].spec[len] = '\0';
-		if (fr_params_parse(&runs[n].params, runs[n].spec, err, sizeof(err)) < 0) {
-			cli_err("simulate", "%s", err);
-			return EXIT_USAGE;
-		}
-		if (!fr_policy_find(runs[n].params.name)) {
-			cli_err("simulate", "unknown policy '%s' (see --help)", runs[n].params.name);
-			return EXIT_USAGE;
-		}
-		n++;
-		p += len + (comma ? 1 : 0);
-	}
+	int n = split_policies(policies, NULL, runs);
+	if (n < 0)
+		return EXIT_USAGE;
 
 	struct runinput in;
+	char err[FR_ERRLEN];
 	int rc = runinput_load(&in, &o, "simulate");
 	if (rc != EXIT_OK) {
 		runinput_free(&in);
 		return rc;
 	}
+	n = split_policies(policies, &in, runs);
+	uint32_t rsrc[N_RHYTHM], n_rhythm = report ? busiest_sources(&in.tr, rsrc, N_RHYTHM) : 0;
 	for (int r = 0; r < n; r++) {
 		struct progress pr = {runs[r].spec, 0};
 		in.cfg.progress = progress_cb;
 		in.cfg.progress_arg = &pr;
+		in.cfg.n_rhythm = n_rhythm;
+		in.cfg.rhythm_src = rsrc;
+		in.cfg.rhythm_out = runs[r].rhythm;
+		in.cfg.rhythm_written = &runs[r].has_rhythm;
+		runs[r].budget_needed = NAN;
 		double t0 = wall_now();
 		if (fr_sim_run(&in.tr, runs[r].spec, &in.cfg, &runs[r].m, &runs[r].params, err,
 			       sizeof(err)) < 0) {
@@ -283,14 +491,53 @@ cmd_simulate(int argc, char **argv)
 		runs[r].wall_s = wall_now() - t0;
 		progress_end(&pr);
 	}
+	in.cfg.progress = NULL;
+	in.cfg.n_rhythm = 0;
+
+	char target_desc[160] = "";
+	if (cost) {
+		if (isnan(cost_target)) {
+			for (int r = 0; r < n && isnan(cost_target); r++)
+				if (!strcmp(runs[r].params.name, "round-robin"))
+					cost_target = runs[r].m.delay_mean_s;
+			if (isnan(cost_target)) {
+				struct fr_metrics m;
+				if (fr_sim_run(&in.tr, "round-robin", &in.cfg, &m, NULL, err,
+					       sizeof(err)) == 0) {
+					cost_target = m.delay_mean_s;
+					fr_metrics_free(&m);
+				}
+			}
+			snprintf(target_desc, sizeof(target_desc),
+				 "round robin's mean delay at %s: %.0f s", in.budget_desc, cost_target);
+		} else
+			snprintf(target_desc, sizeof(target_desc), "mean delay %.0f s", cost_target);
+		const char *specs[MAX_RUNS];
+		double needed[MAX_RUNS];
+		for (int r = 0; r < n; r++)
+			specs[r] = runs[r].spec;
+		fprintf(stderr, "freshet simulate: cost view: bisection on the budget for %d "
+				"policies, %d at a time...\n", n, jobs);
+		if (cost_view(&in, specs, (size_t)n, cost_target, jobs, needed, err,
+			      sizeof(err)) < 0)
+			cli_err("simulate", "cost view: %s", err);
+		else
+			for (int r = 0; r < n; r++)
+				runs[r].budget_needed = needed[r];
+	}
+
 	if (!strcmp(format, "json"))
-		print_json(stdout, &in, runs, n);
+		print_json(stdout, &in, runs, n, cost ? cost_target : NAN);
 	else if (!strcmp(format, "csv"))
 		print_csv(stdout, runs, n);
 	else
-		print_table(stdout, &in, runs, n, weekly);
+		print_table(stdout, &in, runs, n, weekly, cost ? target_desc : NULL);
+	rc = EXIT_OK;
+	if (report && write_report(report, &in, runs, n, rsrc, n_rhythm, cost ? cost_target : NAN,
+				   target_desc) < 0)
+		rc = EXIT_FAIL;
 	for (int r = 0; r < n; r++)
 		fr_metrics_free(&runs[r].m);
 	runinput_free(&in);
-	return EXIT_OK;
+	return rc;
 }

@@ -86,20 +86,30 @@ fr_waitacc_due(const struct fr_waitacc *a, double theta, fr_hour_rate_fn rate, c
 			return t + (y < 0 ? 0 : y > x ? x : y);
 		}
 		if (bursty && u_end + fr_burst_u(b, a->last_s, end) >= theta) {
-			/* Within this hour: bisection on the full U (the burst
-			 * part has no closed-form inverse); 40 halvings of an
-			 * hour reach sub-microsecond. */
-			double lo = 0, hi = x;
-			for (int i = 0; i < 40 && hi - lo > 1e-3; i++) {
-				double mid = (lo + hi) / 2;
-				double um = u + lam * mid + r * mid * mid / 2 +
-					    fr_burst_u(b, a->last_s, t + mid);
-				if (um >= theta)
-					hi = mid;
-				else
-					lo = mid;
+			/* Within this hour. U is convex and increasing, so Newton
+			 * from the right end descends monotonically to the root;
+			 * U' is the integral of the rate so far. */
+			double y = x;
+			for (int i = 0; i < 30; i++) {
+				double ty = t + y;
+				double uy = u + lam * y + r * y * y / 2 + fr_burst_u(b, a->last_s, ty);
+				double s0 = a->last_s > b->from_s ? a->last_s : b->from_s;
+				double du = lam + r * y;
+				if (ty > s0)
+					du += b->amp * b->tau_s * exp(-(s0 - b->from_s) / b->tau_s) *
+					      (1 - exp(-(ty - s0) / b->tau_s));
+				if (!(du > 0))
+					break;
+				double step = (uy - theta) / du;
+				y -= step;
+				if (y < 0) {
+					y = 0;
+					break;
+				}
+				if (step < 1e-3)
+					break;
 			}
-			return t + hi;
+			return t + y;
 		}
 		u = u_end;
 		lam += r * x;

@@ -9,7 +9,16 @@ static const struct fr_policy_ops *const all[] = {
 	&fr_policy_buzzwise,
 	&fr_policy_airballoon,
 	/* baselines (baselines.md) */
+	&fr_policy_nutch,
+	&fr_policy_stormcrawler,
+	&fr_policy_heritrix,
+	&fr_policy_miniflux,
+	&fr_policy_newsblur,
+	&fr_policy_ttrss,
+	&fr_policy_mediacloud,
+	&fr_policy_commafeed,
 	/* research limits and freshet's own */
+	&fr_policy_freshet,
 	&fr_policy_oracle,
 };
 

@@ -91,6 +91,15 @@ const struct fr_policy_ops *fr_policy_at(size_t i);
 extern const struct fr_policy_ops fr_policy_roundrobin;
 extern const struct fr_policy_ops fr_policy_buzzwise;
 extern const struct fr_policy_ops fr_policy_airballoon;
+extern const struct fr_policy_ops fr_policy_nutch;
+extern const struct fr_policy_ops fr_policy_stormcrawler;
+extern const struct fr_policy_ops fr_policy_heritrix;
+extern const struct fr_policy_ops fr_policy_miniflux;
+extern const struct fr_policy_ops fr_policy_newsblur;
+extern const struct fr_policy_ops fr_policy_ttrss;
+extern const struct fr_policy_ops fr_policy_mediacloud;
+extern const struct fr_policy_ops fr_policy_commafeed;
 extern const struct fr_policy_ops fr_policy_oracle;
+extern const struct fr_policy_ops fr_policy_freshet;
 
 #endif

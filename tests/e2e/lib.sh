@@ -167,6 +167,45 @@ expect_same_file() {
 	fi
 }
 
+# csv_select FILE COL...: the named columns of a CSV file (header first), in
+# the order given, so checks survive columns being added or moved. Fields are
+# split at every comma: fine for freshet's output, whose only quoted field
+# (the policy) holds none. Fails, printing nothing, when a column is missing.
+csv_select() {
+	local file=$1
+	shift
+	awk -F, -v OFS=, -v want="$*" '
+		NR == 1 {
+			n = split(want, w, " ")
+			for (i = 1; i <= NF; i++) col[$i] = i
+			for (j = 1; j <= n; j++) if (!(w[j] in col)) { bad = 1; exit 1 }
+		}
+		{
+			line = ""
+			for (j = 1; j <= n; j++) line = line (j > 1 ? OFS : "") $(col[w[j]])
+			out[NR] = line
+		}
+		END { if (!bad) for (i = 1; i <= NR; i++) print out[i] }' "$file"
+}
+
+# csv_without FILE COL...: the CSV file without the named columns (e.g.
+# wall_s, which is timing).
+csv_without() {
+	local file=$1
+	shift
+	awk -F, -v OFS=, -v drop="$*" '
+		NR == 1 {
+			n = split(drop, d, " ")
+			for (j = 1; j <= n; j++) skip[d[j]] = 1
+			for (i = 1; i <= NF; i++) if ($i in skip) gone[i] = 1
+		}
+		{
+			line = ""; k = 0
+			for (i = 1; i <= NF; i++) if (!(i in gone)) line = line (k++ ? OFS : "") $i
+			print line
+		}' "$file"
+}
+
 # have_python: python3 usable (and not disabled with E2E_NO_PYTHON=1).
 have_python() {
 	[ "${E2E_NO_PYTHON:-0}" != 1 ] && command -v python3 >/dev/null 2>&1 &&

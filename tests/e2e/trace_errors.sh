@@ -174,10 +174,11 @@ POLICIES=round-robin,buzzwise:k=5,air-balloon:inertia=24
 figures() {
 	expect_exit 0 "$F" simulate --trace "$2" --sources "$D/sources.csv" --policy "$POLICIES" \
 		--budget 20/10m --format csv
-	awk -F, -v OFS=, '{ NF = NF - 1; print }' "$OUT" >"$D/$1.out"
+	csv_without "$OUT" wall_s >"$D/$1.out"
 }
 figures sorted "$D/sorted.csv"
-check "csv has wall_s last" test "$(head -n 1 "$OUT" | awk -F, '{ print $NF }')" = wall_s
+check "csv has a wall_s column" grep -q wall_s <(head -n 1 "$OUT")
+check "csv without wall_s" test -z "$(head -n 1 "$D/sorted.out" | grep wall_s)"
 check "csv has a row per policy" test "$(wc -l <"$D/sorted.out")" -eq 4
 figures raw "$D/raw.csv"
 expect_same_file "scrambled rows give the sorted figures" "$D/sorted.out" "$D/raw.out"
@@ -196,9 +197,9 @@ expect_same_file "gzip gives the same figures" "$D/sorted.out" "$D/gzip.out"
 awk -F, 'NR == 1 { print; next } !seen[$1]++ { print; next } { rest[n++] = $0 }
 	END { for (i = n - 1; i >= 0; i--) print rest[i] }' "$D/sorted.csv" >"$D/firsts.csv"
 expect_exit 0 "$F" simulate --trace "$D/sorted.csv" --policy "$POLICIES" --budget 20/10m --format csv
-awk -F, -v OFS=, '{ NF = NF - 1; print }' "$OUT" >"$D/nosrc_sorted.out"
+csv_without "$OUT" wall_s >"$D/nosrc_sorted.out"
 expect_exit 0 "$F" simulate --trace "$D/firsts.csv" --policy "$POLICIES" --budget 20/10m --format csv
-awk -F, -v OFS=, '{ NF = NF - 1; print }' "$OUT" >"$D/nosrc_firsts.out"
+csv_without "$OUT" wall_s >"$D/nosrc_firsts.out"
 expect_same_file "rows reordered within each source give the same figures" \
 	"$D/nosrc_sorted.out" "$D/nosrc_firsts.out"
 
@@ -207,7 +208,7 @@ expect_same_file "rows reordered within each source give the same figures" \
 # ties follow those ids, so the figures differ from the sorted trace's. Not a
 # check yet; says so when it starts to hold.
 expect_exit 0 "$F" simulate --trace "$D/raw.csv" --policy "$POLICIES" --budget 20/10m --format csv
-awk -F, -v OFS=, '{ NF = NF - 1; print }' "$OUT" >"$D/nosrc_raw.out"
+csv_without "$OUT" wall_s >"$D/nosrc_raw.out"
 if cmp -s "$D/nosrc_sorted.out" "$D/nosrc_raw.out"; then
 	e2e_say "note: scrambled rows without --sources now match sorted ones: make it a check"
 else

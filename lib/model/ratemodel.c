@@ -1,0 +1,214 @@
+/* ratemodel.c - decayed counts on two clocks, with shrinkage. The rate in
+ * hour h of weekday d is R * H(h) * D(d): R the decayed count over decayed
+ * exposure (with the population's rate as a prior of prior_s seconds), H and
+ * D the source's shares of items per hour and weekday, each shrunk toward
+ * the population's shares with prior_items pseudo-items, scaled to mean 1. */
+#include "model/ratemodel.h"
+
+#include <math.h>
+#include <string.h>
+
+void
+fr_week_clock(double t_s, int *dow, int *hour)
+{
+	double days = floor(t_s / 86400.0);
+	int64_t d = (int64_t)days;
+	/* 1970-01-01 was a Thursday (Monday = 0: Thursday = 3). */
+	int64_t w = (d + 3) % 7;
+	*dow = (int)(w < 0 ? w + 7 : w);
+	*hour = (int)((t_s - days * 86400.0) / 3600.0);
+	if (*hour > 23)
+		*hour = 23;
+}
+
+void
+fr_ratepop_init(struct fr_ratepop *p, double now_s, double tau_s)
+{
+	memset(p, 0, sizeof(*p));
+	p->at_s = now_s;
+	p->tau_s = tau_s;
+}
+
+void
+fr_ratemodel_init(struct fr_ratemodel *m, double now_s)
+{
+	memset(m, 0, sizeof(*m));
+	m->at_s = now_s;
+	m->since_s = now_s;
+}
+
+/* Decayed exposure over [since, at] with decay time tau. */
+static double
+exposure(double since_s, double at_s, double tau_s)
+{
+	double d = at_s - since_s;
+	return d > 0 ? tau_s * (1 - exp(-d / tau_s)) : 0;
+}
+
+static void
+decay_to(struct fr_ratemodel *m, const struct fr_rateparams *rp, double now_s)
+{
+	double dt = now_s - m->at_s;
+	if (!(dt > 0))
+		return;
+	float e = (float)exp(-dt / rp->tau_s);
+	for (int h = 0; h < 24; h++)
+		m->hour[h] *= e;
+	for (int d = 0; d < 7; d++)
+		m->day[d] *= e;
+	m->count *= e;
+	m->fast *= (float)exp(-dt / rp->fast_tau_s);
+	m->at_s = now_s;
+}
+
+static void
+pop_decay_to(struct fr_ratepop *p, double now_s)
+{
+	double dt = now_s - p->at_s;
+	if (!(dt > 0))
+		return;
+	double e = exp(-dt / p->tau_s);
+	for (int h = 0; h < 24; h++)
+		p->hour[h] *= e;
+	for (int d = 0; d < 7; d++)
+		p->day[d] *= e;
+	p->items *= e;
+	p->exposure_s *= e;
+	p->at_s = now_s;
+}
+
+static void
+add_item(struct fr_ratemodel *m, struct fr_ratepop *pop, double t_s, double w)
+{
+	int d, h;
+	fr_week_clock(t_s, &d, &h);
+	m->hour[h] += (float)w;
+	m->day[d] += (float)w;
+	m->count += (float)w;
+	m->fast += (float)w;
+	pop->hour[h] += w;
+	pop->day[d] += w;
+	pop->items += w;
+}
+
+static double
+pop_rate(const struct fr_ratepop *pop)
+{
+	if (pop->prior_rate > 0)
+		return pop->prior_rate;
+	return pop->exposure_s > 0 ? pop->items / pop->exposure_s : 1.0 / 86400.0;
+}
+
+double
+fr_ratemodel_mean_rate(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
+		       const struct fr_rateparams *rp)
+{
+	double e = exposure(m->since_s, m->at_s, rp->tau_s);
+	double r = (m->count + pop_rate(pop) * rp->prior_s) / (e + rp->prior_s);
+	return r > rp->floor_rate ? r : rp->floor_rate;
+}
+
+int
+fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
+		     const struct fr_rateparams *rp, double prev_fetch_s, double now_s,
+		     const double *pub_s, unsigned n)
+{
+	int changed = 0;
+
+	pop_decay_to(pop, now_s);
+	if (now_s > m->at_s)
+		pop->exposure_s += now_s - (prev_fetch_s > m->at_s ? prev_fetch_s : m->at_s);
+	decay_to(m, rp, now_s);
+	for (unsigned i = 0; i < n; i++) {
+		if (!isnan(pub_s[i])) {
+			add_item(m, pop, pub_s[i], 1.0);
+			continue;
+		}
+		/* Interval-censored: something appeared in (prev, now]; spread
+		 * it over the hours of that interval, at most a week of them. */
+		double from = prev_fetch_s, span = now_s - prev_fetch_s;
+		if (!(span > 0)) {
+			add_item(m, pop, now_s, 1.0);
+			continue;
+		}
+		if (span > 7 * 86400.0) {
+			from = now_s - 7 * 86400.0;
+			span = 7 * 86400.0;
+		}
+		for (double t = from; t < now_s;) {
+			double end = (floor(t / 3600.0) + 1) * 3600.0;
+			if (end > now_s)
+				end = now_s;
+			add_item(m, pop, (t + end) / 2, (end - t) / span);
+			t = end;
+		}
+	}
+
+	/* Change detection on the fast clock: compare its count with what the
+	 * slow rate predicts for the same (fast-decayed) exposure. */
+	double ef = exposure(m->since_s, m->at_s, rp->fast_tau_s);
+	double es = exposure(m->since_s, m->at_s, rp->tau_s);
+	if (ef > 0 && es > 2 * ef) {
+		double slow = m->count / es, expect = slow * ef;
+		double z = (m->fast - expect) / sqrt(expect + 1.0);
+		if (fabs(z) > rp->change_z) {
+			/* Trust the fast clock: rescale the slow counts (profile
+			 * shape kept) to its rate. */
+			double fast_rate = m->fast / ef;
+			double k = slow > 0 ? fast_rate / slow : 0;
+			if (m->count <= 0 && fast_rate > 0) {
+				m->count = (float)(fast_rate * es);
+				for (int h = 0; h < 24; h++)
+					m->hour[h] = m->count / 24;
+				for (int d = 0; d < 7; d++)
+					m->day[d] = m->count / 7;
+			} else {
+				for (int h = 0; h < 24; h++)
+					m->hour[h] *= (float)k;
+				for (int d = 0; d < 7; d++)
+					m->day[d] *= (float)k;
+				m->count *= (float)k;
+			}
+			changed = 1;
+		}
+	}
+	return changed;
+}
+
+void
+fr_ratemodel_profile(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
+		     const struct fr_rateparams *rp, double out[24])
+{
+	for (int h = 0; h < 24; h++) {
+		double q = pop->items > 0 ? pop->hour[h] / pop->items : 1.0 / 24;
+		out[h] = 24 * (m->hour[h] + rp->prior_items * q) / (m->count + rp->prior_items);
+	}
+}
+
+void
+fr_ratemodel_snapshot(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
+		      const struct fr_rateparams *rp, double scale, struct fr_ratesnap *out)
+{
+	out->r = fr_ratemodel_mean_rate(m, pop, rp);
+	out->scale = scale;
+	out->floor = rp->floor_rate;
+	out->kappa = rp->prior_items;
+	out->inv_den = 1.0 / (m->count + rp->prior_items);
+	out->inv_pop = pop->items > 0 ? 1.0 / pop->items : 0;
+	out->m = m;
+	out->pop = pop;
+}
+
+double
+fr_ratesnap_rate(const void *snap, double hour_start_s)
+{
+	const struct fr_ratesnap *s = snap;
+	int d, h;
+	fr_week_clock(hour_start_s + 1800.0, &d, &h);
+	double qh = s->inv_pop > 0 ? s->pop->hour[h] * s->inv_pop : 1.0 / 24;
+	double qd = s->inv_pop > 0 ? s->pop->day[d] * s->inv_pop : 1.0 / 7;
+	double H = 24 * (s->m->hour[h] + s->kappa * qh) * s->inv_den;
+	double D = 7 * (s->m->day[d] + s->kappa * qd) * s->inv_den;
+	double r = s->r * H * D * s->scale;
+	return r > s->floor ? r : s->floor;
+}

@@ -1,0 +1,86 @@
+/* ratemodel.h - one source's publishing rate, learned online from what its
+ * fetches return: exponentially decayed counts per hour of the day and per
+ * day of the week, shrunk toward the population's profile and rate when data
+ * is thin (empirical Bayes), with a fast second clock that detects rate
+ * changes (a start, a stop, a doubling) sooner than plain decay would.
+ * Items without a publication time count as spread over the interval in
+ * which they appeared. 180 bytes per source. */
+#ifndef FR_MODEL_RATEMODEL_H
+#define FR_MODEL_RATEMODEL_H
+
+#include <stdint.h>
+
+/* What all sources together look like; the prior of each. */
+struct fr_ratepop {
+	double hour[24];   /* decayed item counts per UTC hour of day, all sources */
+	double day[7];     /* per day of the week (Monday = 0) */
+	double items;      /* decayed total items */
+	double exposure_s; /* decayed source-seconds observed */
+	double at_s;       /* the decay clock */
+	double tau_s;      /* decay time */
+	double prior_rate; /* prior rate of a source (items/s) if > 0, else items / exposure */
+};
+
+struct fr_ratemodel {
+	float hour[24];    /* decayed counts per UTC hour of day */
+	float day[7];      /* per day of the week */
+	float count;       /* decayed total (slow clock) */
+	float fast;        /* decayed total on the fast clock */
+	float pad;
+	double at_s;       /* both clocks are decayed up to here */
+	double since_s;    /* observed since (first fetch window) */
+};
+
+struct fr_rateparams {
+	double tau_s;       /* slow decay (profile, rate): 21 days */
+	double fast_tau_s;  /* fast decay (change detection): 2 days */
+	double prior_s;     /* weight of the population rate, in source-seconds: 1 day */
+	double prior_items; /* weight of the population profile, in items: 8 */
+	double change_z;    /* z-score on the fast clock that declares a change: 3 */
+	double floor_rate;  /* never below this rate (items/s): 1/30 days */
+};
+
+void fr_ratepop_init(struct fr_ratepop *p, double now_s, double tau_s);
+void fr_ratemodel_init(struct fr_ratemodel *m, double now_s);
+
+/* Adds what a fetch at now_s saw: n items with publication times pub_s
+ * (NAN = unknown: spread over (prev_fetch_s, now_s]) in a window that
+ * opened at prev_fetch_s. Updates the population too. Returns 1 when the
+ * fast clock declared a rate change (the slow counts were rescaled). */
+int fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
+			 const struct fr_rateparams *rp, double prev_fetch_s, double now_s,
+			 const double *pub_s, unsigned n);
+
+/* Overall rate estimate (items per second), profile aside. */
+double fr_ratemodel_mean_rate(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
+			      const struct fr_rateparams *rp);
+
+/* Relative activity per UTC hour (mean 1), shrunk as the rate uses it. */
+void fr_ratemodel_profile(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
+			  const struct fr_rateparams *rp, double out[24]);
+
+/* The model prepared for evaluation: the overall rate and the shrinkage
+ * denominators computed once, then each hour's rate costs a few
+ * multiplications. Borrows m and pop: valid while they are unchanged. */
+struct fr_ratesnap {
+	double r;        /* overall rate (items/s) */
+	double scale;    /* multiplies every hour's rate (e.g. the non-burst share) */
+	double floor;
+	double kappa;    /* prior_items */
+	double inv_den;  /* 1 / (count + prior_items) */
+	double inv_pop;  /* 1 / population items, or 0 */
+	const struct fr_ratemodel *m;
+	const struct fr_ratepop *pop;
+};
+
+void fr_ratemodel_snapshot(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
+			   const struct fr_rateparams *rp, double scale, struct fr_ratesnap *out);
+
+/* Rate (items per second) in the UTC hour starting at hour_start_s; snap is
+ * a struct fr_ratesnap (fits fr_hour_rate_fn of waitindex.h). */
+double fr_ratesnap_rate(const void *snap, double hour_start_s);
+
+/* Day of the week (Monday = 0) and UTC hour of t. */
+void fr_week_clock(double t_s, int *dow, int *hour);
+
+#endif

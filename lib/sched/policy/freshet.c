@@ -1,0 +1,270 @@
+/* freshet.c - freshet's own policy: learn each source's rate and daily and
+ * weekly rhythm online (model/ratemodel), add the bursts the data shows
+ * (an item makes another one likely soon: a self-exciting term whose share
+ * and time scale are learned across sources), and fetch by the square-root
+ * rule's index, the expected total waiting time of unseen items
+ * (model/waitindex). No source waits longer than an exploration cap derived
+ * from the budget, so a sleeping source that wakes up is found. */
+#include "sched/policy.h"
+
+#include "core/err.h"
+#include "model/ratemodel.h"
+#include "model/waitindex.h"
+
+#include <math.h>
+#include <stdlib.h>
+#include <stdio.h>
+
+struct fs_ctx {
+	struct fr_rateparams rp;
+	struct fr_ratepop pop;
+	int bursts;           /* model bursts */
+	double cap_s;         /* exploration cap */
+	double horizon_s;     /* how far due() looks ahead */
+	double weight_exp;    /* index scaled by weight ^ this */
+	const double *weight; /* [n_sources] */
+	double theta_seen;    /* latest threshold the scheduler asked about */
+	/* Bursts: a mixture of follow-ups (lag ~ exponential, mean tau) and
+	 * background arrivals at the source's own rate, fitted online (EM). */
+	double em_items, em_follow, em_lag; /* sums: items, responsibilities, resp * lag */
+	double follow_share;  /* pi: share of items that are follow-ups */
+	/* Rates are heavy-tailed across sources: the prior of a new or quiet
+	 * source is their geometric mean, not the mean the heavy ones make. */
+	double log_rate_mean;
+	double log_rate_n;
+	double burst_tau_s;
+};
+
+/* 152 + 32 + 8 + 8 + 8 = 208 bytes. */
+struct fs_state {
+	struct fr_ratemodel rm;
+	struct fr_waitacc acc;
+	double burst_amp;   /* follow-up rate expected right after the last fetch */
+	double last_item_s; /* newest publication time seen, or NAN */
+	float w;            /* weight ^ weight_exp */
+	float pad;
+};
+
+static double
+follow_ratio(const struct fs_ctx *c)
+{
+	/* Follow-ups per item (branching ratio) from their share. */
+	double pi = c->follow_share;
+	return c->bursts ? pi / (1 - pi) : 0;
+}
+
+static void
+snapshot(const struct fs_ctx *c, const struct fs_state *s, struct fr_ratesnap *snap,
+	 struct fr_burst *b)
+{
+	/* The hourly counts hold follow-ups too; the base rate is the rest. */
+	fr_ratemodel_snapshot(&s->rm, &c->pop, &c->rp, c->bursts ? 1 - c->follow_share : 1, snap);
+	b->amp = s->burst_amp;
+	b->from_s = s->acc.last_s;
+	b->tau_s = c->burst_tau_s;
+}
+
+static int
+fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env, char *err,
+	  size_t errlen)
+{
+	struct fs_ctx *c = calloc(1, sizeof(*c));
+	double tau_d, fast_d, prior_d, explore, bursts, horizon_d;
+
+	if (!c)
+		return fr_errf(err, errlen, "out of memory");
+	if (fr_params_double(params, "tau", 21, 0.5, 3650, &tau_d, err, errlen) < 0 ||
+	    fr_params_double(params, "fast", 2, 0.05, 365, &fast_d, err, errlen) < 0 ||
+	    fr_params_double(params, "prior", 1, 0, 365, &prior_d, err, errlen) < 0 ||
+	    fr_params_double(params, "shrink", 8, 0, 1e6, &c->rp.prior_items, err, errlen) < 0 ||
+	    fr_params_double(params, "change_z", 3, 0.5, 100, &c->rp.change_z, err, errlen) < 0 ||
+	    fr_params_double(params, "explore", 16, 0.5, 1e6, &explore, err, errlen) < 0 ||
+	    fr_params_double(params, "bursts", 1, 0, 1, &bursts, err, errlen) < 0 ||
+	    fr_params_double(params, "weight", 0, 0, 4, &c->weight_exp, err, errlen) < 0 ||
+	    fr_params_double(params, "horizon", 14, 0.1, 3650, &horizon_d, err, errlen) < 0) {
+		free(c);
+		return -1;
+	}
+	c->rp.tau_s = tau_d * 86400;
+	c->rp.fast_tau_s = fast_d * 86400;
+	c->rp.prior_s = prior_d * 86400;
+	c->rp.floor_rate = 1.0 / (30 * 86400.0);
+	c->bursts = bursts > 0;
+	c->horizon_s = horizon_d * 86400;
+	/* Each source at least once per explore x (sources / calls per second):
+	 * explore times the round-robin cycle. */
+	double cycle = env->calls_per_s > 0 ? env->n_sources / env->calls_per_s : 3600;
+	c->cap_s = explore * cycle;
+	c->weight = env->weight;
+	fr_ratepop_init(&c->pop, env->start_s, c->rp.tau_s);
+	c->follow_share = 0.05;
+	c->burst_tau_s = 900;
+	/* Pseudo-observations so the first items do not swing the fit. */
+	c->em_items = 20;
+	c->em_follow = 20 * c->follow_share;
+	c->em_lag = c->em_follow * c->burst_tau_s;
+	*ctx = c;
+	return 0;
+}
+
+static void
+fs_destroy(void *ctx)
+{
+	struct fs_ctx *c = ctx;
+	if (getenv("FR_DEBUG"))
+		fprintf(stderr, "freshet: follow share %.3f tau %.0f s (items %.0f)\n",
+			c->follow_share, c->burst_tau_s, c->em_items);
+	free(ctx);
+}
+
+static size_t
+fs_state_size(const void *ctx)
+{
+	(void)ctx;
+	return sizeof(struct fs_state);
+}
+
+static void
+fs_init(void *ctx, void *st, uint32_t s, double now_s)
+{
+	struct fs_ctx *c = ctx;
+	struct fs_state *f = st;
+
+	fr_ratemodel_init(&f->rm, now_s);
+	fr_waitacc_reset(&f->acc, now_s);
+	f->burst_amp = 0;
+	f->last_item_s = NAN;
+	f->w = (float)(c->weight && c->weight_exp > 0 ? pow(c->weight[s], c->weight_exp) : 1.0);
+}
+
+static double
+fs_urgency(void *ctx, void *st, double now_s)
+{
+	struct fs_ctx *c = ctx;
+	struct fs_state *f = st;
+	struct fr_ratesnap snap;
+	struct fr_burst b;
+
+	snapshot(c, f, &snap, &b);
+	double u = f->w * fr_waitacc_advance(&f->acc, now_s, fr_ratesnap_rate, &snap, &b);
+	/* Past the exploration cap a source ranks above the threshold. */
+	if (now_s >= f->acc.last_s + c->cap_s && u < 2 * c->theta_seen)
+		u = 2 * c->theta_seen;
+	return u;
+}
+
+static double
+fs_due(void *ctx, void *st, double now_s, double theta)
+{
+	struct fs_ctx *c = ctx;
+	struct fs_state *f = st;
+	struct fr_ratesnap snap;
+	struct fr_burst b;
+	(void)now_s;
+
+	c->theta_seen = theta;
+	snapshot(c, f, &snap, &b);
+	double d = fr_waitacc_due(&f->acc, theta / f->w, fr_ratesnap_rate, &snap, &b,
+				  c->horizon_s);
+	double cap = f->acc.last_s + c->cap_s;
+	return d < cap ? d : cap;
+}
+
+/* One EM step for the gap between two items of a source: follow-up (lag
+ * exponential with the current tau) or background (exponential at the
+ * source's base rate r). */
+static void
+learn_gap(struct fs_ctx *c, double gap_s, double r)
+{
+	double pi = c->follow_share, tau = c->burst_tau_s;
+	double fb = exp(-gap_s / tau) / tau, fo = r * exp(-r * gap_s);
+	double rho = pi * fb / (pi * fb + (1 - pi) * fo + 1e-300);
+
+	c->em_items += 1;
+	c->em_follow += rho;
+	c->em_lag += rho * gap_s;
+	c->follow_share = c->em_follow / c->em_items;
+	if (c->follow_share > 0.9)
+		c->follow_share = 0.9;
+	if (c->em_follow > 0) {
+		c->burst_tau_s = c->em_lag / c->em_follow;
+		if (c->burst_tau_s < 30)
+			c->burst_tau_s = 30;
+		if (c->burst_tau_s > 6 * 3600)
+			c->burst_tau_s = 6 * 3600;
+	}
+}
+
+static void
+fs_fetched(void *ctx, void *st, const struct fr_fetch *fe)
+{
+	struct fs_ctx *c = ctx;
+	struct fs_state *f = st;
+	double now = fe->now_s, prev = f->acc.last_s;
+
+	if (fe->status == FR_FETCH_OK) {
+		if (c->bursts) {
+			/* The background is the source's own rate at the hour of
+			 * the item, rhythm included: bursts are what it does not
+			 * explain. */
+			struct fr_ratesnap snap;
+			fr_ratemodel_snapshot(&f->rm, &c->pop, &c->rp, 1 - c->follow_share, &snap);
+			for (size_t i = 0; i < fe->n_items; i++) {
+				double p = fe->published_s[i];
+				if (isnan(p))
+					continue;
+				if (!isnan(f->last_item_s) && p >= f->last_item_s)
+					learn_gap(c, p - f->last_item_s,
+						  fr_ratesnap_rate(&snap, floor(p / 3600) * 3600));
+				if (isnan(f->last_item_s) || p > f->last_item_s)
+					f->last_item_s = p;
+			}
+		}
+		fr_ratemodel_observe(&f->rm, &c->pop, &c->rp, prev, now, fe->published_s,
+				     (unsigned)fe->n_items);
+		/* Each source's own estimate (no prior) feeds the prior once it
+		 * has been watched for a few days. */
+		double e = f->rm.at_s - f->rm.since_s;
+		if (e > 3 * 86400.0) {
+			double own = (f->rm.count + 0.5) / (c->rp.tau_s * (1 - exp(-e / c->rp.tau_s)));
+			double k = c->log_rate_n < 1000 ? 1 / (c->log_rate_n + 1) : 1e-3;
+			c->log_rate_mean += k * (log(own) - c->log_rate_mean);
+			c->log_rate_n += 1;
+			c->pop.prior_rate = exp(c->log_rate_mean);
+		}
+	}
+	/* Follow-ups still expected after now: the old ones decayed, plus the
+	 * new items' (beta / tau) e^{-(now - p) / tau} each. */
+	double beta = follow_ratio(c), tau = c->burst_tau_s;
+	double amp = f->burst_amp * exp(-(now - prev) / tau);
+	if (c->bursts && fe->status == FR_FETCH_OK)
+		for (size_t i = 0; i < fe->n_items; i++)
+			if (!isnan(fe->published_s[i]) && now - fe->published_s[i] < 20 * tau)
+				amp += beta / tau * exp(-(now - fe->published_s[i]) / tau);
+	f->burst_amp = amp;
+	fr_waitacc_reset(&f->acc, now);
+}
+
+static void
+fs_rhythm(void *ctx, const void *st, double out[24])
+{
+	const struct fs_ctx *c = ctx;
+	const struct fs_state *f = st;
+	fr_ratemodel_profile(&f->rm, &c->pop, &c->rp, out);
+}
+
+const struct fr_policy_ops fr_policy_freshet = {
+	.name = "freshet",
+	.help = "learned rates, rhythm and bursts, square-root index: tau=21 fast=2 (days) "
+		"shrink=8 prior=1 change_z=3 explore=16 bursts=1 weight=0",
+	.kind = FR_POLICY_INDEX,
+	.theta0 = 100,
+	.create = fs_create,
+	.destroy = fs_destroy,
+	.state_size = fs_state_size,
+	.init = fs_init,
+	.urgency = fs_urgency,
+	.due = fs_due,
+	.fetched = fs_fetched,
+	.rhythm = fs_rhythm,
+};

@@ -1,0 +1,20 @@
+/* costview.h - "the same delay for fewer requests": for each policy, the
+ * budget (calls per window, the window unchanged) it needs to reach a target
+ * mean delay, found by bisection on the budget, several policies at once in
+ * child processes. */
+#ifndef FR_COSTVIEW_H
+#define FR_COSTVIEW_H
+
+#include <stddef.h>
+
+#include "runopts.h"
+
+/* For each of the n policy specs, sets needed[i] to the smallest whole
+ * number of calls per window (within 2%) at which its mean delay is at most
+ * target_s, INFINITY if even 16 times the current budget does not reach it,
+ * or NAN if its runs failed. Runs up to jobs policies at a time. Returns 0,
+ * or -1 with err set when no child could be started. */
+int cost_view(const struct runinput *in, const char *const *specs, size_t n, double target_s,
+	      int jobs, double *needed, char *err, size_t errlen);
+
+#endif
