@@ -200,11 +200,13 @@ fr_ratemodel_snapshot(const struct fr_ratemodel *m, const struct fr_ratepop *pop
 }
 
 double
-fr_ratesnap_rate(const void *snap, double hour_start_s)
+fr_ratesnap_rate(const void *snap, int64_t hour)
 {
 	const struct fr_ratesnap *s = snap;
-	int d, h;
-	fr_week_clock(hour_start_s + 1800.0, &d, &h);
+	int64_t day = hour >= 0 ? hour / 24 : (hour - 23) / 24;
+	int h = (int)(hour - day * 24), d = (int)((day + 3) % 7);
+	if (d < 0)
+		d += 7;
 	double qh = s->inv_pop > 0 ? s->pop->hour[h] * s->inv_pop : 1.0 / 24;
 	double qd = s->inv_pop > 0 ? s->pop->day[d] * s->inv_pop : 1.0 / 7;
 	double H = 24 * (s->m->hour[h] + s->kappa * qh) * s->inv_den;

@@ -76,9 +76,9 @@ struct fr_ratesnap {
 void fr_ratemodel_snapshot(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
 			   const struct fr_rateparams *rp, double scale, struct fr_ratesnap *out);
 
-/* Rate (items per second) in the UTC hour starting at hour_start_s; snap is
- * a struct fr_ratesnap (fits fr_hour_rate_fn of waitindex.h). */
-double fr_ratesnap_rate(const void *snap, double hour_start_s);
+/* Rate (items per second) in UTC hour number hour (since the epoch); snap
+ * is a struct fr_ratesnap (fits fr_hour_rate_fn of waitindex.h). */
+double fr_ratesnap_rate(const void *snap, int64_t hour);
 
 /* Day of the week (Monday = 0) and UTC hour of t. */
 void fr_week_clock(double t_s, int *dow, int *hour);

@@ -31,10 +31,10 @@ fr_burst_u(const struct fr_burst *b, double last_s, double t_s)
 	return b->amp * e0 * tau * (d - tau * (1 - exp(-d / tau)));
 }
 
-static double
-hour_start(double t_s)
+static int64_t
+hour_of(double t_s)
 {
-	return floor(t_s / 3600.0) * 3600.0;
+	return (int64_t)floor(t_s / 3600.0);
 }
 
 double
@@ -44,12 +44,13 @@ fr_waitacc_advance(struct fr_waitacc *a, double now_s, fr_hour_rate_fn rate, con
 	double t = a->at_s;
 
 	while (t < now_s) {
-		double h0 = hour_start(t), end = h0 + 3600.0;
+		int64_t h = hour_of(t);
+		double end = (double)(h + 1) * 3600.0;
 		if (end <= t) /* rounding at the boundary */
 			end = t + 1e-6;
 		if (end > now_s)
 			end = now_s;
-		double r = rate(arg, h0), x = end - t;
+		double r = rate(arg, h), x = end - t;
 		a->u += a->lam * x + r * x * x / 2;
 		a->lam += r * x;
 		t = end;
@@ -68,12 +69,13 @@ fr_waitacc_due(const struct fr_waitacc *a, double theta, fr_hour_rate_fn rate, c
 	if (u + fr_burst_u(b, a->last_s, t) >= theta)
 		return t;
 	while (t < limit) {
-		double h0 = hour_start(t), end = h0 + 3600.0;
+		int64_t h = hour_of(t);
+		double end = (double)(h + 1) * 3600.0;
 		if (end <= t)
 			end = t + 1e-6;
 		if (end > limit)
 			end = limit;
-		double r = rate(arg, h0), x = end - t;
+		double r = rate(arg, h), x = end - t;
 		double u_end = u + lam * x + r * x * x / 2;
 		int bursty = b && b->amp > 0;
 		if (!bursty && u_end >= theta) {

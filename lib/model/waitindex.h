@@ -9,8 +9,11 @@
 #ifndef FR_MODEL_WAITINDEX_H
 #define FR_MODEL_WAITINDEX_H
 
-/* Rate (items per second) during the UTC hour that starts at hour_start_s. */
-typedef double (*fr_hour_rate_fn)(const void *arg, double hour_start_s);
+#include <stdint.h>
+
+/* Rate (items per second) during UTC hour number hour (hours since the
+ * epoch: the hour starts at hour * 3600). */
+typedef double (*fr_hour_rate_fn)(const void *arg, int64_t hour);
 
 /* A decaying extra rate: amp * exp(-(t - from_s) / tau_s) for t >= from_s. */
 struct fr_burst {

@@ -574,7 +574,7 @@ section_table(struct out *o, const struct fr_report *r)
 			put(o, "window");
 		put(o, "</span></th>");
 	}
-	put(o, "<th>vs first<span class=\"sub\">mean delay</span></th></tr></thead>\n<tbody>\n");
+	put(o, "<th>vs&nbsp;first<span class=\"sub\">mean delay</span></th></tr></thead>\n<tbody>\n");
 	for (size_t i = 0; i < r->n_runs; i++) {
 		const struct fr_metrics *m = r->runs[i].m;
 		struct style st = run_style(i);

@@ -215,7 +215,7 @@ fs_fetched(void *ctx, void *st, const struct fr_fetch *fe)
 					continue;
 				if (!isnan(f->last_item_s) && p >= f->last_item_s)
 					learn_gap(c, p - f->last_item_s,
-						  fr_ratesnap_rate(&snap, floor(p / 3600) * 3600));
+						  fr_ratesnap_rate(&snap, (int64_t)floor(p / 3600)));
 				if (isnan(f->last_item_s) || p > f->last_item_s)
 					f->last_item_s = p;
 			}
@@ -236,12 +236,14 @@ fs_fetched(void *ctx, void *st, const struct fr_fetch *fe)
 	/* Follow-ups still expected after now: the old ones decayed, plus the
 	 * new items' (beta / tau) e^{-(now - p) / tau} each. */
 	double beta = follow_ratio(c), tau = c->burst_tau_s;
-	double amp = f->burst_amp * exp(-(now - prev) / tau);
+	double amp = f->burst_amp > 0 ? f->burst_amp * exp(-(now - prev) / tau) : 0;
 	if (c->bursts && fe->status == FR_FETCH_OK)
 		for (size_t i = 0; i < fe->n_items; i++)
 			if (!isnan(fe->published_s[i]) && now - fe->published_s[i] < 20 * tau)
 				amp += beta / tau * exp(-(now - fe->published_s[i]) / tau);
-	f->burst_amp = amp;
+	/* Fewer than 0.002 follow-ups still expected: none (saves the burst
+	 * arithmetic for the many quiet sources). */
+	f->burst_amp = amp * tau < 0.002 ? 0 : amp;
 	fr_waitacc_reset(&f->acc, now);
 }
 

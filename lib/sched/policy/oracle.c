@@ -30,10 +30,10 @@ struct rate_arg {
  * rate change, start and stop instants; its value at mid-hour stands for the
  * hour. */
 static double
-hour_rate(const void *arg, double hour_start_s)
+hour_rate(const void *arg, int64_t hour)
 {
 	const struct rate_arg *ra = arg;
-	return ra->c->intensity(ra->c->arg, ra->src, hour_start_s + 1800.0);
+	return ra->c->intensity(ra->c->arg, ra->src, (double)hour * 3600.0 + 1800.0);
 }
 
 static int
