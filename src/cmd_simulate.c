@@ -56,8 +56,14 @@ help(FILE *f)
 		   "  --weekly            also print the per-week figures (table format)\n");
 	runopts_help(f);
 	fprintf(f, "policies:\n");
+	int width = 0;
+	for (size_t i = 0; fr_policy_at(i); i++) {
+		size_t len = strlen(fr_policy_at(i)->name);
+		if (len > (size_t)width)
+			width = (int)len;
+	}
 	for (size_t i = 0; fr_policy_at(i); i++)
-		fprintf(f, "  %-14s %s\n", fr_policy_at(i)->name, fr_policy_at(i)->help);
+		fprintf(f, "  %-*s  %s\n", width, fr_policy_at(i)->name, fr_policy_at(i)->help);
 	fprintf(f, "  any index policy also takes select=heap|scan (scan: the seed's top-k by\n"
 		   "  urgency once per burst window)\n");
 }
@@ -86,17 +92,29 @@ json_str(FILE *f, const char *s)
 	fputc('"', f);
 }
 
+/* A finite number in the fewest significant digits that read back as
+ * exactly v (23.2, not 23.199999999999999; 1234567, not 1.23457e+06);
+ * null for NaN and infinities, which JSON lacks. */
 static void
 json_num(FILE *f, double v)
 {
-	if (isfinite(v))
-		fprintf(f, "%.6g", v);
-	else
+	char buf[32];
+
+	if (!isfinite(v)) {
 		fputs("null", f);
+		return;
+	}
+	for (int prec = 15; prec <= 17; prec++) {
+		snprintf(buf, sizeof(buf), "%.*g", prec, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	fputs(buf, f);
 }
 
 static void
-print_json(FILE *f, const struct runinput *in, struct run *runs, int n, double cost_target)
+print_json(FILE *f, const struct runinput *in, struct run *runs, int n, double cost_target,
+	   double cost_min_coverage)
 {
 	char a[32], b[32];
 
@@ -105,11 +123,14 @@ print_json(FILE *f, const struct runinput *in, struct run *runs, int n, double c
 		in->tr.n_sources, n ? runs[0].m.items : (uint64_t)in->tr.n_items,
 		fr_time_format(in->cfg.start_s, a, sizeof(a)),
 		fr_time_format(in->cfg.end_s, b, sizeof(b)));
-	fprintf(f, " \"budget\": {\"calls\": %" PRIu32 ", \"window_s\": %g, \"mode\": \"%s\"},\n",
-		in->cfg.calls, in->cfg.window_s, in->cfg.mode == FR_RL_PACED ? "paced" : "burst");
+	fprintf(f, " \"budget\": {\"calls\": %" PRIu32 ", \"window_s\": ", in->cfg.calls);
+	json_num(f, in->cfg.window_s);
+	fprintf(f, ", \"mode\": \"%s\"},\n", in->cfg.mode == FR_RL_PACED ? "paced" : "burst");
 	if (isfinite(cost_target)) {
 		fprintf(f, " \"cost\": {\"target_delay_s\": ");
 		json_num(f, cost_target);
+		fprintf(f, ", \"min_coverage\": ");
+		json_num(f, cost_min_coverage);
 		fprintf(f, "},\n");
 	}
 	fprintf(f, " \"runs\": [");
@@ -285,8 +306,14 @@ split_policies(const char *policies, const struct runinput *in, struct run *runs
 				n++;
 			}
 		} else {
-			if (n == MAX_RUNS || len == 0 || len >= sizeof(runs[n].spec)) {
-				cli_err("simulate", "--policy: bad list '%s'", policies);
+			if (len == 0) {
+				cli_err("simulate", "--policy: bad list '%s': an empty name between "
+					"commas", policies);
+				return -1;
+			}
+			if (n == MAX_RUNS || len >= sizeof(runs[n].spec)) {
+				cli_err("simulate", "--policy: bad list '%s': more than %d policies or "
+					"a policy too long", policies, MAX_RUNS);
 				return -1;
 			}
 			memcpy(runs[n].spec, p, len);
@@ -303,6 +330,11 @@ split_policies(const char *policies, const struct runinput *in, struct run *runs
 			n++;
 		}
 		p += len + (comma ? 1 : 0);
+		if (comma && *p == '\0') {
+			cli_err("simulate", "--policy: bad list '%s': it ends with a comma",
+				policies);
+			return -1;
+		}
 	}
 	if (n == 0) {
 		cli_err("simulate", "--policy: no policy given");
@@ -414,35 +446,42 @@ cmd_simulate(int argc, char **argv)
 			cli_err("simulate", "%s needs a value", argv[i]);
 			return EXIT_USAGE;
 		}
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		const char *a = argv[i], *v;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			help(stdout);
 			return EXIT_OK;
-		} else if (!strcmp(argv[i], "--policy") && i + 1 < argc)
-			policies = argv[++i];
-		else if (!strcmp(argv[i], "--format") && i + 1 < argc)
-			format = argv[++i];
-		else if (!strcmp(argv[i], "--report") && i + 1 < argc)
-			report = argv[++i];
-		else if (!strcmp(argv[i], "--weekly"))
+		} else if (!strcmp(a, "--weekly"))
 			weekly = 1;
-		else if (!strcmp(argv[i], "--cost"))
+		else if (!strcmp(a, "--cost"))
 			cost = 1;
-		else if (!strcmp(argv[i], "--cost-target") && i + 1 < argc) {
-			char *end;
-			cost_target = strtod(argv[++i], &end);
-			if (*end || !(cost_target > 0)) {
-				cli_err("simulate", "--cost-target %s: expected seconds > 0", argv[i]);
+		else if (!strcmp(a, "--policy") || !strcmp(a, "--format") || !strcmp(a, "--report") ||
+			 !strcmp(a, "--cost-target") || !strcmp(a, "--jobs")) {
+			v = runopts_value("simulate", argc, argv, &i);
+			if (!v)
 				return EXIT_USAGE;
+			if (!strcmp(a, "--policy"))
+				policies = v;
+			else if (!strcmp(a, "--format"))
+				format = v;
+			else if (!strcmp(a, "--report"))
+				report = v;
+			else if (!strcmp(a, "--cost-target")) {
+				char *end;
+				cost_target = strtod(v, &end);
+				if (end == v || *end || !(cost_target > 0) || !isfinite(cost_target)) {
+					cli_err("simulate", "--cost-target %s: expected seconds > 0", v);
+					return EXIT_USAGE;
+				}
+				cost = 1;
+			} else {
+				char *end;
+				long jv = strtol(v, &end, 10);
+				if (end == v || *end || jv < 1 || jv > 64) {
+					cli_err("simulate", "--jobs %s: expected 1..64", v);
+					return EXIT_USAGE;
+				}
+				jobs = (int)jv;
 			}
-			cost = 1;
-		} else if (!strcmp(argv[i], "--jobs") && i + 1 < argc) {
-			char *end;
-			long v = strtol(argv[++i], &end, 10);
-			if (*end || v < 1 || v > 64) {
-				cli_err("simulate", "--jobs %s: expected 1..64", argv[i]);
-				return EXIT_USAGE;
-			}
-			jobs = (int)v;
 		} else {
 			cli_err("simulate", "unknown or incomplete option '%s' (see --help)", argv[i]);
 			return EXIT_USAGE;
@@ -494,31 +533,59 @@ cmd_simulate(int argc, char **argv)
 	in.cfg.progress = NULL;
 	in.cfg.n_rhythm = 0;
 
-	char target_desc[160] = "";
+	char target_desc[256] = "";
+	double min_coverage = 0;
 	if (cost) {
+		/* Round robin at the given budget: the default target, and the
+		 * coverage a policy must keep to count (no buying delay by leaving
+		 * items unfetched). */
+		double rr_delay = NAN, rr_coverage = NAN;
+		for (int r = 0; r < n && isnan(rr_delay); r++)
+			if (!strcmp(runs[r].params.name, "round-robin")) {
+				rr_delay = runs[r].m.delay_mean_s;
+				rr_coverage = runs[r].m.coverage;
+			}
 		if (isnan(cost_target)) {
-			for (int r = 0; r < n && isnan(cost_target); r++)
-				if (!strcmp(runs[r].params.name, "round-robin"))
-					cost_target = runs[r].m.delay_mean_s;
-			if (isnan(cost_target)) {
+			if (isnan(rr_delay)) {
 				struct fr_metrics m;
 				if (fr_sim_run(&in.tr, "round-robin", &in.cfg, &m, NULL, err,
 					       sizeof(err)) == 0) {
-					cost_target = m.delay_mean_s;
+					rr_delay = m.delay_mean_s;
+					rr_coverage = m.coverage;
 					fr_metrics_free(&m);
 				}
 			}
+			/* The target run's own coverage, less 1 percentage point. */
+			cost_target = rr_delay;
+			min_coverage = rr_coverage - 0.01;
 			snprintf(target_desc, sizeof(target_desc),
 				 "round robin's mean delay at %s: %.0f s", in.budget_desc, cost_target);
-		} else
+		} else {
+			/* No run behind an explicit target: keep 99% of round robin's
+			 * coverage when it ran, else no bar. */
+			min_coverage = isfinite(rr_coverage) ? 0.99 * rr_coverage : 0;
 			snprintf(target_desc, sizeof(target_desc), "mean delay %.0f s", cost_target);
+		}
+		if (!(min_coverage > 0))
+			min_coverage = 0;
+		if (min_coverage > 0) {
+			size_t len = strlen(target_desc);
+			snprintf(target_desc + len, sizeof(target_desc) - len,
+				 " with coverage at least %.2f%%", 100 * min_coverage);
+		}
+	}
+	if (cost && !isfinite(cost_target)) {
+		cli_err("simulate", "cost view: no target (round robin fetched nothing); skipped");
+		cost = 0;
+	}
+	if (cost) {
 		const char *specs[MAX_RUNS];
 		double needed[MAX_RUNS];
 		for (int r = 0; r < n; r++)
 			specs[r] = runs[r].spec;
 		fprintf(stderr, "freshet simulate: cost view: bisection on the budget for %d "
 				"policies, %d at a time...\n", n, jobs);
-		if (cost_view(&in, specs, (size_t)n, cost_target, jobs, needed, err,
+		if (cost_view(&in, specs, (size_t)n, cost_target, min_coverage, jobs, needed, err,
 			      sizeof(err)) < 0)
 			cli_err("simulate", "cost view: %s", err);
 		else
@@ -527,7 +594,7 @@ cmd_simulate(int argc, char **argv)
 	}
 
 	if (!strcmp(format, "json"))
-		print_json(stdout, &in, runs, n, cost ? cost_target : NAN);
+		print_json(stdout, &in, runs, n, cost ? cost_target : NAN, min_coverage);
 	else if (!strcmp(format, "csv"))
 		print_csv(stdout, runs, n);
 	else

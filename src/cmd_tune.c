@@ -85,26 +85,33 @@ cmd_tune(int argc, char **argv)
 			cli_err("tune", "%s needs a value", argv[i]);
 			return EXIT_USAGE;
 		}
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+		const char *a = argv[i], *v;
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			help(stdout);
 			return EXIT_OK;
-		} else if (!strcmp(argv[i], "--policy") && i + 1 < argc)
-			policy = argv[++i];
-		else if (!strcmp(argv[i], "--param") && i + 1 < argc)
-			param = argv[++i];
-		else if (!strcmp(argv[i], "--range") && i + 1 < argc)
-			range = argv[++i];
-		else if (!strcmp(argv[i], "--steps") && i + 1 < argc) {
-			char *end;
-			long v = strtol(argv[++i], &end, 10);
-			if (*end || v < 1 || v > 100) {
-				cli_err("tune", "--steps %s: expected 1..100", argv[i]);
-				return EXIT_USAGE;
-			}
-			steps = (int)v;
-		} else if (!strcmp(argv[i], "--log"))
+		} else if (!strcmp(a, "--log"))
 			log_scale = 1;
-		else {
+		else if (!strcmp(a, "--policy") || !strcmp(a, "--param") || !strcmp(a, "--range") ||
+			 !strcmp(a, "--steps")) {
+			v = runopts_value("tune", argc, argv, &i);
+			if (!v)
+				return EXIT_USAGE;
+			if (!strcmp(a, "--policy"))
+				policy = v;
+			else if (!strcmp(a, "--param"))
+				param = v;
+			else if (!strcmp(a, "--range"))
+				range = v;
+			else {
+				char *end;
+				long sv = strtol(v, &end, 10);
+				if (end == v || *end || sv < 1 || sv > 100) {
+					cli_err("tune", "--steps %s: expected 1..100", v);
+					return EXIT_USAGE;
+				}
+				steps = (int)sv;
+			}
+		} else {
 			cli_err("tune", "unknown or incomplete option '%s' (see --help)", argv[i]);
 			return EXIT_USAGE;
 		}

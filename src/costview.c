@@ -13,9 +13,16 @@
 
 #define MAX_FACTOR 16
 
-/* Mean delay at calls per window; NAN on failure. */
+/* What a policy is asked to reach. */
+struct goal {
+	double delay_s;      /* mean delay at most this */
+	double min_coverage; /* with coverage at least this */
+};
+
+/* Mean delay at calls per window, INFINITY when the coverage is below the
+ * goal's; NAN on failure. */
 static double
-delay_at(const struct runinput *in, const char *spec, double calls)
+delay_at(const struct runinput *in, const char *spec, double calls, const struct goal *g)
 {
 	struct fr_sim_config c = in->cfg;
 	struct fr_metrics m;
@@ -27,8 +34,9 @@ delay_at(const struct runinput *in, const char *spec, double calls)
 	if (fr_sim_run(&in->tr, spec, &c, &m, NULL, err, sizeof(err)) < 0)
 		return NAN;
 	double d = m.delay_mean_s;
-	/* A policy that leaves items unfetched has not reached any target. */
-	if (m.coverage < 0.99)
+	/* A policy that leaves more items unfetched than the target run did
+	 * has not reached the target, whatever its delay on the rest. */
+	if (m.coverage < g->min_coverage)
 		d = INFINITY;
 	fr_metrics_free(&m);
 	return d;
@@ -37,10 +45,10 @@ delay_at(const struct runinput *in, const char *spec, double calls)
 /* Smallest calls with delay <= target: bracket by doubling or halving from
  * the current budget, then bisect to 2%. */
 static double
-needed_for(const struct runinput *in, const char *spec, double target)
+needed_for(const struct runinput *in, const char *spec, const struct goal *g)
 {
-	double base = in->cfg.calls, lo, hi;
-	double d = delay_at(in, spec, base);
+	double base = in->cfg.calls, lo, hi, target = g->delay_s;
+	double d = delay_at(in, spec, base, g);
 
 	if (isnan(d))
 		return NAN;
@@ -51,7 +59,7 @@ needed_for(const struct runinput *in, const char *spec, double target)
 			lo = floor(lo / 2);
 			if (lo < 1)
 				lo = 1;
-			d = delay_at(in, spec, lo);
+			d = delay_at(in, spec, lo, g);
 			if (isnan(d))
 				return NAN;
 			if (d > target)
@@ -67,7 +75,7 @@ needed_for(const struct runinput *in, const char *spec, double target)
 			hi *= 2;
 			if (hi > MAX_FACTOR * base)
 				return INFINITY;
-			d = delay_at(in, spec, hi);
+			d = delay_at(in, spec, hi, g);
 			if (isnan(d))
 				return NAN;
 			if (d <= target)
@@ -78,7 +86,7 @@ needed_for(const struct runinput *in, const char *spec, double target)
 	/* Invariant: delay(lo) > target >= delay(hi). */
 	while (hi - lo > 1 && hi - lo > 0.02 * hi) {
 		double mid = floor((lo + hi) / 2);
-		d = delay_at(in, spec, mid);
+		d = delay_at(in, spec, mid, g);
 		if (isnan(d))
 			return NAN;
 		if (d <= target)
@@ -91,8 +99,9 @@ needed_for(const struct runinput *in, const char *spec, double target)
 
 int
 cost_view(const struct runinput *in, const char *const *specs, size_t n, double target_s,
-	  int jobs, double *needed, char *err, size_t errlen)
+	  double min_coverage, int jobs, double *needed, char *err, size_t errlen)
 {
+	const struct goal goal = {target_s, min_coverage};
 	pid_t *pid = calloc(n ? n : 1, sizeof(*pid));
 	int *fd = calloc(n ? n : 1, sizeof(*fd));
 	size_t next = 0, running = 0, done = 0;
@@ -120,7 +129,7 @@ cost_view(const struct runinput *in, const char *const *specs, size_t n, double 
 			}
 			if (c == 0) {
 				close(p[0]);
-				double v = needed_for(in, specs[next], target_s);
+				double v = needed_for(in, specs[next], &goal);
 				ssize_t w = write(p[1], &v, sizeof(v));
 				_exit(w == (ssize_t)sizeof(v) ? 0 : 1);
 			}

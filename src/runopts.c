@@ -6,12 +6,19 @@
 #include "core/timefmt.h"
 #include "sched/ratelimit.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <inttypes.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+
+/* Longest run simulated: a trace with one absurd time (year 2500) would
+ * otherwise make a window of centuries. NOTE: keep in sync with
+ * MAX_SPAN_S in lib/sim/sim.c. */
+#define MAX_SPAN_YEARS 50
+#define YEAR_S (365.25 * 86400)
 
 int
 runopts_take(struct runopts *o, int argc, char **argv, int *i)
@@ -35,23 +42,24 @@ runopts_take(struct runopts *o, int argc, char **argv, int *i)
 		slot = &o->end;
 	else if (!strcmp(a, "--host-gap"))
 		slot = &o->host_gap;
-	else if (!strcmp(a, "--seed")) {
-		if (*i + 1 >= argc)
-			return -1;
-		char *end;
-		errno = 0;
-		unsigned long long v = strtoull(argv[*i + 1], &end, 10);
-		if (errno || *end || end == argv[*i + 1])
-			return -1;
-		o->seed = v;
-		*i += 1;
-		return 1;
-	} else
+	else if (!strcmp(a, "--seed"))
+		slot = &o->seed;
+	else
 		return 0;
 	if (*i + 1 >= argc)
 		return -1;
 	*slot = argv[++*i];
 	return 1;
+}
+
+const char *
+runopts_value(const char *sub, int argc, char **argv, int *i)
+{
+	if (*i + 1 >= argc) {
+		cli_err(sub, "%s needs a value", argv[*i]);
+		return NULL;
+	}
+	return argv[++*i];
 }
 
 void
@@ -69,10 +77,13 @@ runopts_help(FILE *f)
 		"                      (default 600/10m@4106)\n"
 		"  --mode burst|paced  burst: N calls at the start of each window (the seed's);\n"
 		"                      paced: one call every W/N (default burst)\n"
-		"  --start T, --end T  run window, Unix seconds or RFC 3339 (default: the world's\n"
-		"                      span, or the trace's first item to its last)\n"
+		"  --start T, --end T  run window [start, end), Unix seconds or RFC 3339 (default:\n"
+		"                      the world's span, or the trace's first item to its last\n"
+		"                      plus one budget window W, so the last items can be found);\n"
+		"                      at most %d years\n"
 		"  --host-gap D        minimum gap between calls to one host, e.g. 15s (default 0)\n"
-		"  --seed S            seed for policies that draw at random (default 1)\n");
+		"  --seed S            seed for policies that draw at random (default 1)\n",
+		MAX_SPAN_YEARS);
 }
 
 static double
@@ -81,17 +92,107 @@ world_intensity(const void *arg, uint32_t s, double t_s)
 	return fr_world_intensity(arg, s, t_s);
 }
 
+/* A budget as given: N/W (calls, window) and the S of @S (0 without). */
+struct budget {
+	double calls, window_s, scale_to;
+};
+
+/* Everything that can be checked without the input. Fills c (seed, mode,
+ * host gap, and start and end when given) and b. Returns EXIT_OK or
+ * EXIT_USAGE (message printed). */
+static int
+check_usage(const struct runopts *o, const char *sub, struct fr_sim_config *c, struct budget *b)
+{
+	const char *why, *budget = o->budget ? o->budget : "600/10m@4106";
+	char bbuf[128], err[FR_ERRLEN];
+
+	c->seed = 1;
+	if (o->seed) {
+		char *end;
+		unsigned long long v;
+
+		errno = 0;
+		v = strtoull(o->seed, &end, 10);
+		/* strtoull takes blanks, signs and wraps "-1" around: digits only. */
+		if (!isdigit((unsigned char)o->seed[0]) || errno || *end) {
+			cli_err(sub, "--seed %s: expected a whole number", o->seed);
+			return EXIT_USAGE;
+		}
+		c->seed = v ? v : 1; /* 0 means the default, as it always has */
+	}
+	c->mode = FR_RL_BURST;
+	if (o->mode && !strcmp(o->mode, "paced"))
+		c->mode = FR_RL_PACED;
+	else if (o->mode && strcmp(o->mode, "burst") != 0) {
+		cli_err(sub, "--mode %s: expected burst or paced", o->mode);
+		return EXIT_USAGE;
+	}
+	if (o->start && fr_time_parse(o->start, strlen(o->start), &c->start_s, &why) < 0) {
+		cli_err(sub, "--start %s: %s", o->start, why);
+		return EXIT_USAGE;
+	}
+	if (o->end && fr_time_parse(o->end, strlen(o->end), &c->end_s, &why) < 0) {
+		cli_err(sub, "--end %s: %s", o->end, why);
+		return EXIT_USAGE;
+	}
+	if (o->start && o->end && !(c->end_s > c->start_s)) {
+		cli_err(sub, "the run window is empty (end is not after start)");
+		return EXIT_USAGE;
+	}
+	if (o->host_gap && fr_duration_parse(o->host_gap, &c->host_gap_s) < 0) {
+		cli_err(sub, "--host-gap %s: expected a duration like 15s", o->host_gap);
+		return EXIT_USAGE;
+	}
+
+	/* strtod skips leading blanks: refuse them anywhere, @S included. */
+	for (const char *p = budget; *p; p++)
+		if (isspace((unsigned char)*p)) {
+			cli_err(sub, "--budget '%s': blanks are not allowed, e.g. 600/10m", budget);
+			return EXIT_USAGE;
+		}
+	if (strlen(budget) >= sizeof(bbuf)) {
+		cli_err(sub, "--budget %.40s...: too long; expected N/W[@S], e.g. 600/10m", budget);
+		return EXIT_USAGE;
+	}
+	snprintf(bbuf, sizeof(bbuf), "%s", budget);
+	char *at = strchr(bbuf, '@');
+	b->scale_to = 0;
+	if (at) {
+		const char *sv = at + 1;
+		char *end;
+
+		*at = '\0';
+		errno = 0;
+		b->scale_to = strtod(sv, &end);
+		if (!isdigit((unsigned char)*sv) || errno || *end || !isfinite(b->scale_to) ||
+		    !(b->scale_to >= 1)) {
+			cli_err(sub, "--budget %s: expected N/W@SOURCES, e.g. 600/10m@4106", budget);
+			return EXIT_USAGE;
+		}
+	}
+	if (fr_budget_parse(bbuf, &b->calls, &b->window_s, err, sizeof(err)) < 0) {
+		cli_err(sub, "--budget: %s", err);
+		return EXIT_USAGE;
+	}
+	return EXIT_OK;
+}
+
 int
 runinput_load(struct runinput *in, const struct runopts *o, const char *sub)
 {
 	char err[FR_ERRLEN], path[4096], spath[4096];
 	const char *trace = o->trace, *sources = o->sources;
+	struct fr_sim_config *c = &in->cfg;
+	struct budget b;
 
 	memset(in, 0, sizeof(*in));
 	if (!!o->trace == !!o->world) {
 		cli_err(sub, "give exactly one of --trace and --world");
 		return EXIT_USAGE;
 	}
+	/* Usage first: a typo should not wait for a trace of millions of rows. */
+	if (check_usage(o, sub, c, &b) != EXIT_OK)
+		return EXIT_USAGE;
 	if (o->world) {
 		if (fr_world_load(&in->w, o->world, err, sizeof(err)) < 0) {
 			cli_err(sub, "%s", err);
@@ -109,71 +210,44 @@ runinput_load(struct runinput *in, const struct runopts *o, const char *sub)
 		return EXIT_FAIL;
 	}
 
-	struct fr_sim_config *c = &in->cfg;
-	c->seed = o->seed ? o->seed : 1;
-	c->mode = FR_RL_BURST;
-	if (o->mode && !strcmp(o->mode, "paced"))
-		c->mode = FR_RL_PACED;
-	else if (o->mode && strcmp(o->mode, "burst") != 0) {
-		cli_err(sub, "--mode %s: expected burst or paced", o->mode);
-		return EXIT_USAGE;
+	double calls = b.calls;
+	if (b.scale_to > 0) {
+		calls = floor(calls * in->tr.n_sources / b.scale_to + 0.5);
+		if (calls < 1)
+			calls = 1;
 	}
+	c->calls = (uint32_t)calls;
+	c->window_s = b.window_s;
+	snprintf(in->budget_desc, sizeof(in->budget_desc), "%" PRIu32 " calls / %g s%s (%s)",
+		 c->calls, c->window_s, b.scale_to > 0 ? " scaled" : "",
+		 c->mode == FR_RL_PACED ? "paced" : "burst");
+
 	if (in->has_world) {
-		c->start_s = in->w.p.start_s;
-		c->end_s = in->w.end_s;
 		c->intensity = world_intensity;
 		c->intensity_arg = &in->w;
-	} else {
-		c->start_s = in->tr.start_s;
-		c->end_s = in->tr.end_s + 1;
 	}
-	const char *why;
-	if (o->start && fr_time_parse(o->start, strlen(o->start), &c->start_s, &why) < 0) {
-		cli_err(sub, "--start %s: %s", o->start, why);
-		return EXIT_USAGE;
-	}
-	if (o->end && fr_time_parse(o->end, strlen(o->end), &c->end_s, &why) < 0) {
-		cli_err(sub, "--end %s: %s", o->end, why);
-		return EXIT_USAGE;
+	if (!o->start)
+		c->start_s = in->has_world ? in->w.p.start_s : in->tr.start_s;
+	if (!o->end) {
+		/* A trace's last items need time to be found: one budget window
+		 * after the last gives every source a chance in burst mode. */
+		c->end_s = in->has_world ? in->w.end_s : in->tr.end_s + c->window_s;
 	}
 	if (!(c->end_s > c->start_s)) {
 		cli_err(sub, "the run window is empty (end is not after start)");
 		return EXIT_USAGE;
 	}
-	if (o->host_gap && fr_duration_parse(o->host_gap, &c->host_gap_s) < 0) {
-		cli_err(sub, "--host-gap %s: expected a duration like 15s", o->host_gap);
-		return EXIT_USAGE;
-	}
+	if (c->end_s - c->start_s > MAX_SPAN_YEARS * YEAR_S) {
+		char a[32], e[32];
 
-	const char *budget = o->budget ? o->budget : "600/10m@4106";
-	char bbuf[128];
-	snprintf(bbuf, sizeof(bbuf), "%s", budget);
-	char *at = strchr(bbuf, '@');
-	double scale_to = 0, calls, window;
-	if (at) {
-		*at = '\0';
-		char *end;
-		errno = 0;
-		scale_to = strtod(at + 1, &end);
-		if (errno || *end || !(scale_to >= 1)) {
-			cli_err(sub, "--budget %s: expected N/W@SOURCES, e.g. 600/10m@4106", budget);
-			return EXIT_USAGE;
-		}
-	}
-	if (fr_budget_parse(bbuf, &calls, &window, err, sizeof(err)) < 0) {
-		cli_err(sub, "--budget: %s", err);
+		cli_err(sub,
+			"the run window %s .. %s spans %.0f years; at most %d can be simulated: "
+			"narrow it with --start/--end%s",
+			fr_time_format(c->start_s, a, sizeof(a)), fr_time_format(c->end_s, e, sizeof(e)),
+			floor((c->end_s - c->start_s) / YEAR_S), MAX_SPAN_YEARS,
+			o->start && o->end ? "" : " (or look for a wrong time in the trace)");
 		return EXIT_USAGE;
 	}
-	if (scale_to > 0) {
-		calls = floor(calls * in->tr.n_sources / scale_to + 0.5);
-		if (calls < 1)
-			calls = 1;
-	}
-	c->calls = (uint32_t)calls;
-	c->window_s = window;
-	snprintf(in->budget_desc, sizeof(in->budget_desc), "%" PRIu32 " calls / %g s%s (%s)",
-		 c->calls, window, scale_to > 0 ? " scaled" : "",
-		 c->mode == FR_RL_PACED ? "paced" : "burst");
 	return EXIT_OK;
 }
 

@@ -18,7 +18,7 @@ struct runopts {
 	const char *mode;    /* burst | paced */
 	const char *start, *end;
 	const char *host_gap;
-	uint64_t seed;
+	const char *seed;    /* a whole number (default 1) */
 };
 
 struct runinput {
@@ -30,12 +30,19 @@ struct runinput {
 };
 
 /* Handles one option shared by simulate and tune at argv[*i] (advancing *i
- * past its value). Returns 1 if taken, 0 if not ours, -1 on a missing value. */
+ * past its value). Values are checked by runinput_load. Returns 1 if taken,
+ * 0 if not ours, -1 on a missing value. */
 int runopts_take(struct runopts *o, int argc, char **argv, int *i);
+/* The value of the option argv[*i], advancing *i past it; NULL after
+ * printing "freshet SUB: OPTION needs a value" when argv[*i] is the last
+ * argument. */
+const char *runopts_value(const char *sub, int argc, char **argv, int *i);
 /* Help lines for the shared options. */
 void runopts_help(FILE *f);
-/* Loads the input and fills the simulation config. Returns 0, 1 on a failure
- * (message printed), 2 on bad usage (message printed). */
+/* Checks the options (budget, mode, window, host gap, seed: bad usage is
+ * found before the slow load), then loads the input and fills the
+ * simulation config. Returns 0, 1 on a failure (message printed), 2 on bad
+ * usage (message printed). runinput_free is safe after any return. */
 int runinput_load(struct runinput *in, const struct runopts *o, const char *sub);
 void runinput_free(struct runinput *in);
 

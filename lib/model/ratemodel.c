@@ -21,12 +21,34 @@ fr_week_clock(double t_s, int *dow, int *hour)
 		*hour = 23;
 }
 
+static const double sharp_exp[7] = FR_SHARP;
+
+/* Recomputes the shape's powers from the aligned counts. */
+static void
+refresh_prior(struct fr_ratepop *p)
+{
+	for (int g = 0; g < 7; g++) {
+		double sum = 0;
+		for (int k = 0; k < 24; k++) {
+			double q = (p->aligned[k] + 1.0) / (p->items + 24.0);
+			p->prior[g][k] = pow(q, sharp_exp[g]);
+			sum += p->prior[g][k];
+		}
+		for (int k = 0; k < 24; k++) {
+			p->prior[g][k] /= sum;
+			p->logprior[g][k] = log(p->prior[g][k]);
+		}
+	}
+	p->since_refresh = 0;
+}
+
 void
 fr_ratepop_init(struct fr_ratepop *p, double now_s, double tau_s)
 {
 	memset(p, 0, sizeof(*p));
 	p->at_s = now_s;
 	p->tau_s = tau_s;
+	refresh_prior(p);
 }
 
 void
@@ -35,6 +57,7 @@ fr_ratemodel_init(struct fr_ratemodel *m, double now_s)
 	memset(m, 0, sizeof(*m));
 	m->at_s = now_s;
 	m->since_s = now_s;
+	m->sharp = FR_SHARP_ONE;
 }
 
 /* Decayed exposure over [since, at] with decay time tau. */
@@ -68,8 +91,10 @@ pop_decay_to(struct fr_ratepop *p, double now_s)
 	if (!(dt > 0))
 		return;
 	double e = exp(-dt / p->tau_s);
-	for (int h = 0; h < 24; h++)
+	for (int h = 0; h < 24; h++) {
 		p->hour[h] *= e;
+		p->aligned[h] *= e;
+	}
 	for (int d = 0; d < 7; d++)
 		p->day[d] *= e;
 	p->items *= e;
@@ -87,8 +112,10 @@ add_item(struct fr_ratemodel *m, struct fr_ratepop *pop, double t_s, double w)
 	m->count += (float)w;
 	m->fast += (float)w;
 	pop->hour[h] += w;
+	pop->aligned[((h - m->shift) % 24 + 24) % 24] += w;
 	pop->day[d] += w;
 	pop->items += w;
+	pop->since_refresh += w;
 }
 
 static double
@@ -106,6 +133,54 @@ fr_ratemodel_mean_rate(const struct fr_ratemodel *m, const struct fr_ratepop *po
 	double e = exposure(m->since_s, m->at_s, rp->tau_s);
 	double r = (m->count + pop_rate(pop) * rp->prior_s) / (e + rp->prior_s);
 	return r > rp->floor_rate ? r : rp->floor_rate;
+}
+
+/* The prior share of UTC hour h for a source: the shared shape, shifted by
+ * the source's time shift and raised to its sharpness. */
+static double
+prior_share(const struct fr_ratemodel *m, const struct fr_ratepop *pop, int h)
+{
+	return pop->prior[m->sharp][((h - m->shift) % 24 + 24) % 24];
+}
+
+/* Picks the shift, then the sharpness, under which the source's hourly
+ * counts are most likely as draws from the shared shape. */
+static void
+fit_profile(struct fr_ratemodel *m, const struct fr_ratepop *pop)
+{
+	double best = -INFINITY;
+	int arg = m->shift;
+
+	if (m->count < 4)
+		return;
+	const double *lq = pop->logprior[m->sharp];
+	for (int sh = -11; sh <= 12; sh++) {
+		double ll = 0;
+		for (int h = 0; h < 24; h++)
+			ll += m->hour[h] * lq[((h - sh) % 24 + 24) % 24];
+		/* Prefer no shift unless the data says otherwise. */
+		if (sh == 0)
+			ll += 1.0;
+		if (ll > best) {
+			best = ll;
+			arg = sh;
+		}
+	}
+	m->shift = (int8_t)arg;
+	best = -INFINITY;
+	arg = m->sharp;
+	for (int g = 0; g < 7; g++) {
+		double ll = 0;
+		for (int h = 0; h < 24; h++)
+			ll += m->hour[h] * pop->logprior[g][((h - m->shift) % 24 + 24) % 24];
+		if (g == FR_SHARP_ONE)
+			ll += 1.0;
+		if (ll > best) {
+			best = ll;
+			arg = g;
+		}
+	}
+	m->sharp = (uint8_t)arg;
 }
 
 int
@@ -144,6 +219,11 @@ fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 		}
 	}
 
+	if (pop->since_refresh > 4096)
+		refresh_prior(pop);
+	if (n > 0)
+		fit_profile(m, pop);
+
 	/* Change detection on the fast clock: compare its count with what the
 	 * slow rate predicts for the same (fast-decayed) exposure. */
 	double ef = exposure(m->since_s, m->at_s, rp->fast_tau_s);
@@ -180,7 +260,7 @@ fr_ratemodel_profile(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
 		     const struct fr_rateparams *rp, double out[24])
 {
 	for (int h = 0; h < 24; h++) {
-		double q = pop->items > 0 ? pop->hour[h] / pop->items : 1.0 / 24;
+		double q = prior_share(m, pop, h);
 		out[h] = 24 * (m->hour[h] + rp->prior_items * q) / (m->count + rp->prior_items);
 	}
 }
@@ -207,7 +287,7 @@ fr_ratesnap_rate(const void *snap, int64_t hour)
 	int h = (int)(hour - day * 24), d = (int)((day + 3) % 7);
 	if (d < 0)
 		d += 7;
-	double qh = s->inv_pop > 0 ? s->pop->hour[h] * s->inv_pop : 1.0 / 24;
+	double qh = prior_share(s->m, s->pop, h);
 	double qd = s->inv_pop > 0 ? s->pop->day[d] * s->inv_pop : 1.0 / 7;
 	double H = 24 * (s->m->hour[h] + s->kappa * qh) * s->inv_den;
 	double D = 7 * (s->m->day[d] + s->kappa * qd) * s->inv_den;

@@ -4,7 +4,10 @@
  * is thin (empirical Bayes), with a fast second clock that detects rate
  * changes (a start, a stop, a doubling) sooner than plain decay would.
  * Items without a publication time count as spread over the interval in
- * which they appeared. 180 bytes per source. */
+ * which they appeared. A source's daily profile is shrunk toward the
+ * population's shared shape shifted by the source's own time shift, fitted
+ * by maximum likelihood, so a source in another time zone borrows the right
+ * prior. 152 bytes per source. */
 #ifndef FR_MODEL_RATEMODEL_H
 #define FR_MODEL_RATEMODEL_H
 
@@ -13,6 +16,13 @@
 /* What all sources together look like; the prior of each. */
 struct fr_ratepop {
 	double hour[24];   /* decayed item counts per UTC hour of day, all sources */
+	double aligned[24]; /* the same, each source's items moved by its own time shift:
+			     * the shape sources share, whatever their time zone */
+	/* The shared shape raised to each sharpness of FR_SHARP and scaled to
+	 * sum 1 (refreshed every few thousand items), and its logarithm. */
+	double prior[7][24];
+	double logprior[7][24];
+	double since_refresh;
 	double day[7];     /* per day of the week (Monday = 0) */
 	double items;      /* decayed total items */
 	double exposure_s; /* decayed source-seconds observed */
@@ -26,7 +36,10 @@ struct fr_ratemodel {
 	float day[7];      /* per day of the week */
 	float count;       /* decayed total (slow clock) */
 	float fast;        /* decayed total on the fast clock */
-	float pad;
+	int8_t shift;      /* hours its day runs ahead of the shared shape (time zone) */
+	uint8_t sharp;     /* index of its sharpness in FR_SHARP: how strongly it
+			    * follows the shape (1: as all do; 0.25: flat; 3: only at peaks) */
+	int8_t pad[2];
 	double at_s;       /* both clocks are decayed up to here */
 	double since_s;    /* observed since (first fetch window) */
 };
@@ -39,6 +52,11 @@ struct fr_rateparams {
 	double change_z;    /* z-score on the fast clock that declares a change: 3 */
 	double floor_rate;  /* never below this rate (items/s): 1/30 days */
 };
+
+/* Sharpness exponents a source's profile may take. NOTE: keep 7 values and
+ * FR_SHARP_ONE the index of 1. */
+#define FR_SHARP {0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0}
+#define FR_SHARP_ONE 3
 
 void fr_ratepop_init(struct fr_ratepop *p, double now_s, double tau_s);
 void fr_ratemodel_init(struct fr_ratemodel *m, double now_s);

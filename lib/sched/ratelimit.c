@@ -3,6 +3,7 @@
 
 #include "core/err.h"
 
+#include <ctype.h>
 #include <errno.h>
 #include <math.h>
 #include <stdlib.h>
@@ -78,6 +79,8 @@ int
 fr_duration_parse(const char *s, double *out_s)
 {
 	char *end;
+	if (isspace((unsigned char)s[0])) /* strtod would skip them */
+		return -1;
 	errno = 0;
 	double v = strtod(s, &end);
 	if (errno || end == s || !isfinite(v) || v < 0)
@@ -105,6 +108,11 @@ fr_budget_parse(const char *s, double *calls, double *window_s, char *err, unsig
 	const char *slash = strchr(s, '/');
 	char *end;
 
+	/* strtod would skip leading blanks; a budget has none anywhere. */
+	for (const char *p = s; *p; p++)
+		if (isspace((unsigned char)*p))
+			return fr_errf(err, errlen, "budget '%s': blanks are not allowed, e.g. 600/10m",
+				       s);
 	if (!slash)
 		return fr_errf(err, errlen, "budget '%s': expected CALLS/WINDOW, e.g. 600/10m", s);
 	errno = 0;

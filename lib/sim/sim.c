@@ -4,12 +4,18 @@
 #include "sim/sim.h"
 
 #include "core/err.h"
+#include "core/timefmt.h"
 #include "sched/sched.h"
 #include "sim/trace.h"
 
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* Longest run: weekly figures and the policies' state grow with the span, so
+ * one absurd time in a trace (year 2500) must not make a run of centuries.
+ * NOTE: keep in sync with MAX_SPAN_YEARS in src/runopts.c. */
+#define MAX_SPAN_S (50 * 365.25 * 86400)
 
 int
 fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_sim_config *cfg,
@@ -31,6 +37,15 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 			       params.name);
 	if (!(cfg->end_s > cfg->start_s))
 		return fr_errf(err, errlen, "empty run: end is not after start");
+	if (cfg->end_s - cfg->start_s > MAX_SPAN_S) {
+		char a[32], b[32];
+
+		return fr_errf(err, errlen,
+			       "run window %s .. %s is longer than 50 years (a wrong time in the "
+			       "trace?); narrow it",
+			       fr_time_format(cfg->start_s, a, sizeof(a)),
+			       fr_time_format(cfg->end_s, b, sizeof(b)));
+	}
 	if (cfg->calls == 0 || !(cfg->window_s > 0))
 		return fr_errf(err, errlen, "budget needs at least 1 call per window");
 	for (uint32_t i = 0; i < n; i++)

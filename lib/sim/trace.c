@@ -452,6 +452,61 @@ sources_reserve(struct fr_trace *tr, size_t *cap, size_t n)
 	return 0;
 }
 
+/* Source names as bytes, for qsort. strcmp compares as unsigned char, and
+ * names hold no NUL (the loaders refuse one), so this is byte order. */
+static int
+name_cmp(const void *a, const void *b)
+{
+	return strcmp(*(const char *const *)a, *(const char *const *)b);
+}
+
+/* Without a sources file ids are given by name (byte order), so that any
+ * order of the same rows gives the same ids: round robin's cycle and the
+ * policies' ties follow ids. Rebuilds tr->sources in that order and maps
+ * the collected rows' ids to it. Returns 0, or -1 on out-of-memory (tr and
+ * rw unchanged). */
+static int
+number_by_name(struct fr_trace *tr, struct rows *rw)
+{
+	size_t n = fr_strmap_len(tr->sources), i;
+	const char **name = NULL;
+	uint32_t *new_id = NULL, id;
+	struct fr_strmap *sorted = NULL;
+	int rc = -1;
+
+	if (n < 2)
+		return 0;
+	name = malloc(n * sizeof(*name));
+	new_id = malloc(n * sizeof(*new_id));
+	sorted = fr_strmap_new();
+	if (!name || !new_id || !sorted)
+		goto out;
+	for (i = 0; i < n; i++)
+		name[i] = fr_strmap_name(tr->sources, (uint32_t)i);
+	qsort(name, n, sizeof(*name), name_cmp);
+	for (i = 0; i < n; i++) {
+		/* Names are distinct, so the new map hands out ids 0, 1, ... */
+		if (fr_strmap_intern(sorted, name[i], strlen(name[i]), &id, NULL) != 0)
+			goto out;
+	}
+	for (i = 0; i < n; i++) {
+		const char *s = fr_strmap_name(tr->sources, (uint32_t)i);
+
+		fr_strmap_find(sorted, s, strlen(s), &new_id[i]);
+	}
+	for (i = 0; i < rw->n; i++)
+		rw->src[i] = new_id[rw->src[i]];
+	fr_strmap_free(tr->sources);
+	tr->sources = sorted;
+	sorted = NULL;
+	rc = 0;
+out:
+	fr_strmap_free(sorted);
+	free(name);
+	free(new_id);
+	return rc;
+}
+
 /* Without a sources file: each source its own host, group "default",
  * weight 1. */
 static int
@@ -780,7 +835,8 @@ fr_trace_load(struct fr_trace *tr, const char *trace_path, const char *sources_p
 		goto fail;
 	if (load_rows(tr, &rw, trace_path, sources_path, err, errlen) != 0)
 		goto fail;
-	if ((!sources_path && default_sources(tr) != 0) || build(tr, &rw) != 0) {
+	if ((!sources_path && (number_by_name(tr, &rw) != 0 || default_sources(tr) != 0)) ||
+	    build(tr, &rw) != 0) {
 		fr_errf(err, errlen, "%s: out of memory", trace_path);
 		goto fail;
 	}
@@ -837,7 +893,7 @@ fr_trace_from_rows(struct fr_trace *tr, size_t n, const char *const *source, con
 		    rows_push(&rw, id, time_s[i], w, has_w) != 0)
 			goto oom;
 	}
-	if (default_sources(tr) != 0 || build(tr, &rw) != 0)
+	if (number_by_name(tr, &rw) != 0 || default_sources(tr) != 0 || build(tr, &rw) != 0)
 		goto oom;
 	rows_free(&rw);
 	return 0;

@@ -32,9 +32,9 @@ struct fr_trace {
  * name) and, when sources_path is not NULL, the sources file first. Sources
  * listed in the sources file but absent from the trace are kept with no
  * items. Without a sources file every source is its own host (its name) and
- * in group "default" with weight 1, and ids follow first appearance in the
- * trace; with one, ids follow the sources file and a trace source missing
- * from it is an error.
+ * in group "default" with weight 1, and ids follow the names in byte order
+ * (strcmp), so any order of the same rows gives the same ids; with one, ids
+ * follow the sources file and a trace source missing from it is an error.
  *
  * Header rules: the first line names the columns; `source` and `time` are
  * required, `weight` and `url` optional, in any order; unknown or repeated
@@ -57,7 +57,9 @@ int fr_trace_load(struct fr_trace *tr, const char *trace_path, const char *sourc
 
 /* Builds a trace from memory (tests, generated worlds): n rows of (source
  * name, time, weight or NAN). Same semantics as loading a file without a
- * sources file. weight may be NULL; item_weight is NULL when weight is NULL
+ * sources file: ids follow the names in byte order, not the rows' order (a
+ * caller wanting ids in its own order picks names that sort that way, like
+ * fr_world_source_name's fixed-width ones). weight may be NULL; item_weight is NULL when weight is NULL
  * or all NAN, otherwise a NAN weighs 1. Copies what it needs; the arrays stay
  * the caller's. Returns 0, or -1 with err set to "rows[I]: reason" (empty
  * source, non-finite time, negative or infinite weight) and *tr zeroed. */

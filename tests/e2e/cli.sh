@@ -6,8 +6,8 @@
 
 F=$FRESHET
 
-# A tiny valid trace, so that the usage errors checked after loading the
-# input (budget, mode, window) are reached.
+# A tiny valid trace, so that usage errors are told apart from load failures
+# (most are found before loading: see "before the load" below).
 T=$WORK/t.csv
 printf 'source,time\nA,5\nB,1\nC,95\nA,61\nB,12\nC,25\nA,150\n' >"$T"
 
@@ -52,6 +52,12 @@ for opt in --trace --sources --world --policy --budget --mode --format --weekly 
 	expect_stdout_contains "$opt"
 done
 
+# The policy list is one aligned column, however long the names.
+cols=$(sed -n '/^policies:/,/^  any index policy/p' "$OUT" | sed '1d;$d' |
+	awk '{ match($0, /^  [^ ]+ +/); print RLENGTH }' | sort -u)
+expect_eq "policy help in one column" "$(printf '%s\n' "$cols" | wc -l)" 1
+check "policy help lists miniflux-entry-frequency" grep -q '^  miniflux-entry-frequency ' "$OUT"
+
 expect_exit 0 "$F" tune --help
 expect_stderr_empty
 for opt in --trace --sources --world --policy --param --range --steps --log --budget --mode; do
@@ -95,7 +101,55 @@ usage_error "--start bogus" simulate --trace "$T" --start bogus
 usage_error "--end 2012-13-01T00:00:00Z" simulate --trace "$T" --end 2012-13-01T00:00:00Z
 usage_error "run window is empty" simulate --trace "$T" --start 100 --end 50
 usage_error "--host-gap x" simulate --trace "$T" --host-gap x
-usage_error "--seed" simulate --trace "$T" --seed abc
+usage_error "--seed abc: expected a whole number" simulate --trace "$T" --seed abc
+usage_error "--seed -1: expected a whole number" simulate --trace "$T" --seed -1
+usage_error "--seed needs a value" simulate --trace "$T" --seed
+usage_error "--budget ' 600/10m': blanks are not allowed" simulate --trace "$T" --budget ' 600/10m'
+usage_error "blanks are not allowed" simulate --trace "$T" --budget '600/10m '
+usage_error "blanks are not allowed" simulate --trace "$T" --budget '600/ 10m'
+usage_error "blanks are not allowed" simulate --trace "$T" --budget '600/10m@ 4106'
+usage_error "--host-gap  15s" simulate --trace "$T" --host-gap ' 15s'
+
+# Options of simulate and tune with a missing value all say so alike.
+for opt in --format --policy --report --cost-target --jobs --sources --mode --start --end \
+	--host-gap; do
+	usage_error "$opt needs a value" simulate --trace "$T" "$opt"
+done
+for opt in --policy --param --range --steps --budget --seed; do
+	usage_error "$opt needs a value" tune --trace "$T" "$opt"
+done
+
+# Bad usage is found before the (slow) load: exit 2 even when the trace
+# does not exist, and the missing file is not mentioned.
+missing=$WORK/no/such/trace.csv
+for args in "--budget 600" "--budget 0/10m" "--budget 600/10m@x" "--mode bogus" \
+	"--start bogus" "--end 2012-13-01T00:00:00Z" "--host-gap x" "--seed abc" \
+	"--start 100 --end 50" "--format bogus" "--policy nope" "--policy round-robin,"; do
+	# shellcheck disable=SC2086 # split on purpose
+	usage_error "freshet simulate" simulate --trace "$missing" $args
+	check "no load before the usage error ($args)" test -z "$(grep -F "$missing" "$ERR")"
+done
+usage_error "--seed abc: expected a whole number" \
+	tune --trace "$missing" --policy air-balloon --param inertia --range 1:2 --seed abc
+usage_error "--mode bogus" \
+	tune --trace "$missing" --policy air-balloon --param inertia --range 1:2 --mode bogus
+
+# A run window longer than 50 years (one absurd time in a trace) is refused
+# with the window named, instead of running out of memory or time.
+printf 'source,time\na,1325376011\nb,1325376100\na,2500-01-01T00:00:00Z\n' >"$WORK/y2500.csv"
+usage_error "the run window" simulate --trace "$WORK/y2500.csv" --policy round-robin --budget 1/10s
+expect_stderr_contains "2012-01-01T00:00:11Z .. 2500-01-01T00:00:10Z spans 487 years"
+expect_stderr_contains "at most 50"
+expect_stderr_contains "--start/--end"
+printf 'source,time\na,1325376011\na,1000000000000\n' >"$WORK/e12.csv"
+usage_error "at most 50" simulate --trace "$WORK/e12.csv" --policy round-robin
+expect_stderr_contains "--start/--end"
+# Narrowing the window lets the same trace run.
+expect_exit 0 "$F" simulate --trace "$WORK/y2500.csv" --policy round-robin --budget 1/10s \
+	--end 2012-01-02T00:00:00Z --format csv
+expect_stdout_contains '"round-robin",2,2,'
+usage_error "spans 60 years" simulate --trace "$T" --start 1970-01-01T00:00:00Z \
+	--end 2030-01-01T00:00:00Z
 
 # Policies: unknown names and bad parameters are usage errors, caught before
 # any simulation.
@@ -106,6 +160,12 @@ usage_error "inertia='x'" simulate --trace "$T" --policy air-balloon:inertia=x
 usage_error "lacks '=value'" simulate --trace "$T" --policy air-balloon:inertia
 usage_error "given twice" simulate --trace "$T" --policy air-balloon:inertia=5:inertia=6
 usage_error "no parameter 'k'" simulate --trace "$T" --policy round-robin:k=3
+# Empty entries in the list are errors that name the list.
+usage_error "--policy: bad list 'round-robin,'" simulate --trace "$T" --policy 'round-robin,'
+usage_error "--policy: bad list 'round-robin,,air-balloon'" simulate --trace "$T" \
+	--policy 'round-robin,,air-balloon'
+usage_error "--policy: bad list ',round-robin'" simulate --trace "$T" --policy ',round-robin'
+usage_error "--policy: bad list 'all,'" simulate --trace "$T" --policy 'all,'
 
 # ---- simulate: failures (exit 1) name the input ----
 missing=$WORK/no/such/trace.csv

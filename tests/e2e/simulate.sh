@@ -100,11 +100,54 @@ expect_stdout_contains "budget: 1 calls / 10 s (burst)"
 expect_stdout_matches '^round-robin +5 +83\.33% +23 +25 +29 +10 +5 +1\.000( |$)'
 expect_stdout_contains "mean delay per week"
 
-# Without --start/--end the run covers the trace: first item to last + 1 s.
+# Without --start/--end the run covers the trace: first item to last plus
+# one budget window (150 + 10 s), so round robin finds the last items too.
 expect_exit 0 "$F" simulate --trace "$T" --policy round-robin --budget 1/10s --format json
 check "default window starts at the first item" grep -q '"start": "1970-01-01T00:00:01Z"' "$OUT"
-check "default window ends after the last item" grep -q '"end": "1970-01-01T00:02:31Z"' "$OUT"
+check "default window ends a window after the last item" \
+	grep -q '"end": "1970-01-01T00:02:40Z"' "$OUT"
 check "default window holds all 7 items" grep -q '"items": 7' "$OUT"
+check "default window lets round robin fetch all 7" grep -q '"fetched": 7' "$OUT"
+expect_exit 0 "$F" simulate --trace "$T" --policy round-robin --budget 2/1m
+expect_stdout_contains "1970-01-01T00:00:01Z .. 1970-01-01T00:03:30Z"
+
+# JSON numbers are exact, not 6 digits: one source, calls at 0 and
+# 1,234,567 s, items at 1 and 2 s: delays 1,234,566 and 1,234,565 s.
+printf 'source,time\na,1\na,2\n' >"$D/long.csv"
+expect_exit 0 "$F" simulate --trace "$D/long.csv" --policy round-robin --budget 1/1234567s \
+	--start 0 --end 2000000 --format json
+expect_stdout_contains '"window_s": 1234567,'
+expect_stdout_contains '"delay_mean_s": 1234565.5,'
+expect_stdout_contains '"delay_p90_s": 1234565.9'
+check "json has no exponents" test -z "$(grep -E '[0-9]e[+-]?[0-9]' "$OUT")"
+# 5/6 to 16 digits, and 23.2 as 23.2 (the shortest form that reads back).
+expect_exit 0 "$F" "${HAND[@]}" --format json
+expect_stdout_contains '"coverage": 0.8333333333333334,'
+expect_stdout_contains '"delay_mean_s": 23.2,'
+if have_python; then
+	cp "$OUT" "$D/exact.json"
+	run python3 -c 'import json, sys; r = json.load(open(sys.argv[1]))["runs"][0]
+assert r["coverage"] == 5 / 6, r["coverage"]; print("ok")' "$D/exact.json"
+	expect_eq "json coverage reads back as 5/6 exactly" "$RC:$(cat "$OUT")" "0:ok"
+fi
+
+# ---- cost view ----
+# Round robin at its own mean delay needs its own budget, though its
+# coverage (5/6 in the window) is far below 99%: the coverage bar is round
+# robin's own less a point, not an absolute level.
+expect_exit 0 "$F" "${HAND[@]}" --cost --format csv
+expect_eq "round robin reaches its own target" \
+	"$(csv_select "$OUT" budget_needed_calls | sed -n 2p)" 1
+expect_exit 0 "$F" "${HAND[@]}" --cost
+expect_stdout_contains "with coverage at least 82.33%"
+expect_stdout_matches '^round-robin +1 +1\.000$'
+expect_exit 0 "$F" "${HAND[@]}" --cost --format json
+expect_stdout_contains '"cost": {"target_delay_s": 23.2, "min_coverage": 0.82333333333333'
+# An explicit target keeps 99% of round robin's coverage: 1 call reaches
+# 23.2 s, not 20 s (at 1 call per 10 s); 2 calls do.
+expect_exit 0 "$F" "${HAND[@]}" --cost-target 20 --format csv
+expect_eq "explicit target: budget needed" \
+	"$(csv_select "$OUT" budget_needed_calls | sed -n 2p)" 2
 
 # ---- a small world: deterministic ----
 WORLD=(world --sources 200 --days 14 --seed 3)

@@ -155,7 +155,7 @@ awk 'BEGIN {
 } >"$D/reversed.csv"
 {
 	echo source
-	tail -n +2 "$D/raw.csv" | cut -d, -f1 | sort -u
+	tail -n +2 "$D/raw.csv" | cut -d, -f1 | LC_ALL=C sort -u
 } >"$D/sources.csv"
 # The same rows with RFC 3339 times (half with a +02:00 offset), CRLF line
 # ends, and gzip-compressed.
@@ -191,28 +191,29 @@ expect_same_file "CRLF line ends give the same figures" "$D/sorted.out" "$D/crlf
 figures gzip "$D/raw.csv.gz"
 expect_same_file "gzip gives the same figures" "$D/sorted.out" "$D/gzip.out"
 
-# Without a sources file ids follow the first appearance of each source, so
-# only orders that keep that first appearance are sure to agree: move every
-# source's later rows around but keep its first row where it was.
+# Without a sources file ids follow the source names (byte order), so any
+# order of the rows gives the figures of the sorted trace: scrambled,
+# reversed, and with each source's first row moved.
 awk -F, 'NR == 1 { print; next } !seen[$1]++ { print; next } { rest[n++] = $0 }
 	END { for (i = n - 1; i >= 0; i--) print rest[i] }' "$D/sorted.csv" >"$D/firsts.csv"
-expect_exit 0 "$F" simulate --trace "$D/sorted.csv" --policy "$POLICIES" --budget 20/10m --format csv
-csv_without "$OUT" wall_s >"$D/nosrc_sorted.out"
-expect_exit 0 "$F" simulate --trace "$D/firsts.csv" --policy "$POLICIES" --budget 20/10m --format csv
-csv_without "$OUT" wall_s >"$D/nosrc_firsts.out"
+# nosrc NAME TRACE: as figures, without --sources.
+nosrc() {
+	expect_exit 0 "$F" simulate --trace "$2" --policy "$POLICIES" --budget 20/10m --format csv
+	csv_without "$OUT" wall_s >"$D/$1.out"
+}
+nosrc nosrc_sorted "$D/sorted.csv"
+nosrc nosrc_firsts "$D/firsts.csv"
 expect_same_file "rows reordered within each source give the same figures" \
 	"$D/nosrc_sorted.out" "$D/nosrc_firsts.out"
-
-# Known issue, reported to the lead: without a sources file a scrambled trace
-# numbers its sources differently, and round robin's cycle and buzzwise's
-# ties follow those ids, so the figures differ from the sorted trace's. Not a
-# check yet; says so when it starts to hold.
-expect_exit 0 "$F" simulate --trace "$D/raw.csv" --policy "$POLICIES" --budget 20/10m --format csv
-csv_without "$OUT" wall_s >"$D/nosrc_raw.out"
-if cmp -s "$D/nosrc_sorted.out" "$D/nosrc_raw.out"; then
-	e2e_say "note: scrambled rows without --sources now match sorted ones: make it a check"
-else
-	e2e_say "known issue: without --sources, row order changes the figures (source ids follow first appearance)"
-fi
+nosrc nosrc_raw "$D/raw.csv"
+expect_same_file "scrambled rows without --sources give the sorted figures" \
+	"$D/nosrc_sorted.out" "$D/nosrc_raw.out"
+nosrc nosrc_reversed "$D/reversed.csv"
+expect_same_file "reversed rows without --sources give the sorted figures" \
+	"$D/nosrc_sorted.out" "$D/nosrc_reversed.out"
+# A sources file in name order numbers the sources as no sources file does.
+check "sources.csv is in name order" env LC_ALL=C sort -c <(tail -n +2 "$D/sources.csv")
+expect_same_file "name order is the order of a sorted sources file" \
+	"$D/sorted.out" "$D/nosrc_sorted.out"
 
 finish

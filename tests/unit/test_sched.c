@@ -5,12 +5,15 @@
 
 #include "core/err.h"
 #include "core/rng.h"
+#include "core/strmap.h"
 #include "sched/ratelimit.h"
 #include "sched/sched.h"
 #include "sim/sim.h"
 #include "sim/trace.h"
 
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 static void
 ratelimit_burst(void)
@@ -69,6 +72,13 @@ budget_parsing(void)
 	CHECK(fr_budget_parse("0/10m", &n, &w, err, sizeof(err)) < 0);
 	CHECK(fr_budget_parse("1.5/10m", &n, &w, err, sizeof(err)) < 0);
 	CHECK(fr_budget_parse("6/10x", &n, &w, err, sizeof(err)) < 0);
+	/* blanks anywhere are refused (strtod would skip leading ones) */
+	CHECK(fr_budget_parse(" 600/10m", &n, &w, err, sizeof(err)) < 0);
+	CHECK(strstr(err, "blanks") != NULL);
+	CHECK(fr_budget_parse("600/ 10m", &n, &w, err, sizeof(err)) < 0);
+	CHECK(fr_budget_parse("600/10m ", &n, &w, err, sizeof(err)) < 0);
+	CHECK(fr_budget_parse("\t600/10m", &n, &w, err, sizeof(err)) < 0);
+	CHECK(fr_duration_parse(" 15s", &d) < 0);
 	CHECK(fr_duration_parse("15s", &d) == 0 && d == 15);
 	CHECK(fr_duration_parse("2d", &d) == 0 && d == 172800);
 	CHECK(fr_duration_parse("-1", &d) < 0);
@@ -245,13 +255,40 @@ buzzwise_fetches_only_the_heaviest(void)
 	char err[FR_ERRLEN];
 
 	CHECK(fr_trace_from_rows(&tr, 3, src, t, NULL, err, sizeof(err)) == 0);
-	tr.weight[0] = 1;
-	tr.weight[1] = 10;
-	tr.weight[2] = 5;
+	/* Ids follow the names' byte order, not the rows': set weights by name. */
+	static const double weight[] = {1, 10, 5};
+	for (int i = 0; i < 3; i++) {
+		uint32_t id = UINT32_MAX;
+		CHECK(fr_strmap_find(tr.sources, src[i], strlen(src[i]), &id) == 1);
+		if (id < tr.n_sources)
+			tr.weight[id] = weight[i];
+	}
 	struct fr_sim_config c = config(0, 1000, 1, 10, FR_RL_PACED);
 	CHECK(fr_sim_run(&tr, "buzzwise:k=2", &c, &m, NULL, err, sizeof(err)) == 0);
 	CHECK(m.fetched == 2); /* heavy and mid; light never */
 	CHECK(m.requests == 100);
+	fr_metrics_free(&m);
+	fr_trace_free(&tr);
+}
+
+/* A window of more than 50 years (one absurd time in a trace) is refused
+ * before anything is allocated for it. */
+static void
+run_longer_than_50_years_is_refused(void)
+{
+	const char *src[] = {"a"};
+	double t[] = {1};
+	struct fr_trace tr;
+	struct fr_metrics m;
+	char err[FR_ERRLEN];
+	struct fr_sim_config c = config(0, 51 * 365.25 * 86400, 1, 10, FR_RL_BURST);
+
+	CHECK(fr_trace_from_rows(&tr, 1, src, t, NULL, err, sizeof(err)) == 0);
+	CHECK(fr_sim_run(&tr, "round-robin", &c, &m, NULL, err, sizeof(err)) < 0);
+	CHECK(strstr(err, "1970-01-01T00:00:00Z .. 2020-12-31") != NULL);
+	CHECK(strstr(err, "longer than 50 years") != NULL);
+	c = config(0, 86400, 1, 10, FR_RL_BURST);
+	CHECK(fr_sim_run(&tr, "round-robin", &c, &m, NULL, err, sizeof(err)) == 0);
 	fr_metrics_free(&m);
 	fr_trace_free(&tr);
 }
@@ -291,6 +328,7 @@ main(void)
 	RUN(round_robin_mean_delay_law);
 	RUN(host_gap_is_respected);
 	RUN(buzzwise_fetches_only_the_heaviest);
+	RUN(run_longer_than_50_years_is_refused);
 	RUN(bad_policy_specs_are_errors);
 	return TEST_DONE();
 }

@@ -205,9 +205,9 @@ small_trace_parsed_and_sorted_per_source(void)
 	if (!load_ok(&tr, data("small.csv"), NULL))
 		return;
 	CHECK(tr.n_sources == 3);
-	/* ids in first-seen order */
-	CHECK_STR(fr_trace_source_name(&tr, 0), "b");
-	CHECK_STR(fr_trace_source_name(&tr, 1), "a");
+	/* ids by name (byte order), not by first appearance ("b" comes first) */
+	CHECK_STR(fr_trace_source_name(&tr, 0), "a");
+	CHECK_STR(fr_trace_source_name(&tr, 1), "b");
 	CHECK_STR(fr_trace_source_name(&tr, 2), "c,d");
 	check_small(&tr);
 	/* without a sources file: own host, group "default" (id 0), weight 1 */
@@ -287,7 +287,11 @@ sources_file_with_only_source_column(void)
 	if (!load_ok(&tr, data("small.csv"), src))
 		return;
 	CHECK(tr.n_sources == 4);
+	/* the sources file's order, not the names' */
 	CHECK_STR(fr_trace_source_name(&tr, 0), "z");
+	CHECK_STR(fr_trace_source_name(&tr, 1), "b");
+	CHECK_STR(fr_trace_source_name(&tr, 2), "a");
+	CHECK_STR(fr_trace_source_name(&tr, 3), "c,d");
 	check_small(&tr);
 	for (uint32_t s = 0; s < tr.n_sources; s++) {
 		CHECK_STR(fr_strmap_name(tr.hosts, tr.host[s]), fr_trace_source_name(&tr, s));
@@ -536,8 +540,10 @@ from_rows_matches_file_semantics(void)
 	/* some NAN: those count as 1 */
 	const float somew[] = {NAN, 5, NAN, NAN, NAN, NAN, NAN};
 	CHECK(fr_trace_from_rows(&tr, 7, src, t, somew, err, sizeof(err)) == 0);
-	CHECK(tr.item_weight && tr.item_weight[tr.first[1] + 1] == 5.0f);
-	CHECK(tr.item_weight && tr.item_weight[tr.first[1]] == 1.0f);
+	uint32_t a = source_id(&tr, "a");
+	CHECK(a == 0);
+	CHECK(tr.item_weight && tr.item_weight[tr.first[a] + 1] == 5.0f);
+	CHECK(tr.item_weight && tr.item_weight[tr.first[a]] == 1.0f);
 	fr_trace_free(&tr);
 
 	CHECK(fr_trace_from_rows(&tr, 0, NULL, NULL, NULL, err, sizeof(err)) == 0);
@@ -554,6 +560,55 @@ from_rows_matches_file_semantics(void)
 	const float negw[] = {1, -1};
 	CHECK(fr_trace_from_rows(&tr, 2, src, t, negw, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "rows[1]: weight") != NULL);
+}
+
+/* Without a sources file ids follow the names in byte order, whatever the
+ * order of the rows: a file, the same rows scrambled, and fr_trace_from_rows
+ * with the rows in yet another order give identical traces. "s10" sorts
+ * before "s2", "B" before "a", and a name before its extensions. */
+static void
+ids_follow_names_not_row_order(void)
+{
+	static const char fwd[] = "source,time,weight\n"
+	                          "s2,50,1\ns10,40,2\na,30,3\nB,20,4\nab,10,5\ns2,5,6\n"
+	                          "\xc3\xa9t\xc3\xa9,7,7\ns1,60,8\n";
+	static const char scr[] = "source,time,weight\n"
+	                          "s1,60,8\nab,10,5\ns2,5,6\n\xc3\xa9t\xc3\xa9,7,7\n"
+	                          "B,20,4\ns10,40,2\ns2,50,1\na,30,3\n";
+	static const char *const want[] = {"B", "a", "ab", "s1", "s10", "s2", "\xc3\xa9t\xc3\xa9"};
+	const char *src[] = {"\xc3\xa9t\xc3\xa9", "s2", "a", "s10", "s1", "ab", "B", "s2"};
+	const double t[] = {7, 5, 30, 40, 60, 10, 20, 50};
+	const float w[] = {7, 6, 3, 2, 8, 5, 4, 1};
+	struct fr_trace a, b, c;
+	char err[512], spath[512];
+
+	if (!load_ok(&a, write_tmp_str("e.csv", fwd), NULL))
+		return;
+	CHECK(a.n_sources == 7);
+	for (uint32_t s = 0; s < a.n_sources && s < 7; s++) {
+		CHECK_STR(fr_trace_source_name(&a, s), want[s]);
+		/* each source its own host, hosts numbered in the same order */
+		CHECK(a.host[s] == s);
+	}
+	if (load_ok(&b, write_tmp_str("s.csv", scr), NULL)) {
+		CHECK(same_trace(&a, &b));
+		fr_trace_free(&b);
+	}
+	CHECK(fr_trace_from_rows(&c, 8, src, t, w, err, sizeof(err)) == 0);
+	CHECK(same_trace(&a, &c));
+	fr_trace_free(&c);
+	/* with a sources file, its order stands (write_tmp's buffer is shared) */
+	snprintf(spath, sizeof(spath), "%s",
+	         write_tmp_str("only_source.csv",
+	                       "source\ns2\ns10\ns1\nB\nab\na\n\xc3\xa9t\xc3\xa9\n"));
+	if (load_ok(&b, write_tmp_str("s.csv", scr), spath)) {
+		CHECK_STR(fr_trace_source_name(&b, 0), "s2");
+		CHECK_STR(fr_trace_source_name(&b, 1), "s10");
+		CHECK_STR(fr_trace_source_name(&b, 6), "\xc3\xa9t\xc3\xa9");
+		CHECK(b.first[1] - b.first[0] == 2 && b.item_time_s[b.first[0]] == 5);
+		fr_trace_free(&b);
+	}
+	fr_trace_free(&a);
 }
 
 /* Many shuffled items per source with repeated times: sorted, and items with
@@ -600,7 +655,10 @@ large_unsorted_sources_sort_stably(void)
 	}
 	CHECK(bad == 0);
 	CHECK(tr.first[tr.n_sources] == N);
-	CHECK(tr.item_time_s[0] == 999.5 && tr.item_weight[0] == 150.0f);
+	uint32_t sorted = source_id(&tr, "sorted");
+	CHECK(sorted == NSRC); /* "s0".."s6" sort before "sorted" */
+	CHECK(sorted < tr.n_sources && tr.item_time_s[tr.first[sorted]] == 999.5 &&
+	      tr.item_weight[tr.first[sorted]] == 150.0f);
 	CHECK(tr.start_s == lo && tr.end_s == 1199);
 	fr_trace_free(&tr);
 	free(src);
@@ -676,7 +734,11 @@ reddit_trace_loads(void)
 		for (size_t i = tr.first[s] + 1; i < tr.first[s + 1]; i++)
 			bad += tr.item_time_s[i - 1] > tr.item_time_s[i];
 	CHECK(bad == 0);
-	CHECK_STR(fr_trace_source_name(&tr, 0), "meme");
+	/* ids by name in byte order: digits before upper case before lower case */
+	CHECK_STR(fr_trace_source_name(&tr, 0), "0x10c");
+	for (uint32_t s = 1; s < tr.n_sources; s++)
+		bad += strcmp(fr_trace_source_name(&tr, s - 1), fr_trace_source_name(&tr, s)) >= 0;
+	CHECK(bad == 0);
 	fr_trace_free(&tr);
 }
 
@@ -727,6 +789,7 @@ main(void)
 	RUN(gzip_loads_identically_to_plain);
 	RUN(truncated_gzip_is_an_error);
 	RUN(from_rows_matches_file_semantics);
+	RUN(ids_follow_names_not_row_order);
 	RUN(large_unsorted_sources_sort_stably);
 	RUN(strmap_interns_in_first_seen_order);
 	RUN(reddit_trace_loads);

@@ -679,8 +679,19 @@ test_invalid_params_are_refused(void)
 	fr_world_defaults(&p);
 	p.n_sources = 20000;
 	CHECK(fr_world_generate(&w, &p, err, sizeof(err)) == 0);
-	char name[32];
+	char name[32], prev[32];
 	CHECK_STR(fr_world_source_name(&w, 7, name, sizeof(name)), "s00007");
+	/* Names have one width, so byte order is index order: a trace without a
+	 * sources file (ids by name) numbers sources as the world does. */
+	size_t unsorted = 0;
+	fr_world_source_name(&w, 0, prev, sizeof(prev));
+	for (uint32_t s = 1; s < w.p.n_sources; s++) {
+		fr_world_source_name(&w, s, name, sizeof(name));
+		unsorted += strcmp(prev, name) >= 0 || strlen(prev) != strlen(name);
+		memcpy(prev, name, sizeof(prev));
+	}
+	CHECK(unsorted == 0);
+	CHECK_STR(fr_world_source_name(&w, 19999, name, sizeof(name)), "s19999");
 	fr_world_free(&w);
 }
 
