@@ -74,11 +74,12 @@ decay_to(struct fr_ratemodel *m, const struct fr_rateparams *rp, double now_s)
 	double dt = now_s - m->at_s;
 	if (!(dt > 0))
 		return;
-	float e = (float)exp(-dt / rp->tau_s);
+	float e = (float)exp(-dt / rp->tau_s), ep = (float)exp(-dt / rp->profile_tau_s);
 	for (int h = 0; h < 24; h++)
-		m->hour[h] *= e;
+		m->hour[h] *= ep;
 	for (int d = 0; d < 7; d++)
-		m->day[d] *= e;
+		m->day[d] *= ep;
+	m->pcount *= ep;
 	m->count *= e;
 	m->fast *= (float)exp(-dt / rp->fast_tau_s);
 	m->at_s = now_s;
@@ -110,6 +111,7 @@ add_item(struct fr_ratemodel *m, struct fr_ratepop *pop, double t_s, double w)
 	m->hour[h] += (float)w;
 	m->day[d] += (float)w;
 	m->count += (float)w;
+	m->pcount += (float)w;
 	m->fast += (float)w;
 	pop->hour[h] += w;
 	pop->aligned[((h - m->shift) % 24 + 24) % 24] += w;
@@ -151,7 +153,7 @@ fit_profile(struct fr_ratemodel *m, const struct fr_ratepop *pop)
 	double best = -INFINITY;
 	int arg = m->shift;
 
-	if (m->count < 4)
+	if (m->pcount < 4)
 		return;
 	const double *lq = pop->logprior[m->sharp];
 	for (int sh = -11; sh <= 12; sh++) {
@@ -232,23 +234,10 @@ fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 		double slow = m->count / es, expect = slow * ef;
 		double z = (m->fast - expect) / sqrt(expect + 1.0);
 		if (fabs(z) > rp->change_z) {
-			/* Trust the fast clock: rescale the slow counts (profile
-			 * shape kept) to its rate. */
+			/* Trust the fast clock. */
 			double fast_rate = m->fast / ef;
-			double k = slow > 0 ? fast_rate / slow : 0;
-			if (m->count <= 0 && fast_rate > 0) {
-				m->count = (float)(fast_rate * es);
-				for (int h = 0; h < 24; h++)
-					m->hour[h] = m->count / 24;
-				for (int d = 0; d < 7; d++)
-					m->day[d] = m->count / 7;
-			} else {
-				for (int h = 0; h < 24; h++)
-					m->hour[h] *= (float)k;
-				for (int d = 0; d < 7; d++)
-					m->day[d] *= (float)k;
-				m->count *= (float)k;
-			}
+			/* The level moves to the fast clock's; the shape stays. */
+			m->count = (float)(fast_rate * es);
 			changed = 1;
 		}
 	}
@@ -261,7 +250,7 @@ fr_ratemodel_profile(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
 {
 	for (int h = 0; h < 24; h++) {
 		double q = prior_share(m, pop, h);
-		out[h] = 24 * (m->hour[h] + rp->prior_items * q) / (m->count + rp->prior_items);
+		out[h] = 24 * (m->hour[h] + rp->prior_items * q) / (m->pcount + rp->prior_items);
 	}
 }
 
@@ -273,7 +262,7 @@ fr_ratemodel_snapshot(const struct fr_ratemodel *m, const struct fr_ratepop *pop
 	out->scale = scale;
 	out->floor = rp->floor_rate;
 	out->kappa = rp->prior_items;
-	out->inv_den = 1.0 / (m->count + rp->prior_items);
+	out->inv_den = 1.0 / (m->pcount + rp->prior_items);
 	out->inv_pop = pop->items > 0 ? 1.0 / pop->items : 0;
 	out->m = m;
 	out->pop = pop;

@@ -32,9 +32,10 @@ struct fr_ratepop {
 };
 
 struct fr_ratemodel {
-	float hour[24];    /* decayed counts per UTC hour of day */
+	float hour[24];    /* decayed counts per UTC hour of day (profile clock) */
 	float day[7];      /* per day of the week */
-	float count;       /* decayed total (slow clock) */
+	float count;       /* decayed total (slow clock): the rate's level */
+	float pcount;      /* decayed total on the profile clock (sum of hour[]) */
 	float fast;        /* decayed total on the fast clock */
 	int8_t shift;      /* hours its day runs ahead of the shared shape (time zone) */
 	uint8_t sharp;     /* index of its sharpness in FR_SHARP: how strongly it
@@ -45,7 +46,8 @@ struct fr_ratemodel {
 };
 
 struct fr_rateparams {
-	double tau_s;       /* slow decay (profile, rate): 21 days */
+	double tau_s;       /* slow decay (rate level) */
+	double profile_tau_s; /* decay of the hourly and daily counts (the shape) */
 	double fast_tau_s;  /* fast decay (change detection): 2 days */
 	double prior_s;     /* weight of the population rate, in source-seconds: 1 day */
 	double prior_items; /* weight of the population profile, in items: 8 */

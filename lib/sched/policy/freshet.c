@@ -13,7 +13,6 @@
 
 #include <math.h>
 #include <stdlib.h>
-#include <stdio.h>
 
 struct fs_ctx {
 	struct fr_rateparams rp;
@@ -26,7 +25,8 @@ struct fs_ctx {
 	double theta_seen;    /* latest threshold the scheduler asked about */
 	/* Bursts: a mixture of follow-ups (lag ~ exponential, mean tau) and
 	 * background arrivals at the source's own rate, fitted online (EM). */
-	double em_items, em_follow, em_lag; /* sums: items, responsibilities, resp * lag */
+	double em_items, em_short; /* gaps seen, and of them within the burst window */
+	double em_follow, em_lag;  /* sums of responsibilities, and of resp * lag */
 	double follow_share;  /* pi: share of items that are follow-ups */
 	/* Rates are heavy-tailed across sources: the prior of a new or quiet
 	 * source is their geometric mean, not the mean the heavy ones make. */
@@ -69,14 +69,15 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	  size_t errlen)
 {
 	struct fs_ctx *c = calloc(1, sizeof(*c));
-	double tau_d, fast_d, prior_d, explore, bursts, horizon_d;
+	double tau_d, ptau_d, fast_d, prior_d, explore, bursts, horizon_d;
 
 	if (!c)
 		return fr_errf(err, errlen, "out of memory");
-	if (fr_params_double(params, "tau", 21, 0.5, 3650, &tau_d, err, errlen) < 0 ||
-	    fr_params_double(params, "fast", 2, 0.05, 365, &fast_d, err, errlen) < 0 ||
+	if (fr_params_double(params, "tau", 60, 0.5, 3650, &tau_d, err, errlen) < 0 ||
+	    fr_params_double(params, "profile_tau", 60, 0.5, 36500, &ptau_d, err, errlen) < 0 ||
+	    fr_params_double(params, "fast", 7, 0.05, 365, &fast_d, err, errlen) < 0 ||
 	    fr_params_double(params, "prior", 1, 0, 365, &prior_d, err, errlen) < 0 ||
-	    fr_params_double(params, "shrink", 8, 0, 1e6, &c->rp.prior_items, err, errlen) < 0 ||
+	    fr_params_double(params, "shrink", 100, 0, 1e6, &c->rp.prior_items, err, errlen) < 0 ||
 	    fr_params_double(params, "change_z", 3, 0.5, 100, &c->rp.change_z, err, errlen) < 0 ||
 	    fr_params_double(params, "explore", 16, 0.5, 1e6, &explore, err, errlen) < 0 ||
 	    fr_params_double(params, "bursts", 1, 0, 1, &bursts, err, errlen) < 0 ||
@@ -86,6 +87,7 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 		return -1;
 	}
 	c->rp.tau_s = tau_d * 86400;
+	c->rp.profile_tau_s = ptau_d * 86400;
 	c->rp.fast_tau_s = fast_d * 86400;
 	c->rp.prior_s = prior_d * 86400;
 	c->rp.floor_rate = 1.0 / (30 * 86400.0);
@@ -101,6 +103,7 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	c->burst_tau_s = 900;
 	/* Pseudo-observations so the first items do not swing the fit. */
 	c->em_items = 20;
+	c->em_short = 4;
 	c->em_follow = 20 * c->follow_share;
 	c->em_lag = c->em_follow * c->burst_tau_s;
 	*ctx = c;
@@ -111,9 +114,6 @@ static void
 fs_destroy(void *ctx)
 {
 	struct fs_ctx *c = ctx;
-	if (getenv("FR_DEBUG"))
-		fprintf(stderr, "freshet: follow share %.3f tau %.0f s (items %.0f)\n",
-			c->follow_share, c->burst_tau_s, c->em_items);
 	free(ctx);
 }
 
@@ -170,29 +170,46 @@ fs_due(void *ctx, void *st, double now_s, double theta)
 	return d < cap ? d : cap;
 }
 
-/* One EM step for the gap between two items of a source: follow-up (lag
- * exponential with the current tau) or background (exponential at the
- * source's base rate r). */
+/* Gaps longer than this are background: bursts are fitted on short gaps
+ * only, so a background the rate model describes imperfectly (rhythm,
+ * changes) cannot pass for a slow burst. */
+#define BURST_WINDOW_S (3 * 3600.0)
+
+/* One EM step for the gap between two items of a source: a follow-up (lag
+ * exponential with the current tau) or background, both truncated to the
+ * burst window. Background gaps that short are close to uniform for sources
+ * that publish less than about once per window, whatever their rhythm, so
+ * only those sources are fitted: the rate model's errors stay out. */
 static void
 learn_gap(struct fs_ctx *c, double gap_s, double r)
 {
-	double pi = c->follow_share, tau = c->burst_tau_s;
-	double fb = exp(-gap_s / tau) / tau, fo = r * exp(-r * gap_s);
-	double rho = pi * fb / (pi * fb + (1 - pi) * fo + 1e-300);
-
+	if (r * BURST_WINDOW_S > 0.3)
+		return;
 	c->em_items += 1;
-	c->em_follow += rho;
-	c->em_lag += rho * gap_s;
+	if (gap_s < BURST_WINDOW_S) {
+		double tau = c->burst_tau_s, G = BURST_WINDOW_S;
+		double pi = c->em_short > 0 ? c->em_follow / c->em_short : 0.5;
+		if (pi < 0.01)
+			pi = 0.01;
+		if (pi > 0.99)
+			pi = 0.99;
+		double fb = exp(-gap_s / tau) / (tau * (1 - exp(-G / tau)));
+		double fo = 1 / G;
+		double rho = pi * fb / (pi * fb + (1 - pi) * fo + 1e-300);
+		c->em_short += 1;
+		c->em_follow += rho;
+		c->em_lag += rho * gap_s;
+		if (c->em_follow > 0) {
+			c->burst_tau_s = c->em_lag / c->em_follow;
+			if (c->burst_tau_s < 30)
+				c->burst_tau_s = 30;
+			if (c->burst_tau_s > G / 3)
+				c->burst_tau_s = G / 3;
+		}
+	}
 	c->follow_share = c->em_follow / c->em_items;
 	if (c->follow_share > 0.9)
 		c->follow_share = 0.9;
-	if (c->em_follow > 0) {
-		c->burst_tau_s = c->em_lag / c->em_follow;
-		if (c->burst_tau_s < 30)
-			c->burst_tau_s = 30;
-		if (c->burst_tau_s > 6 * 3600)
-			c->burst_tau_s = 6 * 3600;
-	}
 }
 
 static void
@@ -257,8 +274,8 @@ fs_rhythm(void *ctx, const void *st, double out[24])
 
 const struct fr_policy_ops fr_policy_freshet = {
 	.name = "freshet",
-	.help = "learned rates, rhythm and bursts, square-root index: tau=21 fast=2 (days) "
-		"shrink=8 prior=1 change_z=3 explore=16 bursts=1 weight=0",
+	.help = "learned rates, rhythm and bursts, square-root index: tau=60 profile_tau=60 "
+		"fast=7 prior=1 (days) shrink=100 change_z=3 explore=16 bursts=1 weight=0",
 	.kind = FR_POLICY_INDEX,
 	.theta0 = 100,
 	.create = fs_create,
