@@ -113,7 +113,6 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 static void
 fs_destroy(void *ctx)
 {
-	struct fs_ctx *c = ctx;
 	free(ctx);
 }
 
