@@ -53,6 +53,7 @@ struct plot {
 	double l, t, pw, ph; /* the plot area: left, top, width, height */
 	double x0, x1, y0, y1;
 	int xlog;
+	int clip_y; /* values above y1 are drawn at y1 */
 };
 
 /* ---- output ---- */
@@ -232,6 +233,8 @@ px(const struct plot *p, double x)
 static double
 py(const struct plot *p, double y)
 {
+	if (p->clip_y && y > p->y1)
+		y = p->y1;
 	return p->t + p->ph - (y - p->y0) / (p->y1 - p->y0) * p->ph;
 }
 
@@ -706,7 +709,7 @@ section_weekly(struct out *o, const struct fr_report *r, enum weekly what)
 	const char *id = what == W_DELAY ? "fig-weekly-delay" : "fig-weekly-fetched";
 	struct style pubst = {"#8a8f99", "5 4", 1.6};
 	struct legend lg = {r, 0, what == W_FETCHED ? "published (all items)" : NULL, pubst};
-	struct plot p = {960, 0, 84, 14, 852, 300, 0, 1, 0, 1, 0};
+	struct plot p = {960, 0, 84, 14, 852, 300, 0, 1, 0, 1, 0, 0};
 	double first, last, ymax = 0;
 
 	putf(o, "<figure id=\"%s\">\n", id);
@@ -734,6 +737,54 @@ section_weekly(struct out *o, const struct fr_report *r, enum weekly what)
 				ymax = (double)m->weeks[w].published;
 		}
 	}
+	/* One policy far slower than the rest (Nutch's month-long start)
+	 * would flatten every other line: cut the axis at three times the
+	 * median of the runs' weekly maxima and say which lines run above. */
+	char above[512] = "";
+	if (what == W_DELAY && r->n_runs >= 3) {
+		double *mx = malloc(r->n_runs * sizeof(*mx));
+		if (mx) {
+			for (size_t i = 0; i < r->n_runs; i++) {
+				const struct fr_metrics *m = r->runs[i].m;
+				mx[i] = 0;
+				for (size_t w = 0; w < m->n_weeks; w++) {
+					double v = week_value(m, w, what);
+					if (isfinite(v) && v > mx[i])
+						mx[i] = v;
+				}
+			}
+			double *sorted = malloc(r->n_runs * sizeof(*sorted));
+			if (sorted) {
+				memcpy(sorted, mx, r->n_runs * sizeof(*sorted));
+				for (size_t i = 1; i < r->n_runs; i++)
+					for (size_t j = i; j > 0 && sorted[j - 1] > sorted[j]; j--) {
+						double t = sorted[j];
+						sorted[j] = sorted[j - 1];
+						sorted[j - 1] = t;
+					}
+				double cap = 3 * sorted[r->n_runs / 2];
+				if (cap > 0 && ymax > cap) {
+					size_t off = 0;
+					ymax = cap;
+					for (size_t i = 0; i < r->n_runs && off + 2 < sizeof(above); i++)
+						if (mx[i] > cap) {
+							int k = snprintf(above + off, sizeof(above) - off,
+									 "%s%s", off ? ", " : "",
+									 run_label(r, i));
+							off += k > 0 ? (size_t)k : 0;
+						}
+				}
+				free(sorted);
+			}
+			free(mx);
+		}
+	}
+	if (above[0]) {
+		put(o, "<p class=\"note\">Axis cut to keep the others readable; above it: ");
+		esc(o, above);
+		put(o, ".</p>\n");
+	}
+	p.clip_y = what == W_DELAY;
 	double step = nice_step(ymax > 0 ? ymax : 1, 6);
 	p.y1 = step * ceil((ymax > 0 ? ymax : 1) / step - 1e-9);
 	/* Half a week of margin either side keeps markers off the axis. */
@@ -808,7 +859,7 @@ section_cdf(struct out *o, const struct fr_report *r, char *err, size_t errlen)
 		{2592000, "30 d"}, {31536000, "1 yr"}, {315360000, "10 yr"},
 	};
 	struct legend lg = {r, 0, NULL, {NULL, NULL, 0}};
-	struct plot p = {960, 0, 84, 14, 852, 300, 1, 10, 0, 1, 1};
+	struct plot p = {960, 0, 84, 14, 852, 300, 1, 10, 0, 1, 1, 0};
 	float maxd = 0;
 
 	put(o, "<figure id=\"fig-cdf\">\n");
@@ -905,7 +956,7 @@ rhythm_chart(struct out *o, const struct fr_report *r, uint32_t s)
 {
 	struct style truest = {"#111", "5 4", 1.8};
 	struct legend lg = {r, 1, r->true_rhythm ? "true rhythm" : NULL, truest};
-	struct plot p = {292, 0, 48, 30, 232, 150, 0, 24, 0, 1, 0};
+	struct plot p = {292, 0, 48, 30, 232, 150, 0, 24, 0, 1, 0, 0};
 	double v[24], ymax = 1;
 	char name[32];
 	const char *nm = r->rhythm_names && r->rhythm_names[s] ? r->rhythm_names[s] : NULL;
