@@ -128,12 +128,39 @@ pop_rate(const struct fr_ratepop *pop)
 	return pop->exposure_s > 0 ? pop->items / pop->exposure_s : 1.0 / 86400.0;
 }
 
+/* The slow clock's rate (prior included). */
+static double
+slow_rate(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
+	  const struct fr_rateparams *rp)
+{
+	double e = exposure(m->since_s, m->at_s, rp->tau_s);
+	return (m->count + pop_rate(pop) * rp->prior_s) / (e + rp->prior_s);
+}
+
+/* Both clocks' estimates blended by their expected errors: the slow one is
+ * precise but lags when the rate moves (its bias, estimated from how far the
+ * two disagree beyond noise), the fast one follows but is noisy. A heavy
+ * source thus tracks its rate week by week while a light one keeps its long
+ * memory. */
 double
 fr_ratemodel_mean_rate(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
 		       const struct fr_rateparams *rp)
 {
-	double e = exposure(m->since_s, m->at_s, rp->tau_s);
-	double r = (m->count + pop_rate(pop) * rp->prior_s) / (e + rp->prior_s);
+	double rs = slow_rate(m, pop, rp);
+	double es = exposure(m->since_s, m->at_s, rp->tau_s);
+	double ef = exposure(m->since_s, m->at_s, rp->fast_tau_s);
+	double r = rs;
+	if (ef > 0 && es > ef) {
+		double pf = rp->prior_s * rp->fast_tau_s / rp->tau_s;
+		double rf = (m->fast + rs * pf) / (ef + pf);
+		double base = rs > rp->floor_rate ? rs : rp->floor_rate;
+		double vs = base / (es + rp->prior_s), vf = base / (ef + pf);
+		double d = rf - rs, bias2 = d * d - vf - vs;
+		if (bias2 < 0)
+			bias2 = 0;
+		double wf = (vs + bias2) / (vs + bias2 + vf);
+		r = wf * rf + (1 - wf) * rs;
+	}
 	return r > rp->floor_rate ? r : rp->floor_rate;
 }
 
@@ -185,6 +212,22 @@ fit_profile(struct fr_ratemodel *m, const struct fr_ratepop *pop)
 	m->sharp = (uint8_t)arg;
 }
 
+/* P(X <= k) for X ~ Poisson(mu); a normal approximation past 200. */
+static double
+poisson_cdf(long k, double mu)
+{
+	if (k < 0)
+		return 0;
+	if (mu > 200)
+		return 0.5 * erfc(-((double)k + 0.5 - mu) / sqrt(2 * mu));
+	double term = exp(-mu), sum = term;
+	for (long i = 1; i <= k && i < 10000; i++) {
+		term *= mu / (double)i;
+		sum += term;
+	}
+	return sum < 1 ? sum : 1;
+}
+
 int
 fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 		     const struct fr_rateparams *rp, double prev_fetch_s, double now_s,
@@ -226,18 +269,19 @@ fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 	if (n > 0)
 		fit_profile(m, pop);
 
-	/* Change detection on the fast clock: compare its count with what the
-	 * slow rate predicts for the same (fast-decayed) exposure. */
+	/* Change detection on the fast clock: is its count unlikely under the
+	 * current rate (prior included) for the same fast-decayed exposure?
+	 * Poisson tails, not a z-score, so that two items from a source
+	 * believed asleep already count as a start. */
 	double ef = exposure(m->since_s, m->at_s, rp->fast_tau_s);
 	double es = exposure(m->since_s, m->at_s, rp->tau_s);
 	if (ef > 0 && es > 2 * ef) {
-		double slow = m->count / es, expect = slow * ef;
-		double z = (m->fast - expect) / sqrt(expect + 1.0);
-		if (fabs(z) > rp->change_z) {
-			/* Trust the fast clock. */
-			double fast_rate = m->fast / ef;
+		double expect = slow_rate(m, pop, rp) * ef;
+		double alpha = 0.5 * erfc(rp->change_z / sqrt(2.0));
+		long k = lround(m->fast);
+		if (poisson_cdf(k - 1, expect) > 1 - alpha || poisson_cdf(k, expect) < alpha) {
 			/* The level moves to the fast clock's; the shape stays. */
-			m->count = (float)(fast_rate * es);
+			m->count = (float)(m->fast / ef * es);
 			changed = 1;
 		}
 	}
