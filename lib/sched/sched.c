@@ -1,8 +1,9 @@
 /* sched.c - per group: a rate limiter and a min-heap of the group's sources
- * keyed by due time. Index policies' due times depend on the group's fetch
- * threshold theta, which tracks the urgency at which sources are actually
- * fetched; keys are re-evaluated lazily when they reach the top (see
- * docs/scheduler.md for the argument). */
+ * keyed by due time. Interval policies are fetched in due order once due.
+ * Index policies are fetched in batches (the calls one instant allows): the
+ * sources whose key, computed with the group's threshold theta, has passed
+ * are collected, and the most urgent of them taken; stale keys are lower
+ * bounds, corrected when collected (docs/scheduler.md has the argument). */
 #include "sched/sched.h"
 
 #include "core/err.h"
@@ -16,14 +17,12 @@
  * urgency in the batch. */
 #define THETA_UNDERSHOOT 0.8
 
-
 struct group {
 	struct fr_ratelimit rl;
 	struct fr_heap *heap;  /* local ids, keyed by due time */
 	uint32_t *members;     /* local id -> source id, ascending */
 	uint32_t n_members;
 	double theta;          /* threshold the heap keys are computed with */
-	double log_theta;
 	/* Index policies: the sources chosen for instant batch_t, out of the
 	 * heap until fetched, consumed in order. */
 	uint32_t *batch;
@@ -136,7 +135,6 @@ static void
 set_theta(struct group *g, double th)
 {
 	g->theta = th;
-	g->log_theta = log(th);
 }
 
 static double
