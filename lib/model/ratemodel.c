@@ -278,7 +278,11 @@ fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 	if (ef > 0 && es > 2 * ef) {
 		double expect = slow_rate(m, pop, rp) * ef;
 		double alpha = 0.5 * erfc(rp->change_z / sqrt(2.0));
-		long k = lround(m->fast);
+		/* The decayed count is not a whole number: test a rise with
+		 * its floor (P(X >= floor) is the larger, so the cautious
+		 * side) and a fall with its floor too (a count that has
+		 * decayed below 1 is no item in the window). */
+		long k = (long)floor(m->fast);
 		if (poisson_cdf(k - 1, expect) > 1 - alpha || poisson_cdf(k, expect) < alpha) {
 			/* The level moves to the fast clock's; the shape stays. */
 			m->count = (float)(m->fast / ef * es);

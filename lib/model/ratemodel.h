@@ -7,7 +7,7 @@
  * which they appeared. A source's daily profile is shrunk toward the
  * population's shared shape shifted by the source's own time shift, fitted
  * by maximum likelihood, so a source in another time zone borrows the right
- * prior. 152 bytes per source. */
+ * prior. 160 bytes per source. */
 #ifndef FR_MODEL_RATEMODEL_H
 #define FR_MODEL_RATEMODEL_H
 

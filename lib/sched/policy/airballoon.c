@@ -250,6 +250,9 @@ ab_fetched(void *ctx, void *st, const struct fr_fetch *f)
 	struct ab_state *b = st;
 
 	cool_to(c, b, f->now_s);
+	/* A failed fetch saw nothing: the accumulation goes on. */
+	if (f->status == FR_FETCH_ERROR)
+		return;
 	if (f->status == FR_FETCH_OK)
 		for (size_t i = 0; i < f->n_items; i++)
 			if (!isnan(f->published_s[i]))

@@ -35,7 +35,7 @@ struct fs_ctx {
 	double burst_tau_s;
 };
 
-/* 152 + 32 + 8 + 8 + 8 = 208 bytes. */
+/* 160 + 32 + 8 + 8 + 8 = 216 bytes. */
 struct fs_state {
 	struct fr_ratemodel rm;
 	struct fr_waitacc acc;
@@ -218,6 +218,10 @@ fs_fetched(void *ctx, void *st, const struct fr_fetch *fe)
 	struct fs_state *f = st;
 	double now = fe->now_s, prev = f->acc.last_s;
 
+	/* A failed fetch saw nothing: the unseen items still wait, and the
+	 * next window still opens at the last fetch that worked. */
+	if (fe->status == FR_FETCH_ERROR)
+		return;
 	if (fe->status == FR_FETCH_OK) {
 		if (c->bursts) {
 			/* The background is the source's own rate at the hour of

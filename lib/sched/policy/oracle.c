@@ -102,7 +102,9 @@ static void
 oracle_fetched(void *ctx, void *st, const struct fr_fetch *f)
 {
 	(void)ctx;
-	fr_waitacc_reset(&((struct oracle_state *)st)->acc, f->now_s);
+	/* A failed fetch saw nothing: the unseen items still wait. */
+	if (f->status != FR_FETCH_ERROR)
+		fr_waitacc_reset(&((struct oracle_state *)st)->acc, f->now_s);
 }
 
 const struct fr_policy_ops fr_policy_oracle = {

@@ -1,0 +1,329 @@
+/* test_policies.c - the research policies end to end on a small synthetic
+ * world (300 sources, 42 days) under the seed's budget scaled to its size:
+ * the oracle and freshet beat round robin, freshet beats air balloon, the
+ * oracle stays near freshet; plus freshet's per-source footprint, the
+ * oracle's refusal without a world, parameter errors and determinism. */
+#include "test.h"
+
+#include "core/err.h"
+#include "sched/params.h"
+#include "sched/policy.h"
+#include "sched/sched.h"
+#include "sim/sim.h"
+#include "sim/trace.h"
+#include "sim/world.h"
+
+#include <math.h>
+#include <stdint.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define N_SOURCES 300
+#define DAYS 42
+#define SEED 5
+
+/* The world and its trace, built once. */
+static struct fr_world world;
+static struct fr_trace trace;
+static int world_ok;
+
+static double
+world_intensity(const void *arg, uint32_t s, double t_s)
+{
+	return fr_world_intensity(arg, s, t_s);
+}
+
+static void
+world_open(void)
+{
+	struct fr_world_params p;
+	char err[FR_ERRLEN];
+
+	fr_world_defaults(&p);
+	p.n_sources = N_SOURCES;
+	p.days = DAYS;
+	p.seed = SEED;
+	world_ok = fr_world_generate(&world, &p, err, sizeof(err)) == 0 &&
+	           fr_world_trace(&world, &trace, err, sizeof(err)) == 0;
+	if (!world_ok)
+		fprintf(stderr, "world: %s\n", err);
+	CHECK(world_ok);
+	CHECK(trace.n_sources == N_SOURCES);
+	CHECK(trace.n_items > 1000);
+}
+
+/* The seed's 600 calls per 10 minutes for 4,106 sources, scaled to 300:
+ * round(600 * 300 / 4106) = round(43.84) = 44 calls per 600 s. */
+static struct fr_sim_config
+config(enum fr_rl_mode mode, int with_intensity)
+{
+	struct fr_sim_config c;
+	memset(&c, 0, sizeof(c));
+	c.start_s = world.p.start_s;
+	c.end_s = world.end_s;
+	c.mode = mode;
+	c.calls = (uint32_t)lround(600.0 * N_SOURCES / 4106.0);
+	c.window_s = 600;
+	c.seed = 1;
+	if (with_intensity) {
+		c.intensity = world_intensity;
+		c.intensity_arg = &world;
+	}
+	return c;
+}
+
+struct figures {
+	double mean_s, coverage, delay_sum_s;
+	uint64_t items, fetched, requests;
+	int ok;
+};
+
+static struct figures
+run(const char *spec, enum fr_rl_mode mode)
+{
+	struct figures f = {0};
+	struct fr_sim_config c = config(mode, 1);
+	struct fr_metrics m;
+	char err[FR_ERRLEN];
+
+	if (fr_sim_run(&trace, spec, &c, &m, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", spec, err);
+		return f;
+	}
+	f.ok = 1;
+	f.mean_s = m.delay_mean_s;
+	f.coverage = m.coverage;
+	f.items = m.items;
+	f.fetched = m.fetched;
+	f.requests = m.requests;
+	for (uint64_t i = 0; i < m.fetched; i++)
+		f.delay_sum_s += m.delays[i];
+	fr_metrics_free(&m);
+	fprintf(stderr, "  %-28s %s mean %8.1f s  coverage %.5f  items %llu  requests %llu\n", spec,
+	        mode == FR_RL_PACED ? "paced" : "burst", f.mean_s, f.coverage,
+	        (unsigned long long)f.items, (unsigned long long)f.requests);
+	return f;
+}
+
+static void
+policies_rank_as_expected_in_burst_mode(void)
+{
+	if (!world_ok)
+		return;
+	struct figures rr = run("round-robin", FR_RL_BURST);
+	struct figures ab = run("air-balloon:inertia=960", FR_RL_BURST);
+	struct figures fs = run("freshet", FR_RL_BURST);
+	struct figures orc = run("oracle", FR_RL_BURST);
+
+	CHECK(rr.ok && ab.ok && fs.ok && orc.ok);
+	CHECK(rr.items == fs.items && fs.items == orc.items && orc.items == ab.items);
+	/* Every policy spends the whole budget: 44 calls per window, 42 days. */
+	CHECK(rr.requests == 44ull * 6 * 24 * DAYS);
+	CHECK(fs.requests == rr.requests && orc.requests == rr.requests);
+	CHECK(orc.mean_s < rr.mean_s);
+	CHECK(fs.mean_s < rr.mean_s);
+	CHECK(fs.mean_s < ab.mean_s);
+	/* The oracle is the practical limit; freshet may come close, not far below. */
+	CHECK(orc.mean_s <= 1.05 * fs.mean_s);
+	CHECK(fs.coverage >= 0.999);
+	CHECK(orc.coverage >= 0.999);
+	if (fs.ok && rr.ok && orc.ok && ab.ok)
+		fprintf(stderr,
+		        "  ratios: freshet/rr %.3f  oracle/rr %.3f  freshet/air-balloon %.3f  "
+		        "oracle/freshet %.3f\n",
+		        fs.mean_s / rr.mean_s, orc.mean_s / rr.mean_s, fs.mean_s / ab.mean_s,
+		        orc.mean_s / fs.mean_s);
+}
+
+static void
+freshet_beats_round_robin_paced(void)
+{
+	if (!world_ok)
+		return;
+	struct figures rr = run("round-robin", FR_RL_PACED);
+	struct figures fs = run("freshet", FR_RL_PACED);
+
+	CHECK(rr.ok && fs.ok);
+	CHECK(fs.mean_s < rr.mean_s);
+	CHECK(fs.coverage >= 0.999);
+}
+
+static void
+same_run_twice_is_identical(void)
+{
+	if (!world_ok)
+		return;
+	struct figures a = run("freshet", FR_RL_BURST);
+	struct figures b = run("freshet", FR_RL_BURST);
+
+	CHECK(a.ok && b.ok);
+	CHECK(a.items == b.items);
+	CHECK(a.fetched == b.fetched);
+	CHECK(a.requests == b.requests);
+	CHECK(a.delay_sum_s == b.delay_sum_s);
+	CHECK(a.mean_s == b.mean_s);
+}
+
+/* freshet's state per source fits the 256 bytes the interface allows,
+ * through the scheduler and through the ops alike. */
+static void
+freshet_state_is_at_most_256_bytes(void)
+{
+	struct fr_sched_group g = {44, 600};
+	uint32_t group[3] = {0, 0, 0};
+	double w[3] = {1, 1, 1};
+	struct fr_sched_config sc = {FR_RL_BURST, 0, 0, 1, &g, 3, group, NULL, 0};
+	struct fr_policy_env env = {3, w, group, 0, 44.0 / 600, 1, NULL, NULL};
+	struct fr_params p;
+	struct fr_sched *s = NULL;
+	char err[FR_ERRLEN];
+
+	CHECK(fr_params_parse(&p, "freshet", err, sizeof(err)) == 0);
+	CHECK(fr_sched_new(&s, &fr_policy_freshet, &p, &sc, &env, err, sizeof(err)) == 0);
+	if (s) {
+		size_t n = fr_sched_state_size(s);
+		CHECK(n > 0 && n <= 256);
+		fprintf(stderr, "  freshet state: %zu bytes per source\n", n);
+		fr_sched_free(s);
+	}
+
+	void *ctx = NULL;
+	CHECK(fr_params_parse(&p, "freshet", err, sizeof(err)) == 0);
+	CHECK(fr_policy_freshet.create(&ctx, &p, &env, err, sizeof(err)) == 0);
+	if (ctx) {
+		CHECK(fr_policy_freshet.state_size(ctx) <= 256);
+		fr_policy_freshet.destroy(ctx);
+	}
+	CHECK(fr_policy_find("freshet") == &fr_policy_freshet);
+	CHECK(fr_policy_find("oracle") == &fr_policy_oracle);
+}
+
+/* freshet driven through its ops: due(theta) is where urgency reaches
+ * theta (bursts included), within the exploration cap. */
+static void
+freshet_due_inverts_urgency(void)
+{
+	enum { N = 300 };
+	static double w[N];
+	static uint32_t group[N];
+	const double t0 = 1349049600.0, hour = 3600.0;
+	struct fr_policy_env env = {N, w, group, t0, 44.0 / 600, 1, NULL, NULL};
+	struct fr_params p;
+	char err[FR_ERRLEN];
+	void *ctx = NULL;
+	union {
+		double d;
+		unsigned char b[256];
+	} st, cp;
+
+	for (int i = 0; i < N; i++)
+		w[i] = 1;
+	CHECK(fr_params_parse(&p, "freshet", err, sizeof(err)) == 0);
+	CHECK(fr_policy_freshet.create(&ctx, &p, &env, err, sizeof(err)) == 0);
+	if (!ctx)
+		return;
+	CHECK(fr_policy_freshet.state_size(ctx) <= sizeof(st.b));
+	memset(&st, 0, sizeof(st));
+	fr_policy_freshet.init(ctx, st.b, 0, t0);
+	/* Fetched every 2 h for 10 days; items every 3 h (the last one 10
+	 * minutes before the last fetch) and a follow-up 5 minutes after every
+	 * fourth one, so the burst term is live when due() is asked. */
+	double last = t0, pub[8];
+	long k = 0;
+	for (int i = 1; i <= 120; i++) {
+		double now = t0 + 2 * hour * i;
+		size_t n = 0;
+		for (;; k++) {
+			double tk =
+			    t0 + 3 * hour - 600 + 3 * hour * (double)(k / 2) + (k % 2 ? 300 : 0);
+			if (k % 2 && (k / 2) % 4)
+				continue; /* no follow-up this time */
+			if (tk > now)
+				break;
+			pub[n++] = tk;
+		}
+		struct fr_fetch f = {now, FR_FETCH_OK, n, pub, NULL};
+		CHECK(fr_policy_freshet.urgency(ctx, st.b, now) >= 0);
+		fr_policy_freshet.fetched(ctx, st.b, &f);
+		last = now;
+	}
+	CHECK(fr_policy_freshet.urgency(ctx, st.b, last) == 0);
+	double cap = 16 * N / (44.0 / 600); /* explore x the round-robin cycle */
+	int checked = 0;
+	for (double theta = 10; theta < 1e6; theta *= 3) {
+		cp = st;
+		double d = fr_policy_freshet.due(ctx, cp.b, last, theta);
+		CHECK(d > last && d <= last + cap);
+		if (!(d > last + 1 && d < last + cap - 1))
+			continue;
+		cp = st;
+		double before = fr_policy_freshet.urgency(ctx, cp.b, d - 1e-2);
+		double at = fr_policy_freshet.urgency(ctx, cp.b, d + 1e-2);
+		CHECK(before < theta && at >= theta);
+		checked++;
+	}
+	CHECK(checked >= 4);
+	/* Past the cap a source ranks above the threshold asked about. */
+	cp = st;
+	fr_policy_freshet.due(ctx, cp.b, last, 1e12);
+	CHECK(fr_policy_freshet.urgency(ctx, cp.b, last + cap) >= 2e12);
+
+	/* A failed fetch teaches nothing: the unseen items keep waiting. */
+	double u5 = fr_policy_freshet.urgency(ctx, st.b, last + 5 * hour);
+	CHECK(u5 > 0);
+	struct fr_fetch fail = {last + 5 * hour, FR_FETCH_ERROR, 0, NULL, NULL};
+	fr_policy_freshet.fetched(ctx, st.b, &fail);
+	CHECK(fr_policy_freshet.urgency(ctx, st.b, last + 5 * hour) >= u5);
+	fr_policy_freshet.destroy(ctx);
+}
+
+static void
+oracle_needs_a_world(void)
+{
+	if (!world_ok)
+		return;
+	struct fr_sim_config c = config(FR_RL_BURST, 0);
+	struct fr_metrics m;
+	char err[FR_ERRLEN] = "";
+
+	CHECK(fr_sim_run(&trace, "oracle", &c, &m, NULL, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "--world") != NULL);
+	/* Freshet needs none. */
+	CHECK(fr_sim_run(&trace, "freshet:explore=4", &c, &m, NULL, err, sizeof(err)) == 0);
+	fr_metrics_free(&m);
+}
+
+static void
+parameter_errors(void)
+{
+	if (!world_ok)
+		return;
+	struct fr_sim_config c = config(FR_RL_BURST, 1);
+	struct fr_metrics m;
+	char err[FR_ERRLEN] = "";
+
+	CHECK(fr_sim_run(&trace, "freshet:no_such_key=1", &c, &m, NULL, err, sizeof(err)) < 0);
+	CHECK(strstr(err, "no_such_key") != NULL);
+	CHECK(fr_sim_run(&trace, "freshet:tau=abc", &c, &m, NULL, err, sizeof(err)) < 0);
+	CHECK(strstr(err, "tau") != NULL);
+	CHECK(fr_sim_run(&trace, "freshet:bursts=2", &c, &m, NULL, err, sizeof(err)) < 0);
+	CHECK(fr_sim_run(&trace, "oracle:horizon=0", &c, &m, NULL, err, sizeof(err)) < 0);
+	CHECK(fr_sim_run(&trace, "oracle:tau=60", &c, &m, NULL, err, sizeof(err)) < 0);
+	CHECK(strstr(err, "tau") != NULL);
+}
+
+int
+main(void)
+{
+	RUN(world_open);
+	RUN(freshet_state_is_at_most_256_bytes);
+	RUN(policies_rank_as_expected_in_burst_mode);
+	RUN(freshet_beats_round_robin_paced);
+	RUN(same_run_twice_is_identical);
+	RUN(freshet_due_inverts_urgency);
+	RUN(oracle_needs_a_world);
+	RUN(parameter_errors);
+	fr_trace_free(&trace);
+	fr_world_free(&world);
+	return TEST_DONE();
+}
