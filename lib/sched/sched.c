@@ -16,6 +16,8 @@
 /* When theta must come down, it comes down to this share of the lowest
  * urgency in the batch. */
 #define THETA_UNDERSHOOT 0.8
+/* At most this many due-time evaluations per call are spent on rebuilds. */
+#define REBUILD_SHARE 8
 
 struct group {
 	struct fr_ratelimit rl;
@@ -23,6 +25,8 @@ struct group {
 	uint32_t *members;     /* local id -> source id, ascending */
 	uint32_t n_members;
 	double theta;          /* threshold the heap keys are computed with */
+	uint32_t short_batches; /* batches with fewer due sources than calls, since the
+				 * last rebuild */
 	/* Index policies: the sources chosen for instant batch_t, out of the
 	 * heap until fetched, consumed in order. */
 	uint32_t *batch;
@@ -507,7 +511,12 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 		 * not, and every overshoot costs a rebuild. */
 		if (u > th && isfinite(u))
 			set_theta(g, sqrt(u * th));
-	} else if (n_due < k && g->n_batch > 0) {
+	} else if (n_due < k && g->n_batch > 0 &&
+		   (double)++g->short_batches * k * REBUILD_SHARE >= g->n_members) {
+		/* Rebuilds are O(n): with small batches (paced mode) they are
+		 * spread out, at most one per n / (REBUILD_SHARE k) short
+		 * batches; meanwhile short batches fill up in due order. */
+		g->short_batches = 0;
 		double u = s->cand[0].u;
 		for (uint32_t q = 1; q < g->n_batch; q++)
 			if (s->cand[q].u < u)
