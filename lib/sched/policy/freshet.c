@@ -57,8 +57,11 @@ static void
 snapshot(const struct fs_ctx *c, const struct fs_state *s, struct fr_ratesnap *snap,
 	 struct fr_burst *b)
 {
-	/* The hourly counts hold follow-ups too; the base rate is the rest. */
-	fr_ratemodel_snapshot(&s->rm, &c->pop, &c->rp, c->bursts ? 1 - c->follow_share : 1, snap);
+	/* The hourly counts hold follow-ups too, and the base rate keeps
+	 * them: the follow-ups of items published since the fetch (unseen)
+	 * mostly fall in the same interval, as fetch intervals are long next to
+	 * the lag. The burst term adds those of the items the fetch saw. */
+	fr_ratemodel_snapshot(&s->rm, &c->pop, &c->rp, 1, snap);
 	b->amp = s->burst_amp;
 	b->from_s = s->acc.last_s;
 	b->tau_s = c->burst_tau_s;
