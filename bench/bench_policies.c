@@ -1,0 +1,739 @@
+/* bench_policies.c - the acceptance benchmark of the freshet policy: on each
+ * trace, every policy's mean delay, coverage and requests under one budget,
+ * and the ratios the acceptance asks for with PASS or MISS, all from this run.
+ * Usage: bench_policies [-j N] [default] [reddit] [paced] [flat] [regime] [bursty] */
+#include "core/err.h"
+#include "sim/sim.h"
+#include "sim/trace.h"
+#include "sim/world.h"
+
+#include <errno.h>
+#include <stdarg.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+/* The budget: burst mode, 600 calls per 10 minutes per 4,106 sources. */
+#define BUDGET_CALLS 600.0
+#define BUDGET_WINDOW_S 600.0
+#define BUDGET_SOURCES 4106.0
+#define BUZZ_K 3000.0 /* buzzwise's subset, per 4,106 sources */
+#define AB_INERTIA_H 960.0
+#define TUNE_LO_H 24.0
+#define TUNE_HI_H 3600.0
+#define TUNE_EVALS 8
+#define REDDIT_PATH FR_SHARED "/data/traces/reddit-2012h1.csv.gz"
+
+#define MAX_RUNS 160
+#define MAX_VERDICTS 32
+
+static const char *const baselines[] = {
+	"nutch-adaptive",   "stormcrawler-adaptive", "heritrix-wait",      "miniflux-entry-frequency",
+	"newsblur",         "ttrss-fixed",           "mediacloud-overlap", "commafeed",
+};
+#define N_BASELINES (sizeof(baselines) / sizeof(baselines[0]))
+
+static double
+now_s(void)
+{
+	struct timespec ts;
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static double
+world_intensity(const void *arg, uint32_t s, double t_s)
+{
+	return fr_world_intensity(arg, s, t_s);
+}
+
+/* A loaded trace, with its world when it has one (the oracle needs it). */
+struct input {
+	const char *desc;
+	int loaded;
+	int has_world;
+	struct fr_world w;
+	struct fr_trace tr;
+	double start_s, end_s;
+	uint32_t calls;
+	double load_s;
+};
+
+enum { IN_DEFAULT, IN_REDDIT, IN_FLAT, IN_REGIME, IN_BURSTY, N_INPUTS };
+
+/* What a run is in its block; the acceptance lines pick runs by role. */
+enum role { R_RR, R_BUZZ, R_AB, R_TUNE, R_TUNED, R_BASE, R_ORACLE, R_FRESHET };
+
+/* One block of output: a trace under one rate-limit mode. */
+struct block {
+	const char *name;
+	int input;
+	enum fr_rl_mode mode;
+	int selected;
+	int printed;
+};
+
+enum { B_DEFAULT, B_REDDIT, B_PACED, B_FLAT, B_REGIME, B_BURSTY, N_BLOCKS };
+
+static struct block blocks[N_BLOCKS] = {
+	{"default", IN_DEFAULT, FR_RL_BURST, 0, 0}, {"reddit", IN_REDDIT, FR_RL_BURST, 0, 0},
+	{"paced", IN_DEFAULT, FR_RL_PACED, 0, 0},   {"flat", IN_FLAT, FR_RL_BURST, 0, 0},
+	{"regime", IN_REGIME, FR_RL_BURST, 0, 0},   {"bursty", IN_BURSTY, FR_RL_BURST, 0, 0},
+};
+
+/* What a child sends back over its pipe (well under PIPE_BUF). */
+struct result {
+	int ok;
+	double wall_s, mean_s, coverage;
+	uint64_t items, fetched, requests;
+	char err[256];
+};
+
+enum state { S_WAITING, S_READY, S_RUNNING, S_DONE };
+
+struct run {
+	int block; /* -1: a tuning run, owned by the tuner */
+	enum role role;
+	char spec[128];
+	enum state state;
+	pid_t pid;
+	int fd;
+	struct result r;
+};
+
+static struct run runs[MAX_RUNS];
+static int n_runs;
+
+/* Golden-section search of air balloon's inertia in log space on the
+ * default world (burst); runs one evaluation at a time after the first two. */
+struct tuner {
+	int active;
+	double a, b, c, d; /* log inertia: bracket and inner points */
+	int rc, rd;        /* runs evaluating c and d */
+	int evals;
+	int done, failed;
+	int best;          /* run index of the best evaluation */
+	int tuned_run;     /* the paced run waiting for the tuned value, or -1 */
+};
+
+static struct tuner tun = {.rc = -1, .rd = -1, .best = -1, .tuned_run = -1};
+static const double golden = 0.6180339887498949; /* (sqrt 5 - 1) / 2 */
+
+struct verdict {
+	const char *block;
+	char what[160];
+	double value;
+	char cond[16]; /* "<= 0.85", "< 1.00", ">= 99.9%", or "" for information */
+	int pass;      /* 1 PASS, 0 MISS, -1 could not be measured */
+};
+
+static struct verdict verdicts[MAX_VERDICTS];
+static int n_verdicts;
+static int failures;
+
+static int
+add_run(int block, enum role role, enum state st, const char *fmt, ...)
+	__attribute__((format(printf, 4, 5)));
+
+static int
+add_run(int block, enum role role, enum state st, const char *fmt, ...)
+{
+	if (n_runs == MAX_RUNS) {
+		fprintf(stderr, "bench_policies: too many runs\n");
+		exit(1);
+	}
+	struct run *r = &runs[n_runs];
+	va_list ap;
+	memset(r, 0, sizeof(*r));
+	r->block = block;
+	r->role = role;
+	r->state = st;
+	r->fd = -1;
+	va_start(ap, fmt);
+	vsnprintf(r->spec, sizeof(r->spec), fmt, ap);
+	va_end(ap);
+	return n_runs++;
+}
+
+static uint32_t
+scaled(double per_4106, uint32_t n_sources)
+{
+	double v = floor(per_4106 * n_sources / BUDGET_SOURCES + 0.5);
+	return v < 1 ? 1 : (uint32_t)v;
+}
+
+static int
+load_world(struct input *in, const char *shape, uint64_t seed, char *err, size_t errlen)
+{
+	struct fr_world_params p;
+	if (fr_world_preset(&p, shape) < 0)
+		return fr_errf(err, errlen, "unknown world shape '%s'", shape);
+	p.seed = seed;
+	if (fr_world_generate(&in->w, &p, err, errlen) < 0)
+		return -1;
+	if (fr_world_trace(&in->w, &in->tr, err, errlen) < 0) {
+		fr_world_free(&in->w);
+		return -1;
+	}
+	in->has_world = 1;
+	in->start_s = in->w.p.start_s;
+	in->end_s = in->w.end_s;
+	return 0;
+}
+
+/* Loads what the selected blocks need; a missing reddit trace deselects its
+ * block with a message, any other failure is fatal. */
+static int
+load_inputs(struct input *in)
+{
+	static const char *const shapes[N_INPUTS] = {"default", NULL, "flat", "regime", "bursty"};
+	static const uint64_t seeds[N_INPUTS] = {1, 0, 2, 3, 4};
+	char err[FR_ERRLEN];
+
+	for (int i = 0; i < N_INPUTS; i++) {
+		int need = 0;
+		for (int b = 0; b < N_BLOCKS; b++)
+			need |= blocks[b].selected && blocks[b].input == i;
+		if (!need)
+			continue;
+		double t0 = now_s();
+		if (i == IN_REDDIT) {
+			if (access(REDDIT_PATH, R_OK) < 0) {
+				printf("reddit: skipped, %s: %s\n\n", REDDIT_PATH, strerror(errno));
+				blocks[B_REDDIT].selected = 0;
+				continue;
+			}
+			if (fr_trace_load(&in[i].tr, REDDIT_PATH, NULL, err, sizeof(err)) < 0) {
+				fprintf(stderr, "bench_policies: %s\n", err);
+				return -1;
+			}
+			/* As `freshet simulate`: one budget window after the last
+			 * item, so the last items can be found. */
+			in[i].start_s = in[i].tr.start_s;
+			in[i].end_s = in[i].tr.end_s + BUDGET_WINDOW_S;
+			in[i].desc = "reddit-2012h1.csv.gz";
+		} else {
+			if (load_world(&in[i], shapes[i], seeds[i], err, sizeof(err)) < 0) {
+				fprintf(stderr, "bench_policies: world %s: %s\n", shapes[i], err);
+				return -1;
+			}
+			in[i].desc = shapes[i];
+		}
+		in[i].calls = scaled(BUDGET_CALLS, in[i].tr.n_sources);
+		in[i].load_s = now_s() - t0;
+		in[i].loaded = 1;
+	}
+	return 0;
+}
+
+static void
+plan(const struct input *in)
+{
+	for (int b = 0; b < N_BLOCKS; b++) {
+		if (!blocks[b].selected)
+			continue;
+		const struct input *i = &in[blocks[b].input];
+		int world_only = b == B_FLAT || b == B_REGIME || b == B_BURSTY;
+
+		add_run(b, R_RR, S_READY, "round-robin");
+		if (!world_only)
+			add_run(b, R_BUZZ, S_READY, "buzzwise:k=%u", scaled(BUZZ_K, i->tr.n_sources));
+		add_run(b, R_AB, S_READY, "air-balloon:inertia=%g", AB_INERTIA_H);
+		if (b == B_PACED)
+			tun.tuned_run = add_run(b, R_TUNED, S_WAITING, "air-balloon (tuned)");
+		if (!world_only)
+			for (size_t k = 0; k < N_BASELINES; k++)
+				add_run(b, R_BASE, S_READY, "%s", baselines[k]);
+		if (i->has_world)
+			add_run(b, R_ORACLE, S_READY, "oracle");
+		add_run(b, R_FRESHET, S_READY, "freshet");
+	}
+	if (blocks[B_DEFAULT].selected || blocks[B_PACED].selected) {
+		tun.active = 1;
+		tun.a = log(TUNE_LO_H);
+		tun.b = log(TUNE_HI_H);
+		tun.c = tun.b - golden * (tun.b - tun.a);
+		tun.d = tun.a + golden * (tun.b - tun.a);
+		tun.rc = add_run(-1, R_TUNE, S_READY, "air-balloon:inertia=%.6g", exp(tun.c));
+		tun.rd = add_run(-1, R_TUNE, S_READY, "air-balloon:inertia=%.6g", exp(tun.d));
+		tun.evals = 2;
+	}
+}
+
+static double
+mean_of(int run)
+{
+	return run >= 0 && runs[run].state == S_DONE && runs[run].r.ok ? runs[run].r.mean_s : NAN;
+}
+
+/* Called when a tuning run finishes: narrows the bracket once both inner
+ * points are known, and starts the next evaluation or ends the search. */
+static void
+tuner_step(void)
+{
+	if (runs[tun.rc].state != S_DONE || runs[tun.rd].state != S_DONE)
+		return;
+	double fc = mean_of(tun.rc), fd = mean_of(tun.rd);
+	if (isnan(fc) || isnan(fd)) {
+		tun.failed = tun.done = 1;
+	} else if (tun.evals < TUNE_EVALS) {
+		if (fc <= fd) { /* minimum in [a, d] */
+			tun.b = tun.d;
+			tun.d = tun.c;
+			tun.rd = tun.rc;
+			tun.c = tun.b - golden * (tun.b - tun.a);
+			tun.rc = add_run(-1, R_TUNE, S_READY, "air-balloon:inertia=%.6g", exp(tun.c));
+		} else { /* minimum in [c, b] */
+			tun.a = tun.c;
+			tun.c = tun.d;
+			tun.rc = tun.rd;
+			tun.d = tun.a + golden * (tun.b - tun.a);
+			tun.rd = add_run(-1, R_TUNE, S_READY, "air-balloon:inertia=%.6g", exp(tun.d));
+		}
+		tun.evals++;
+		return;
+	}
+	tun.done = 1;
+	if (!tun.failed)
+		for (int i = 0; i < n_runs; i++)
+			if (runs[i].role == R_TUNE &&
+			    (tun.best < 0 || runs[i].r.mean_s < runs[tun.best].r.mean_s))
+				tun.best = i;
+	if (tun.tuned_run >= 0) {
+		struct run *t = &runs[tun.tuned_run];
+		if (tun.failed) {
+			t->state = S_DONE;
+			snprintf(t->r.err, sizeof(t->r.err), "the inertia search failed");
+		} else {
+			memcpy(t->spec, runs[tun.best].spec, sizeof(t->spec)); /* another run */
+			t->state = S_READY;
+		}
+	}
+}
+
+/* Index policies cost far more than interval ones (ten minutes or more a run
+ * in paced mode), so they start first: the longest jobs first keeps the
+ * two slots busy until the end. */
+static int
+heavy(const struct run *r)
+{
+	return r->role == R_AB || r->role == R_TUNED || r->role == R_ORACLE ||
+	       r->role == R_FRESHET;
+}
+
+/* The next run to start: the tuner's serial chain first, then the paced
+ * index policies, the other index policies and the rest, each in block order. */
+static int
+next_ready(void)
+{
+	for (int pass = 0; pass < 4; pass++)
+		for (int i = 0; i < n_runs; i++) {
+			const struct run *r = &runs[i];
+			if (r->state != S_READY)
+				continue;
+			int paced = r->block >= 0 && blocks[r->block].mode == FR_RL_PACED;
+			if ((pass == 0 && r->role == R_TUNE) ||
+			    (pass == 1 && paced && heavy(r)) || (pass == 2 && heavy(r)) || pass == 3)
+				return i;
+		}
+	return -1;
+}
+
+static void
+child(const struct input *in, const struct run *r, int fd)
+{
+	struct result res = {0};
+	int b = r->block < 0 ? B_DEFAULT : r->block;
+	const struct input *i = &in[blocks[b].input];
+	struct fr_sim_config c = {0};
+	struct fr_metrics m;
+
+	c.start_s = i->start_s;
+	c.end_s = i->end_s;
+	c.calls = i->calls;
+	c.window_s = BUDGET_WINDOW_S;
+	c.mode = blocks[b].mode;
+	c.seed = 1;
+	if (i->has_world) {
+		c.intensity = world_intensity;
+		c.intensity_arg = &i->w;
+	}
+	double t0 = now_s();
+	if (fr_sim_run(&i->tr, r->spec, &c, &m, NULL, res.err, sizeof(res.err)) == 0) {
+		res.wall_s = now_s() - t0;
+		res.mean_s = m.delay_mean_s;
+		res.coverage = m.coverage;
+		res.items = m.items;
+		res.fetched = m.fetched;
+		res.requests = m.requests;
+		res.ok = 1;
+		fr_metrics_free(&m);
+	}
+	if (write(fd, &res, sizeof(res)) != (ssize_t)sizeof(res))
+		_exit(1);
+	_exit(0);
+}
+
+static int
+start(const struct input *in, int i)
+{
+	int fd[2];
+	if (pipe(fd) < 0)
+		return -1;
+	fflush(stdout);
+	fflush(stderr);
+	pid_t pid = fork();
+	if (pid < 0) {
+		close(fd[0]);
+		close(fd[1]);
+		return -1;
+	}
+	if (pid == 0) {
+		close(fd[0]);
+		child(in, &runs[i], fd[1]);
+	}
+	close(fd[1]);
+	runs[i].pid = pid;
+	runs[i].fd = fd[0];
+	runs[i].state = S_RUNNING;
+	return 0;
+}
+
+static void
+verdict(const char *block, double value, const char *cond, int pass, const char *fmt, ...)
+	__attribute__((format(printf, 5, 6)));
+
+static void
+verdict(const char *block, double value, const char *cond, int pass, const char *fmt, ...)
+{
+	if (n_verdicts == MAX_VERDICTS)
+		return;
+	struct verdict *v = &verdicts[n_verdicts++];
+	va_list ap;
+	v->block = block;
+	v->value = value;
+	snprintf(v->cond, sizeof(v->cond), "%s", cond);
+	v->pass = isnan(value) ? -1 : pass;
+	va_start(ap, fmt);
+	vsnprintf(v->what, sizeof(v->what), fmt, ap);
+	va_end(ap);
+	if (v->pass < 0 && cond[0])
+		failures = 1;
+}
+
+static const char *
+verdict_word(const struct verdict *v)
+{
+	if (!v->cond[0])
+		return "info";
+	return v->pass < 0 ? "n/a" : v->pass ? "PASS" : "MISS";
+}
+
+static void
+print_verdict(const struct verdict *v, int with_block)
+{
+	int pct = strchr(v->cond, '%') != NULL;
+	printf("  %-*s%-62s %8.3f%s  %-9s %s\n", with_block ? 8 : 0, with_block ? v->block : "",
+	       v->what, pct ? 100 * v->value : v->value, pct ? "%" : " ", v->cond,
+	       verdict_word(v));
+}
+
+/* The run of role in block b (the first), or -1. */
+static int
+find(int b, enum role role)
+{
+	for (int i = 0; i < n_runs; i++)
+		if (runs[i].block == b && runs[i].role == role)
+			return i;
+	return -1;
+}
+
+static const char *
+spec_of(int run)
+{
+	return run >= 0 ? runs[run].spec : "?";
+}
+
+/* freshet's mean over the least mean of the runs of block b whose role is in
+ * mask (1 << role); *who names that run. NAN when one of them failed. */
+static double
+ratio_to_best(int b, unsigned mask, int *who)
+{
+	double f = mean_of(find(b, R_FRESHET)), best = INFINITY;
+	*who = -1;
+	for (int i = 0; i < n_runs; i++) {
+		if (runs[i].block != b || !(mask & (1u << runs[i].role)))
+			continue;
+		double v = mean_of(i);
+		if (isnan(v))
+			return NAN;
+		if (v < best) {
+			best = v;
+			*who = i;
+		}
+	}
+	return *who < 0 ? NAN : f / best;
+}
+
+static void
+acceptance(int b)
+{
+	const char *name = blocks[b].name;
+	double f = mean_of(find(b, R_FRESHET));
+	int who, fr = find(b, R_FRESHET);
+
+	switch (b) {
+	case B_DEFAULT: {
+		/* The best air balloon: the search's best, or 960 if that did better. */
+		int ab = find(b, R_AB);
+		int best = tun.best;
+		if (best < 0 || (!isnan(mean_of(ab)) && mean_of(ab) < mean_of(best)))
+			best = ab;
+		double r = f / mean_of(best);
+		verdict(name, r, "<= 0.85", r <= 0.85, "freshet / best air balloon (%s)",
+			spec_of(best) + strlen("air-balloon:"));
+		r = f / mean_of(find(b, R_ORACLE));
+		verdict(name, r, "<= 1.00", r <= 1.00, "freshet / oracle");
+		double cov = fr >= 0 && runs[fr].r.ok ? runs[fr].r.coverage : NAN;
+		verdict(name, cov, ">= 99.9%", cov >= 0.999, "freshet coverage");
+		break;
+	}
+	case B_REDDIT: {
+		double r = f / mean_of(find(b, R_RR));
+		verdict(name, r, "<= 0.85", r <= 0.85, "freshet / round robin");
+		r = ratio_to_best(b, 1u << R_BASE | 1u << R_AB, &who);
+		verdict(name, r, "< 1.00", r < 1.00, "freshet / best baseline or air balloon (%s)",
+			spec_of(who));
+		break;
+	}
+	case B_PACED: {
+		unsigned others = 1u << R_RR | 1u << R_BUZZ | 1u << R_AB | 1u << R_TUNED |
+				  1u << R_BASE;
+		double r = ratio_to_best(b, others, &who);
+		verdict(name, r, "< 1.00", r < 1.00, "freshet / best other policy (%s)", spec_of(who));
+		r = f / mean_of(find(b, R_ORACLE));
+		verdict(name, r, "", 1, "freshet / oracle");
+		break;
+	}
+	default: {
+		double r = f / mean_of(find(b, R_RR));
+		verdict(name, r, "<= 1.00", r <= 1.00, "freshet / round robin");
+		r = f / mean_of(find(b, R_AB));
+		verdict(name, r, "< 1.00", r < 1.00, "freshet / air-balloon:inertia=960");
+		break;
+	}
+	}
+}
+
+static void
+print_row(int i, double fmean, const char *note)
+{
+	const struct run *r = &runs[i];
+	char label[160];
+	snprintf(label, sizeof(label), "%s%s", r->spec, note);
+	if (!r->r.ok) {
+		printf("%-44s failed: %s\n", label, r->r.err[0] ? r->r.err : "the run crashed");
+		return;
+	}
+	printf("%-44s %10.0f %9.3f%% %10llu %10.3f %7.2f\n", label, r->r.mean_s,
+	       100 * r->r.coverage, (unsigned long long)r->r.requests, fmean / r->r.mean_s,
+	       r->r.wall_s);
+}
+
+static int
+block_done(int b)
+{
+	if ((b == B_DEFAULT || b == B_PACED) && !tun.done)
+		return 0;
+	for (int i = 0; i < n_runs; i++)
+		if (runs[i].block == b && runs[i].state != S_DONE)
+			return 0;
+	return 1;
+}
+
+static void
+print_tuner(void)
+{
+	printf("golden-section search of air-balloon inertia over [%g, %g] h (log scale), "
+	       "%d runs:\n", TUNE_LO_H, TUNE_HI_H, tun.evals);
+	for (int i = 0; i < n_runs; i++) {
+		if (runs[i].role != R_TUNE)
+			continue;
+		if (runs[i].r.ok)
+			printf("  %-42s %10.0f s  (%.2f s wall)\n", runs[i].spec, runs[i].r.mean_s,
+			       runs[i].r.wall_s);
+		else
+			printf("  %-42s failed: %s\n", runs[i].spec, runs[i].r.err);
+	}
+	if (tun.best >= 0)
+		printf("best inertia: %s h\n", runs[tun.best].spec + strlen("air-balloon:inertia="));
+}
+
+static void
+print_block(const struct input *in, int b)
+{
+	const struct input *i = &in[blocks[b].input];
+	int fr = find(b, R_FRESHET);
+	double fmean = mean_of(fr);
+
+	printf("== %s: %s", blocks[b].name, i->desc);
+	if (i->has_world)
+		printf(" world, seed %llu, %g days", (unsigned long long)i->w.p.seed, i->w.p.days);
+	printf(", %u sources, %zu items; %u calls / %g s, %s ==\n", i->tr.n_sources, i->tr.n_items,
+	       i->calls, BUDGET_WINDOW_S, blocks[b].mode == FR_RL_PACED ? "paced" : "burst");
+	printf("%-44s %10s %10s %10s %10s %7s\n", "policy", "mean s", "coverage", "requests",
+	       "freshet/x", "wall s");
+	for (int k = 0; k < n_runs; k++) {
+		if (runs[k].block != b)
+			continue;
+		print_row(k, fmean, runs[k].role == R_TUNED ? " (tuned)" : "");
+		if (b == B_DEFAULT && runs[k].role == R_AB && tun.best >= 0)
+			print_row(tun.best, fmean, " (tuned)");
+	}
+	if (b == B_DEFAULT || (b == B_PACED && !blocks[B_DEFAULT].selected))
+		print_tuner();
+	int first = n_verdicts;
+	acceptance(b);
+	printf("acceptance:\n");
+	for (int k = first; k < n_verdicts; k++)
+		print_verdict(&verdicts[k], 0);
+	printf("\n");
+	fflush(stdout);
+}
+
+/* Prints every finished block whose predecessors are printed, in order. */
+static void
+print_ready(const struct input *in)
+{
+	for (int b = 0; b < N_BLOCKS; b++) {
+		if (!blocks[b].selected || blocks[b].printed)
+			continue;
+		if (!block_done(b))
+			return;
+		print_block(in, b);
+		blocks[b].printed = 1;
+	}
+}
+
+static void
+usage(void)
+{
+	fprintf(stderr, "usage: bench_policies [-j N] [default] [reddit] [paced] [flat] [regime] "
+			"[bursty]\n       (no trace names: all of them)\n");
+}
+
+int
+main(int argc, char **argv)
+{
+	static struct input in[N_INPUTS];
+	int jobs = 2, any = 0;
+
+	for (int a = 1; a < argc; a++) {
+		if (!strcmp(argv[a], "-j") && a + 1 < argc) {
+			char *end;
+			long j = strtol(argv[++a], &end, 10);
+			if (*end || j < 1 || j > 64) {
+				usage();
+				return 2;
+			}
+			jobs = (int)j;
+			continue;
+		}
+		int b = 0;
+		while (b < N_BLOCKS && strcmp(argv[a], blocks[b].name))
+			b++;
+		if (b == N_BLOCKS) {
+			fprintf(stderr, "bench_policies: unknown trace '%s'\n", argv[a]);
+			usage();
+			return 2;
+		}
+		blocks[b].selected = any = 1;
+	}
+	if (!any)
+		for (int b = 0; b < N_BLOCKS; b++)
+			blocks[b].selected = 1;
+
+	double t0 = now_s();
+	if (load_inputs(in) < 0)
+		return 1;
+	printf("budget: %g calls per %g s per %g sources, scaled to each trace; %d runs at a time\n",
+	       BUDGET_CALLS, BUDGET_WINDOW_S, BUDGET_SOURCES, jobs);
+	printf("freshet/x: freshet's mean delay over the row's (below 1: freshet is ahead)\n\n");
+	plan(in);
+
+	int running = 0;
+	for (;;) {
+		int i;
+		while (running < jobs && (i = next_ready()) >= 0) {
+			if (start(in, i) < 0) {
+				fprintf(stderr, "bench_policies: fork: %s\n", strerror(errno));
+				runs[i].state = S_DONE;
+				snprintf(runs[i].r.err, sizeof(runs[i].r.err), "could not fork");
+				if (runs[i].role == R_TUNE)
+					tuner_step();
+				continue;
+			}
+			running++;
+		}
+		if (running == 0)
+			break;
+		int status;
+		pid_t pid = waitpid(-1, &status, 0);
+		if (pid < 0) {
+			if (errno == EINTR)
+				continue;
+			fprintf(stderr, "bench_policies: waitpid: %s\n", strerror(errno));
+			return 1;
+		}
+		for (i = 0; i < n_runs && !(runs[i].state == S_RUNNING && runs[i].pid == pid); i++)
+			;
+		if (i == n_runs)
+			continue;
+		running--;
+		struct run *r = &runs[i];
+		/* The child wrote one small struct before exiting: it is in the pipe. */
+		ssize_t got = read(r->fd, &r->r, sizeof(r->r));
+		close(r->fd);
+		r->fd = -1;
+		if (got != (ssize_t)sizeof(r->r) || !WIFEXITED(status) || WEXITSTATUS(status)) {
+			r->r.ok = 0;
+			if (got != (ssize_t)sizeof(r->r))
+				snprintf(r->r.err, sizeof(r->r.err), "the run crashed (status %d)", status);
+		}
+		r->r.err[sizeof(r->r.err) - 1] = '\0';
+		r->state = S_DONE;
+		fprintf(stderr, "  [%5.0f s] %-8s %-40s %s\n", now_s() - t0,
+			r->block < 0 ? "tune" : blocks[r->block].name, r->spec,
+			r->r.ok ? "done" : "FAILED");
+		if (r->role == R_TUNE)
+			tuner_step();
+		print_ready(in);
+	}
+	print_ready(in);
+
+	for (int i = 0; i < n_runs; i++)
+		if (!runs[i].r.ok)
+			failures = 1;
+	printf("== summary ==\n");
+	for (int k = 0; k < n_verdicts; k++)
+		print_verdict(&verdicts[k], 1);
+	int pass = 0, miss = 0;
+	for (int k = 0; k < n_verdicts; k++) {
+		if (!verdicts[k].cond[0])
+			continue;
+		pass += verdicts[k].pass == 1;
+		miss += verdicts[k].pass == 0;
+	}
+	printf("%d PASS, %d MISS; %d runs; total wall time %.1f s\n", pass, miss, n_runs,
+	       now_s() - t0);
+	for (int i = 0; i < N_INPUTS; i++) {
+		fr_trace_free(&in[i].tr);
+		if (in[i].has_world)
+			fr_world_free(&in[i].w);
+	}
+	return failures;
+}
