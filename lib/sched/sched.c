@@ -500,15 +500,14 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 
 	/* Retune theta (see above). */
 	if (n_due >= k + extra) {
-		/* cand[k..] is unordered: the (k+extra)-th best overall is the
-		 * worst of the extra best among them. */
-		take_top(s->cand + k, s->n_cand - k, extra);
-		double u = s->cand[k].u;
-		for (uint32_t q = k + 1; q < k + extra; q++)
-			if (s->cand[q].u < u)
+		/* Toward the most urgent source left out (a scan of cand[k..],
+		 * no second selection), halfway (geometrically): a full step
+		 * overshoots as often as not, and every overshoot costs a
+		 * rebuild; the slack of k/2 due sources absorbs the rest. */
+		double u = 0;
+		for (uint32_t q = k; q < s->n_cand; q++)
+			if (s->cand[q].u > u)
 				u = s->cand[q].u;
-		/* Halfway (geometrically): a full step overshoots as often as
-		 * not, and every overshoot costs a rebuild. */
 		if (u > th && isfinite(u))
 			set_theta(g, sqrt(u * th));
 	} else if (n_due < k && g->n_batch > 0 &&
