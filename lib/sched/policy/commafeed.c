@@ -14,6 +14,8 @@
  * everything ends bounded to [interval, max_interval]. */
 #include "sched/policy.h"
 
+#include "model/recent.h"
+
 #include "core/err.h"
 
 #include <math.h>
@@ -94,25 +96,6 @@ cf_due(void *ctx, void *st, double now_s, double theta)
 	return ((struct cf_state *)st)->next_s;
 }
 
-/* Keeps the CF_RING latest times of b->pub, ascending. */
-static void
-ring_add(struct cf_state *b, float t)
-{
-	int i;
-
-	if (b->n == CF_RING) {
-		if (!(t > b->pub[0]))
-			return;
-		for (i = 1; i < CF_RING; i++)
-			b->pub[i - 1] = b->pub[i];
-		b->n--;
-	}
-	for (i = b->n; i > 0 && b->pub[i - 1] > t; i--)
-		b->pub[i] = b->pub[i - 1];
-	b->pub[i] = t;
-	b->n++;
-}
-
 /* computeEmpiricalRefreshInterval, in minutes. */
 static double
 empirical_minutes(const struct cf_ctx *c, const struct cf_state *b, double now_s)
@@ -150,7 +133,7 @@ cf_fetched(void *ctx, void *st, const struct fr_fetch *f)
 		b->errors = 0;
 		for (size_t k = 0; f->status == FR_FETCH_OK && k < f->n_items; k++)
 			if (!isnan(f->published_s[k]))
-				ring_add(b, (float)(f->published_s[k] - c->epoch_s));
+				fr_recent_add(b->pub, &b->n, CF_RING, (float)(f->published_s[k] - c->epoch_s));
 		/* max(empirical, Cache-Control max-age = 0) */
 		minutes = empirical_minutes(c, b, f->now_s);
 	}

@@ -17,6 +17,8 @@
  * from polling, as Miniflux does (error_limit=0 never drops). */
 #include "sched/policy.h"
 
+#include "model/recent.h"
+
 #include "core/err.h"
 
 #include <math.h>
@@ -96,25 +98,6 @@ mf_due(void *ctx, void *st, double now_s, double theta)
 	return ((struct mf_state *)st)->next_s;
 }
 
-/* Keeps the MF_RING latest times of b->pub, ascending. */
-static void
-ring_add(struct mf_state *b, float t)
-{
-	int i;
-
-	if (b->n == MF_RING) {
-		if (!(t > b->pub[0]))
-			return;
-		for (i = 1; i < MF_RING; i++)
-			b->pub[i - 1] = b->pub[i];
-		b->n--;
-	}
-	for (i = b->n; i > 0 && b->pub[i - 1] > t; i--)
-		b->pub[i] = b->pub[i - 1];
-	b->pub[i] = t;
-	b->n++;
-}
-
 /* Miniflux's weekly entry count at now: ceil(week / mean gap) over the items
  * published since now - 1 week, 0 when that is undefined. */
 static double
@@ -150,7 +133,7 @@ mf_fetched(void *ctx, void *st, const struct fr_fetch *f)
 		b->errors = 0;
 		for (size_t k = 0; f->status == FR_FETCH_OK && k < f->n_items; k++)
 			if (!isnan(f->published_s[k]))
-				ring_add(b, (float)(f->published_s[k] - c->epoch_s));
+				fr_recent_add(b->pub, &b->n, MF_RING, (float)(f->published_s[k] - c->epoch_s));
 	}
 
 	double weekly = weekly_count(c, b, now), interval;

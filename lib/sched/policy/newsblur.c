@@ -14,6 +14,8 @@
  * here; the per-domain budget is the scheduler's host politeness. */
 #include "sched/policy.h"
 
+#include "model/recent.h"
+
 #include "core/err.h"
 #include "core/rng.h"
 
@@ -91,25 +93,6 @@ nb_due(void *ctx, void *st, double now_s, double theta)
 	return ((struct nb_state *)st)->next_s;
 }
 
-/* Keeps the NB_RING latest times of b->pub, ascending. */
-static void
-ring_add(struct nb_state *b, float t)
-{
-	int i;
-
-	if (b->n == NB_RING) {
-		if (!(t > b->pub[0]))
-			return;
-		for (i = 1; i < NB_RING; i++)
-			b->pub[i - 1] = b->pub[i];
-		b->n--;
-	}
-	for (i = b->n; i > 0 && b->pub[i - 1] > t; i--)
-		b->pub[i] = b->pub[i - 1];
-	b->pub[i] = t;
-	b->n++;
-}
-
 /* NewsBlur's get_next_scheduled_update, in minutes, before errors and
  * jitter. */
 static double
@@ -148,7 +131,7 @@ nb_fetched(void *ctx, void *st, const struct fr_fetch *f)
 		b->errors = 0;
 		for (size_t k = 0; f->status == FR_FETCH_OK && k < f->n_items; k++)
 			if (!isnan(f->published_s[k]))
-				ring_add(b, (float)(f->published_s[k] - c->epoch_s));
+				fr_recent_add(b->pub, &b->n, NB_RING, (float)(f->published_s[k] - c->epoch_s));
 	}
 	double total = base_minutes(c, b, f->now_s);
 	if (b->errors)
