@@ -45,12 +45,17 @@ struct fs_state {
 	float pad;
 };
 
+/* Below this share of follow-ups the fit cannot tell bursts from a
+ * background rhythm it describes imperfectly (a world without bursts fits
+ * about 0.07): bursts are modelled only where the data shows more. */
+#define BURST_MIN_SHARE 0.08
+
 static double
 follow_ratio(const struct fs_ctx *c)
 {
 	/* Follow-ups per item (branching ratio) from their share. */
 	double pi = c->follow_share;
-	return c->bursts ? pi / (1 - pi) : 0;
+	return c->bursts && pi >= BURST_MIN_SHARE ? pi / (1 - pi) : 0;
 }
 
 static void
@@ -77,10 +82,10 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	if (!c)
 		return fr_errf(err, errlen, "out of memory");
 	if (fr_params_double(params, "tau", 60, 0.5, 3650, &tau_d, err, errlen) < 0 ||
-	    fr_params_double(params, "profile_tau", 60, 0.5, 36500, &ptau_d, err, errlen) < 0 ||
+	    fr_params_double(params, "profile_tau", 365, 0.5, 36500, &ptau_d, err, errlen) < 0 ||
 	    fr_params_double(params, "fast", 7, 0.05, 365, &fast_d, err, errlen) < 0 ||
 	    fr_params_double(params, "prior", 1, 0, 365, &prior_d, err, errlen) < 0 ||
-	    fr_params_double(params, "shrink", 100, 0, 1e6, &c->rp.prior_items, err, errlen) < 0 ||
+	    fr_params_double(params, "shrink", 300, 0, 1e6, &c->rp.prior_items, err, errlen) < 0 ||
 	    fr_params_double(params, "change_z", 3, 0.5, 100, &c->rp.change_z, err, errlen) < 0 ||
 	    fr_params_double(params, "explore", 16, 0.5, 1e6, &explore, err, errlen) < 0 ||
 	    fr_params_double(params, "bursts", 1, 0, 1, &bursts, err, errlen) < 0 ||
@@ -280,8 +285,8 @@ fs_rhythm(void *ctx, const void *st, double out[24])
 
 const struct fr_policy_ops fr_policy_freshet = {
 	.name = "freshet",
-	.help = "learned rates, rhythm and bursts, square-root index: tau=60 profile_tau=60 "
-		"fast=7 prior=1 (days) shrink=100 change_z=3 explore=16 bursts=1 weight=0",
+	.help = "learned rates, rhythm and bursts, square-root index: tau=60 profile_tau=365 "
+		"fast=7 prior=1 (days) shrink=300 change_z=3 explore=16 bursts=1 weight=0",
 	.kind = FR_POLICY_INDEX,
 	.theta0 = 100,
 	.create = fs_create,
