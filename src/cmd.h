@@ -7,6 +7,7 @@
 int cmd_world(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
+int cmd_plan(int argc, char **argv);
 
 /* Exit codes. */
 #define EXIT_OK 0

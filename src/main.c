@@ -13,6 +13,7 @@ struct sub {
 
 /* NOTE: keep in the order shown by --help. */
 static const struct sub subs[] = {
+	{"plan", cmd_plan, "plan revisit frequencies for changing pages (CHO, OPT_POLITE, bounds)"},
 	{"simulate", cmd_simulate, "replay a trace against scheduling policies and compare them"},
 	{"tune", cmd_tune, "search a policy parameter that minimises mean delay (golden section)"},
 	{"world", cmd_world, "generate a synthetic world (trace, sources, true intensities)"},
