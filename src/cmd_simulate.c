@@ -6,8 +6,10 @@
 
 #include "core/err.h"
 #include "core/timefmt.h"
+#include "plan/alloc.h"
 #include "sched/params.h"
 #include "sched/policy.h"
+#include "sim/pages.h"
 #include "sim/report.h"
 
 #include <errno.h>
@@ -23,6 +25,15 @@
 #define MAX_RUNS 64
 
 #define N_RHYTHM 4
+
+/* Freshness figures (pages that change): shown for a repository of pages
+ * (a --world with pages.csv) or on request, with the two upper bounds when
+ * the true rates are known. */
+struct fresh {
+	int show;
+	double unpolite, polite; /* NAN when not computed */
+	double gap_s;
+};
 
 struct run {
 	char spec[256];
@@ -40,7 +51,7 @@ help(FILE *f)
 	fprintf(f, "usage: freshet simulate (--trace FILE [--sources FILE] | --world DIR)\n"
 		   "                        [--policy P[,P...]] [--budget N/W[@S]] [--mode burst|paced]\n"
 		   "                        [--format table|csv|json] [--weekly] [--report FILE]\n"
-		   "                        [--cost [--cost-target S]] [--jobs N]\n\n"
+		   "                        [--cost [--cost-target S]] [--jobs N] [--freshness]\n\n"
 		   "Replays a publication trace against each policy with the same budget and\n"
 		   "prints coverage, discovery delay and requests side by side.\n\n"
 		   "  --policy LIST       comma-separated policies, each NAME[:key=value...], or\n"
@@ -55,7 +66,11 @@ help(FILE *f)
 		   "                      at the given budget)\n"
 		   "  --jobs N            cost-view runs in parallel (default 2)\n"
 		   "  --format F          table (default), csv or json\n"
-		   "  --weekly            also print the per-week figures (table format)\n");
+		   "  --weekly            also print the per-week figures (table format)\n"
+		   "  --freshness         also print freshness, age and politeness violations (a\n"
+		   "                      source is a page, an item a change; on by default for a\n"
+		   "                      --world made by 'freshet world --kind pages', with the\n"
+		   "                      UNPOLITE and POLITE bounds of its true rates)\n");
 	runopts_help(f);
 	fprintf(f, "policies:\n");
 	int width = 0;
@@ -67,7 +82,9 @@ help(FILE *f)
 	for (size_t i = 0; fr_policy_at(i); i++)
 		fprintf(f, "  %-*s  %s\n", width, fr_policy_at(i)->name, fr_policy_at(i)->help);
 	fprintf(f, "  any index policy also takes select=heap|scan (scan: the seed's top-k by\n"
-		   "  urgency once per burst window)\n");
+		   "  urgency once per burst window)\n"
+		   "  any policy also takes polite=0|1 (0: this run ignores --host-gap, whose\n"
+		   "  violations are counted; cho+equal defaults to 0)\n");
 }
 
 static double
@@ -116,7 +133,7 @@ json_num(FILE *f, double v)
 
 static void
 print_json(FILE *f, const struct runinput *in, struct run *runs, int n, double cost_target,
-	   double cost_min_coverage)
+	   double cost_min_coverage, const struct fresh *fr)
 {
 	char a[32], b[32];
 
@@ -128,6 +145,15 @@ print_json(FILE *f, const struct runinput *in, struct run *runs, int n, double c
 	fprintf(f, " \"budget\": {\"calls\": %" PRIu32 ", \"window_s\": ", in->cfg.calls);
 	json_num(f, in->cfg.window_s);
 	fprintf(f, ", \"mode\": \"%s\"},\n", in->cfg.mode == FR_RL_PACED ? "paced" : "burst");
+	if (fr->show && (isfinite(fr->unpolite) || isfinite(fr->polite))) {
+		fprintf(f, " \"bounds\": {\"unpolite\": ");
+		json_num(f, fr->unpolite);
+		fprintf(f, ", \"polite\": ");
+		json_num(f, fr->polite);
+		fprintf(f, ", \"gap_s\": ");
+		json_num(f, fr->gap_s);
+		fprintf(f, "},\n");
+	}
 	if (isfinite(cost_target)) {
 		fprintf(f, " \"cost\": {\"target_delay_s\": ");
 		json_num(f, cost_target);
@@ -164,6 +190,15 @@ print_json(FILE *f, const struct runinput *in, struct run *runs, int n, double c
 		fprintf(f, ", \"requests\": %" PRIu64 ", \"empty_requests\": %" PRIu64
 			   ", \"wall_s\": %.3f",
 			m->requests, m->empty_requests, runs[r].wall_s);
+		if (fr->show) {
+			fprintf(f, ", \"freshness\": ");
+			json_num(f, m->freshness);
+			fprintf(f, ", \"age_mean_s\": ");
+			json_num(f, m->age_mean_s);
+			fprintf(f, ", \"polite_gap_s\": ");
+			json_num(f, m->polite_gap_s);
+			fprintf(f, ", \"polite_violations\": %" PRIu64, m->polite_violations);
+		}
 		if (isfinite(cost_target)) {
 			/* null: the runs failed; "unreachable": not even at 16x. */
 			fprintf(f, ", \"budget_needed_calls\": ");
@@ -191,10 +226,11 @@ print_json(FILE *f, const struct runinput *in, struct run *runs, int n, double c
 }
 
 static void
-print_csv(FILE *f, struct run *runs, int n)
+print_csv(FILE *f, struct run *runs, int n, const struct fresh *fr)
 {
 	fprintf(f, "policy,items,fetched,coverage,delay_mean_s,delay_median_s,delay_p90_s,"
-		   "requests,empty_requests,wall_s,budget_needed_calls\n");
+		   "requests,empty_requests,wall_s,budget_needed_calls%s\n",
+		fr->show ? ",freshness,age_mean_s,polite_violations" : "");
 	for (int r = 0; r < n; r++) {
 		const struct fr_metrics *m = &runs[r].m;
 		char spec[512];
@@ -204,17 +240,19 @@ print_csv(FILE *f, struct run *runs, int n)
 			m->fetched, m->coverage, m->delay_mean_s, m->delay_median_s, m->delay_p90_s,
 			m->requests, m->empty_requests, runs[r].wall_s);
 		if (isinf(runs[r].budget_needed))
-			fprintf(f, "unreachable\n");
-		else if (isnan(runs[r].budget_needed))
-			fprintf(f, "\n");
-		else
-			fprintf(f, "%.0f\n", runs[r].budget_needed);
+			fprintf(f, "unreachable");
+		else if (!isnan(runs[r].budget_needed))
+			fprintf(f, "%.0f", runs[r].budget_needed);
+		if (fr->show)
+			fprintf(f, ",%.6f,%.1f,%" PRIu64, m->freshness, m->age_mean_s,
+				m->polite_violations);
+		fputc('\n', f);
 	}
 }
 
 static void
 print_table(FILE *f, const struct runinput *in, struct run *runs, int n, int weekly,
-	    const char *cost_desc)
+	    const char *cost_desc, const struct fresh *fr)
 {
 	char a[32], b[32], c1[32], c2[32], c3[32];
 
@@ -223,9 +261,20 @@ print_table(FILE *f, const struct runinput *in, struct run *runs, int n, int wee
 		fmt_count(n ? runs[0].m.items : in->tr.n_items, c2, sizeof(c2)),
 		fr_time_format(in->cfg.start_s, a, sizeof(a)),
 		fr_time_format(in->cfg.end_s, b, sizeof(b)));
-	fprintf(f, "budget: %s per rate-limit group\n\n", in->budget_desc);
-	fprintf(f, "%-30s %11s %9s %9s %9s %9s %11s %11s %7s\n", "policy", "fetched", "coverage",
+	fprintf(f, "budget: %s per rate-limit group\n", in->budget_desc);
+	if (fr->show && (isfinite(fr->unpolite) || isfinite(fr->polite))) {
+		fprintf(f, "freshness bounds: unpolite (CHO) %.2f%%", 100 * fr->unpolite);
+		if (fr->gap_s > 0)
+			fprintf(f, ", polite (OPT_POLITE, gap %g s) %.2f%%", fr->gap_s,
+				100 * fr->polite);
+		fputc('\n', f);
+	}
+	fputc('\n', f);
+	fprintf(f, "%-30s %11s %9s %9s %9s %9s %11s %11s %7s", "policy", "fetched", "coverage",
 		"mean s", "median s", "p90 s", "requests", "empty", "vs rr");
+	if (fr->show)
+		fprintf(f, " %9s %9s %11s", "fresh", "age s", "violations");
+	fputc('\n', f);
 	double rr = NAN;
 	for (int r = 0; r < n; r++)
 		if (!strcmp(runs[r].params.name, "round-robin") && isnan(rr))
@@ -235,11 +284,15 @@ print_table(FILE *f, const struct runinput *in, struct run *runs, int n, int wee
 		char spec[512], ratio[16] = "-";
 		if (isfinite(rr) && rr > 0 && isfinite(m->delay_mean_s))
 			snprintf(ratio, sizeof(ratio), "%.3f", m->delay_mean_s / rr);
-		fprintf(f, "%-30s %11s %8.2f%% %9.0f %9.0f %9.0f %11s %11s %7s\n",
+		fprintf(f, "%-30s %11s %8.2f%% %9.0f %9.0f %9.0f %11s %11s %7s",
 			fr_params_format(&runs[r].params, 0, spec, sizeof(spec)),
 			fmt_count(m->fetched, c1, sizeof(c1)), 100 * m->coverage, m->delay_mean_s,
 			m->delay_median_s, m->delay_p90_s, fmt_count(m->requests, c2, sizeof(c2)),
 			fmt_count(m->empty_requests, c3, sizeof(c3)), ratio);
+		if (fr->show)
+			fprintf(f, " %8.2f%% %9.0f %11s", 100 * m->freshness, m->age_mean_s,
+				fmt_count(m->polite_violations, c1, sizeof(c1)));
+		fputc('\n', f);
 	}
 	if (cost_desc) {
 		fprintf(f, "\ncost view: calls per %g s each policy needs to reach %s\n",
@@ -284,10 +337,19 @@ scaled_k(const struct runinput *in)
 	return floor(3000.0 * in->tr.n_sources / 4106.0 + 0.5);
 }
 
-/* Splits a comma-separated policy list into runs, expanding "all". Returns
- * the number of runs, or -1 after printing the problem. */
+/* The revisit schedules for pages (they need a repository's true rates). */
 static int
-split_policies(const char *policies, const struct runinput *in, struct run *runs)
+is_page_policy(const struct fr_policy_ops *ops)
+{
+	return ops == &fr_policy_cho_delayed || ops == &fr_policy_opt_polite_delayed ||
+	       ops == &fr_policy_cho_equal;
+}
+
+/* Splits a comma-separated policy list into runs, expanding "all" (the page
+ * policies only on a repository of pages). Returns the number of runs, or -1
+ * after printing the problem. */
+static int
+split_policies(const char *policies, const struct runinput *in, int pages, struct run *runs)
 {
 	int n = 0;
 	char err[FR_ERRLEN];
@@ -300,6 +362,8 @@ split_policies(const char *policies, const struct runinput *in, struct run *runs
 			for (size_t i = 0; fr_policy_at(i); i++) {
 				const struct fr_policy_ops *ops = fr_policy_at(i);
 				if (!strcmp(ops->name, "oracle") && (!in || !in->has_world))
+					continue;
+				if (is_page_policy(ops) && (!pages || !in || !in->has_world))
 					continue;
 				if (n == MAX_RUNS)
 					break;
@@ -445,12 +509,45 @@ write_report(const char *path, const struct runinput *in, struct run *runs, int 
 	return 0;
 }
 
+/* The UNPOLITE and POLITE bounds of the run's budget (every group's calls)
+ * and host gap, from the true rates at the start. A failure is reported and
+ * leaves them NAN. */
+static void
+fresh_bounds(const struct runinput *in, struct fresh *fr)
+{
+	uint32_t n = in->tr.n_sources, n_groups = 1;
+	double *lam = malloc((n ? n : 1) * sizeof(*lam)), *w = malloc((n ? n : 1) * sizeof(*w));
+	uint32_t *srv = malloc((n ? n : 1) * sizeof(*srv));
+	double total = 0;
+	char err[FR_ERRLEN];
+	struct fr_pages p;
+
+	if (!lam || !w || !srv) {
+		cli_err("simulate", "freshness bounds: out of memory");
+		goto out;
+	}
+	for (uint32_t s = 0; s < n; s++) {
+		total += in->tr.weight[s];
+		if (in->tr.group[s] + 1 > n_groups)
+			n_groups = in->tr.group[s] + 1;
+	}
+	fr_pages_from_trace(&in->tr, in->cfg.intensity, in->cfg.intensity_arg, in->cfg.start_s, lam,
+			    w, srv, NULL, &p);
+	if (fr_pages_bounds(&p, total, (double)in->cfg.calls / in->cfg.window_s * n_groups,
+			    in->cfg.host_gap_s, &fr->unpolite, &fr->polite, err, sizeof(err)) < 0)
+		cli_err("simulate", "freshness bounds: %s", err);
+out:
+	free(lam);
+	free(w);
+	free(srv);
+}
+
 int
 cmd_simulate(int argc, char **argv)
 {
 	struct runopts o = {0};
 	const char *policies = DEFAULT_POLICIES, *format = "table", *report = NULL;
-	int weekly = 0, cost = 0, jobs = 2;
+	int weekly = 0, cost = 0, jobs = 2, freshness = 0;
 	double cost_target = NAN;
 
 	for (int i = 1; i < argc; i++) {
@@ -469,6 +566,8 @@ cmd_simulate(int argc, char **argv)
 			weekly = 1;
 		else if (!strcmp(a, "--cost"))
 			cost = 1;
+		else if (!strcmp(a, "--freshness"))
+			freshness = 1;
 		else if (!strcmp(a, "--policy") || !strcmp(a, "--format") || !strcmp(a, "--report") ||
 			 !strcmp(a, "--cost-target") || !strcmp(a, "--jobs")) {
 			v = runopts_value("simulate", argc, argv, &i);
@@ -509,7 +608,8 @@ cmd_simulate(int argc, char **argv)
 
 	/* Check every policy before the (slow) load and runs. */
 	static struct run runs[MAX_RUNS];
-	int n = split_policies(policies, NULL, runs);
+	int pages = o.world && fr_pages_is_dir(o.world);
+	int n = split_policies(policies, NULL, pages, runs);
 	if (n < 0)
 		return EXIT_USAGE;
 
@@ -520,7 +620,10 @@ cmd_simulate(int argc, char **argv)
 		runinput_free(&in);
 		return rc;
 	}
-	n = split_policies(policies, &in, runs);
+	n = split_policies(policies, &in, pages, runs);
+	struct fresh fr = {freshness || pages, NAN, NAN, in.cfg.host_gap_s};
+	if (fr.show && in.has_world)
+		fresh_bounds(&in, &fr);
 	uint32_t rsrc[N_RHYTHM], n_rhythm = report ? busiest_sources(&in.tr, rsrc, N_RHYTHM) : 0;
 	for (int r = 0; r < n; r++) {
 		struct progress pr = {runs[r].spec, 0};
@@ -609,11 +712,11 @@ cmd_simulate(int argc, char **argv)
 	}
 
 	if (!strcmp(format, "json"))
-		print_json(stdout, &in, runs, n, cost ? cost_target : NAN, min_coverage);
+		print_json(stdout, &in, runs, n, cost ? cost_target : NAN, min_coverage, &fr);
 	else if (!strcmp(format, "csv"))
-		print_csv(stdout, runs, n);
+		print_csv(stdout, runs, n, &fr);
 	else
-		print_table(stdout, &in, runs, n, weekly, cost ? target_desc : NULL);
+		print_table(stdout, &in, runs, n, weekly, cost ? target_desc : NULL, &fr);
 	rc = EXIT_OK;
 	if (report && write_report(report, &in, runs, n, rsrc, n_rhythm, cost ? cost_target : NAN,
 				   target_desc) < 0)

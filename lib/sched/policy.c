@@ -20,6 +20,10 @@ static const struct fr_policy_ops *const all[] = {
 	/* research limits and freshet's own */
 	&fr_policy_freshet,
 	&fr_policy_oracle,
+	/* revisit schedules for pages that change (politeness.md) */
+	&fr_policy_cho_delayed,
+	&fr_policy_opt_polite_delayed,
+	&fr_policy_cho_equal,
 };
 
 const struct fr_policy_ops *

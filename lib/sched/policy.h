@@ -38,6 +38,14 @@ struct fr_policy_env {
 	 * run knows it (synthetic worlds), else NULL. For oracle policies only. */
 	double (*intensity)(const void *arg, uint32_t s, double t_s);
 	const void *intensity_arg;
+	/* Politeness, for policies that plan around it: the run's minimum gap
+	 * between two calls to one host (0: none; the scheduler enforces it
+	 * unless the spec says polite=0, see fr_policy_ops.no_host_gap), and the
+	 * host of each source ([n_sources], ids < n_hosts; NULL: every source
+	 * its own host). */
+	double host_gap_s;
+	const uint32_t *host;
+	uint32_t n_hosts;
 };
 
 enum fr_policy_kind {
@@ -81,6 +89,11 @@ struct fr_policy_ops {
 	 * learned relative activity per hour of the day (UTC), 24 values, for
 	 * reports. */
 	void (*rhythm)(void *ctx, const void *st, double out[24]);
+	/* 1: the simulator runs this policy without the host gap unless the
+	 * spec says polite=1 (the equally spaced baseline); violations of the
+	 * gap are still counted. 0 (the default): the gap applies unless the
+	 * spec says polite=0. */
+	int no_host_gap;
 };
 
 /* Policy registry. NOTE: keep fr_policy_all's list in policy.c in --help order. */
@@ -101,5 +114,8 @@ extern const struct fr_policy_ops fr_policy_mediacloud;
 extern const struct fr_policy_ops fr_policy_commafeed;
 extern const struct fr_policy_ops fr_policy_oracle;
 extern const struct fr_policy_ops fr_policy_freshet;
+extern const struct fr_policy_ops fr_policy_cho_delayed;
+extern const struct fr_policy_ops fr_policy_opt_polite_delayed;
+extern const struct fr_policy_ops fr_policy_cho_equal;
 
 #endif

@@ -18,6 +18,7 @@ fr_metrics_init(struct fr_metrics *m, double start_s, double end_s)
 	m->n_weeks = w > 0 ? (size_t)w : 1;
 	m->weeks = calloc(m->n_weeks, sizeof(*m->weeks));
 	m->delay_mean_s = m->delay_median_s = m->delay_p90_s = NAN;
+	m->freshness = m->age_mean_s = NAN;
 	m->cur_week_start_s = INFINITY;
 	return m->weeks ? 0 : -1;
 }
@@ -84,6 +85,23 @@ fr_metrics_fetched(struct fr_metrics *m, double pub_s, double t_s)
 	w->fetched++;
 	w->delay_sum_s += t_s - pub_s;
 	return 0;
+}
+
+void
+fr_metrics_source(struct fr_metrics *m, double w)
+{
+	m->weight_sum += w;
+}
+
+void
+fr_metrics_stale(struct fr_metrics *m, double w, double from_s, double to_s)
+{
+	double d = to_s - from_s;
+
+	if (!(d > 0))
+		return;
+	m->stale_w_s += w * d;
+	m->age_w_s2 += w * d * d / 2;
 }
 
 /* The k-th smallest of c[0..n) (0-based), moving it to c[k] and smaller
@@ -156,6 +174,11 @@ fr_metrics_finish(struct fr_metrics *m)
 	double sum = 0;
 
 	m->coverage = m->items ? (double)m->fetched / (double)m->items : 0;
+	double span = m->end_s - m->start_s;
+	if (m->weight_sum > 0 && span > 0) {
+		m->freshness = 1 - m->stale_w_s / (m->weight_sum * span);
+		m->age_mean_s = m->age_w_s2 / (m->weight_sum * span);
+	}
 	for (size_t i = 0; i < m->n_weeks; i++)
 		sum += m->weeks[i].delay_sum_s;
 	if (m->fetched == 0)

@@ -32,6 +32,21 @@ struct fr_metrics {
 	double cur_week_start_s;
 	/* The scheduler's work (see sched.h), set by the simulator. */
 	uint64_t sched_batches, sched_candidates, sched_rekeys, sched_rebuilds;
+	/* Freshness, for sources that are pages whose items are changes
+	 * (docs/politeness.md): a page is fresh while the stored copy equals the
+	 * live page, stale from its first change after a fetch to the next
+	 * fetch; all start fresh. Weighted by source weight. Set by the
+	 * simulator for every run; commands show them for pages only. */
+	double weight_sum;    /* sum of the sources' weights */
+	double stale_w_s;     /* sum_i w_i * stale time of i */
+	double age_w_s2;      /* sum_i w_i * integral over stale periods of (t - first change) */
+	double freshness;     /* 1 - stale_w_s / (weight_sum * T); NAN when weight_sum is 0 */
+	double age_mean_s;    /* age_w_s2 / (weight_sum * T); NAN when weight_sum is 0 */
+	/* Politeness: calls to one host less than polite_gap_s after the
+	 * previous call to it (the run's configured gap; the scheduler prevents
+	 * them unless the gap is switched off for the run, polite=0). */
+	double polite_gap_s;
+	uint64_t polite_violations;
 };
 
 /* Prepares m for a run over [start_s, end_s). Returns 0 or -1 on
@@ -47,7 +62,14 @@ void fr_metrics_request(struct fr_metrics *m, double t_s, size_t n_items);
 /* An item published at pub_s was fetched at t_s. Returns 0 or -1 on
  * out-of-memory. */
 int fr_metrics_fetched(struct fr_metrics *m, double pub_s, double t_s);
-/* Computes coverage, mean, median and p90. Returns 0 or -1 on out-of-memory. */
+/* A source of weight w takes part in the freshness figures. */
+void fr_metrics_source(struct fr_metrics *m, double w);
+/* A source of weight w was stale from from_s (its first change since the
+ * last fetch, or since the start) to to_s (the fetch, or the end). */
+void fr_metrics_stale(struct fr_metrics *m, double w, double from_s, double to_s);
+
+/* Computes coverage, mean, median and p90, and freshness and mean age.
+ * Returns 0 or -1 on out-of-memory. */
 int fr_metrics_finish(struct fr_metrics *m);
 
 /* The q-quantile (0..1) of n values (copied, not reordered); NAN when n == 0. */

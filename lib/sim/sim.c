@@ -17,6 +17,31 @@
  * NOTE: keep in sync with MAX_SPAN_YEARS in src/runopts.c. */
 #define MAX_SPAN_S (50 * 365.25 * 86400)
 
+/* The simulator's own policy key polite=0|1: whether the scheduler keeps the
+ * host gap for this run (violations are counted either way). Taken only when
+ * given or when the policy runs without the gap by default, so that other
+ * policies' parameters stay as they were. */
+static int
+take_polite(struct fr_params *p, const struct fr_policy_ops *ops, int *polite, char *err,
+	    size_t errlen)
+{
+	int given = 0;
+	double v;
+
+	for (int i = 0; i < p->n; i++)
+		if (!strcmp(p->kv[i].key, "polite"))
+			given = 1;
+	*polite = 1;
+	if (!given && !ops->no_host_gap)
+		return 0;
+	if (fr_params_double(p, "polite", ops->no_host_gap ? 0 : 1, 0, 1, &v, err, errlen) < 0)
+		return -1;
+	if (v != 0 && v != 1)
+		return fr_errf(err, errlen, "policy '%s': polite=%g: expected 0 or 1", p->name, v);
+	*polite = v == 1;
+	return 0;
+}
+
 int
 fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_sim_config *cfg,
 	   struct fr_metrics *m, struct fr_params *params_out, char *err, size_t errlen)
@@ -25,8 +50,9 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 	struct fr_sched *s = NULL;
 	size_t *cursor = NULL;
 	struct fr_sched_group *groups = NULL;
-	uint32_t n_groups = 1, n = tr->n_sources;
-	int rc = -1;
+	double *host_last = NULL;
+	uint32_t n_groups = 1, n = tr->n_sources, n_hosts = 0;
+	int rc = -1, polite = 1;
 
 	memset(m, 0, sizeof(*m));
 	if (fr_params_parse(&params, policy_spec, err, errlen) < 0)
@@ -48,12 +74,18 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 	}
 	if (cfg->calls == 0 || !(cfg->window_s > 0))
 		return fr_errf(err, errlen, "budget needs at least 1 call per window");
+	if (take_polite(&params, ops, &polite, err, errlen) < 0)
+		return -1;
 	for (uint32_t i = 0; i < n; i++)
 		if (tr->group[i] + 1 > n_groups)
 			n_groups = tr->group[i] + 1;
+	for (uint32_t i = 0; i < n; i++)
+		if (tr->host[i] + 1 > n_hosts)
+			n_hosts = tr->host[i] + 1;
 	groups = malloc(n_groups * sizeof(*groups));
 	cursor = malloc((n ? n : 1) * sizeof(*cursor));
-	if (!groups || !cursor) {
+	host_last = malloc((n_hosts ? n_hosts : 1) * sizeof(*host_last));
+	if (!groups || !cursor || !host_last) {
 		fr_errf(err, errlen, "out of memory");
 		goto out;
 	}
@@ -72,21 +104,21 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 		.seed = cfg->seed,
 		.intensity = cfg->intensity,
 		.intensity_arg = cfg->intensity_arg,
+		.host_gap_s = cfg->host_gap_s > 0 ? cfg->host_gap_s : 0,
+		.host = tr->host,
+		.n_hosts = n_hosts,
 	};
 	struct fr_sched_config sc = {
 		.mode = cfg->mode,
-		.host_gap_s = cfg->host_gap_s,
+		.host_gap_s = polite ? cfg->host_gap_s : 0,
 		.start_s = cfg->start_s,
 		.n_groups = n_groups,
 		.groups = groups,
 		.n_sources = n,
 		.group = tr->group,
 		.host = tr->host,
-		.n_hosts = 0,
+		.n_hosts = n_hosts,
 	};
-	for (uint32_t i = 0; i < n; i++)
-		if (tr->host[i] + 1 > sc.n_hosts)
-			sc.n_hosts = tr->host[i] + 1;
 	if (fr_sched_new(&s, ops, &params, &sc, &env, err, errlen) < 0)
 		goto out;
 	if (params_out)
@@ -96,8 +128,14 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 		goto out;
 	}
 
-	/* Items before the start count as seen; items in the window exist. */
+	m->polite_gap_s = env.host_gap_s;
+	for (uint32_t h = 0; h < n_hosts; h++)
+		host_last[h] = -INFINITY;
+
+	/* Items before the start count as seen; items in the window exist.
+	 * Every page starts fresh. */
 	for (uint32_t i = 0; i < n; i++) {
+		fr_metrics_source(m, tr->weight[i]);
 		size_t k = tr->first[i];
 		while (k < tr->first[i + 1] && tr->item_time_s[k] < cfg->start_s)
 			k++;
@@ -111,9 +149,16 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 	double at;
 	while (fr_sched_next(s, t, &src, &at) && at < cfg->end_s) {
 		t = at;
+		uint32_t h = tr->host[src];
+		if (env.host_gap_s > 0 && t < host_last[h] + env.host_gap_s)
+			m->polite_violations++;
+		host_last[h] = t;
 		size_t k = cursor[src], end = tr->first[src + 1];
 		while (k < end && tr->item_time_s[k] <= t && tr->item_time_s[k] < cfg->end_s)
 			k++;
+		/* Stale from the first change since the last fetch until now. */
+		if (k > cursor[src])
+			fr_metrics_stale(m, tr->weight[src], tr->item_time_s[cursor[src]], t);
 		struct fr_fetch f = {
 			.now_s = t,
 			.status = FR_FETCH_OK,
@@ -134,6 +179,10 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 			next_report = t + span / 200;
 		}
 	}
+	/* Pages changed since their last fetch stay stale to the end. */
+	for (uint32_t i = 0; i < n; i++)
+		if (cursor[i] < tr->first[i + 1] && tr->item_time_s[cursor[i]] < cfg->end_s)
+			fr_metrics_stale(m, tr->weight[i], tr->item_time_s[cursor[i]], cfg->end_s);
 	if (cfg->progress)
 		cfg->progress(cfg->progress_arg, 1.0);
 	if (cfg->rhythm_written)
@@ -159,5 +208,6 @@ out:
 	fr_sched_free(s);
 	free(groups);
 	free(cursor);
+	free(host_last);
 	return rc;
 }

@@ -38,8 +38,13 @@ struct fr_sim_config {
 
 /* Runs the policy given as "name[:k=v...]" over tr with cfg, filling m (free
  * with fr_metrics_free). params receives the effective parameters (given and
- * defaulted) when not NULL. Returns 0, or -1 with err set (unknown policy,
- * bad parameter, out-of-memory). */
+ * defaulted) when not NULL. Besides the scheduler's and the policy's keys the
+ * spec may say polite=0 (run without cfg->host_gap_s) or polite=1 (with it;
+ * the default except for policies with no_host_gap); calls closer than
+ * cfg->host_gap_s to one host are counted in m->polite_violations either
+ * way. Every source counts as a page for m's freshness figures (its items
+ * are its changes). Returns 0, or -1 with err set (unknown policy, bad
+ * parameter, out-of-memory). */
 struct fr_params;
 int fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_sim_config *cfg,
 	       struct fr_metrics *m, struct fr_params *params, char *err, size_t errlen);

@@ -173,7 +173,8 @@ freshet_state_is_at_most_256_bytes(void)
 	uint32_t group[3] = {0, 0, 0};
 	double w[3] = {1, 1, 1};
 	struct fr_sched_config sc = {FR_RL_BURST, 0, 0, 1, &g, 3, group, NULL, 0};
-	struct fr_policy_env env = {3, w, group, 0, 44.0 / 600, 1, NULL, NULL};
+	struct fr_policy_env env = {
+	    .n_sources = 3, .weight = w, .group = group, .calls_per_s = 44.0 / 600, .seed = 1};
 	struct fr_params p;
 	struct fr_sched *s = NULL;
 	char err[FR_ERRLEN];
@@ -207,7 +208,9 @@ freshet_due_inverts_urgency(void)
 	static double w[N];
 	static uint32_t group[N];
 	const double t0 = 1349049600.0, hour = 3600.0;
-	struct fr_policy_env env = {N, w, group, t0, 44.0 / 600, 1, NULL, NULL};
+	struct fr_policy_env env = {
+	    .n_sources = N, .weight = w, .group = group, .start_s = t0, .calls_per_s = 44.0 / 600,
+	    .seed = 1};
 	struct fr_params p;
 	char err[FR_ERRLEN];
 	void *ctx = NULL;

@@ -219,7 +219,8 @@ host_gap_is_respected(void)
 	uint32_t host[] = {0, 0, 1}, group[] = {0, 0, 0};
 	struct fr_sched_config sc = {FR_RL_PACED, 15, 0, 1, &g, 3, group, host, 2};
 	double w[] = {1, 1, 1};
-	struct fr_policy_env env = {3, w, group, 0, 1, 1, NULL, NULL};
+	struct fr_policy_env env = {
+	    .n_sources = 3, .weight = w, .group = group, .calls_per_s = 1, .seed = 1};
 	struct fr_params p;
 	struct fr_sched *s;
 	CHECK(fr_params_parse(&p, "round-robin", err, sizeof(err)) == 0);
