@@ -112,7 +112,7 @@ run(const struct fr_trace *tr, const struct fr_pages_world *pw, const char *spec
  * its cell back through a pipe. */
 static int
 run_all(const struct fr_trace *tr, const struct fr_pages_world *pw, const double *budget,
-	const double *days, int jobs, struct cell out[N_SHARES][N_RUNS])
+        const double *days, int jobs, struct cell out[N_SHARES][N_RUNS])
 {
 	int n_tasks = N_SHARES * N_RUNS, next = 0, running = 0, bad = 0;
 	pid_t pid[N_SHARES * N_RUNS] = {0};
@@ -134,8 +134,8 @@ run_all(const struct fr_trace *tr, const struct fr_pages_world *pw, const double
 			}
 			if (pid[t] == 0) {
 				close(p[0]);
-				struct cell c = run(tr, pw, RUNS[r].spec, budget[k] * RUNS[r].limit,
-						    days[k]);
+				struct cell c =
+				    run(tr, pw, RUNS[r].spec, budget[k] * RUNS[r].limit, days[k]);
 				ssize_t wr = write(p[1], &c, sizeof(c));
 				_exit(wr == (ssize_t)sizeof(c) && c.ok ? 0 : 1);
 			}
@@ -161,7 +161,7 @@ run_all(const struct fr_trace *tr, const struct fr_pages_world *pw, const double
 			pid[t] = 0;
 			running--;
 			fprintf(stderr, "bench_politeness: %3.0f%% %-30s %6.1f s\n",
-				100 * SHARES[t / N_RUNS], RUNS[t % N_RUNS].spec, c->wall_s);
+			        100 * SHARES[t / N_RUNS], RUNS[t % N_RUNS].spec, c->wall_s);
 			break;
 		}
 	}
@@ -181,7 +181,7 @@ arg_u64(int argc, char **argv, int *i, uint64_t *out)
 
 static void
 print_table(const char *title, int room, const double *budget, const double *days,
-	    const double *unpolite, const double *polite, struct cell cells[N_SHARES][N_RUNS])
+            const double *unpolite, const double *polite, struct cell cells[N_SHARES][N_RUNS])
 {
 	int cho = room ? R_CHO_ROOM : R_CHO, opt = room ? R_OPT_ROOM : R_OPT;
 
@@ -223,18 +223,19 @@ main(int argc, char **argv)
 		else if (!strcmp(argv[i], "--seed") && arg_u64(argc, argv, &i, &v) == 0)
 			p.seed = v;
 		else if (!strcmp(argv[i], "--jobs") && arg_u64(argc, argv, &i, &v) == 0 && v >= 1 &&
-			 v <= 64)
+		         v <= 64)
 			jobs = (int)v;
 		else if (!strcmp(argv[i], "--rate") && i + 1 < argc)
 			p.mean_rate_per_day = strtod(argv[++i], NULL);
 		else if (!strcmp(argv[i], "--zipf") && i + 1 < argc)
 			p.server_zipf = strtod(argv[++i], NULL);
 		else if (!strcmp(argv[i], "--days") && i + 1 < argc &&
-			 sscanf(argv[++i], "%lf,%lf,%lf", &days[0], &days[1], &days[2]) == 3)
+		         sscanf(argv[++i], "%lf,%lf,%lf", &days[0], &days[1], &days[2]) == 3)
 			continue;
 		else {
-			fprintf(stderr, "usage: bench_politeness [--pages N] [--servers M] [--rate R] "
-					"[--zipf Z] [--days A,B,C] [--seed S] [--jobs J]\n");
+			fprintf(stderr,
+			        "usage: bench_politeness [--pages N] [--servers M] [--rate R] "
+			        "[--zipf Z] [--days A,B,C] [--seed S] [--jobs J]\n");
 			return 2;
 		}
 	}
@@ -266,12 +267,12 @@ main(int argc, char **argv)
 			biggest = count[pw.server[i]];
 	struct fr_pages pages;
 	fr_pages_from_trace(&tr, pages_intensity, &pw.world, pw.p.start_s, lam, w, srv, NULL,
-			    &pages);
+	                    &pages);
 	double m_over_p = p.n_servers / GAP_S;
 	for (int k = 0; k < N_SHARES; k++) {
 		budget[k] = SHARES[k] * m_over_p;
 		if (fr_pages_bounds(&pages, 0, budget[k], GAP_S, &unpolite[k], &polite[k], err,
-				    sizeof(err)) < 0) {
+		                    sizeof(err)) < 0) {
 			fprintf(stderr, "bench_politeness: bounds: %s\n", err);
 			return 1;
 		}
@@ -280,17 +281,18 @@ main(int argc, char **argv)
 		return 1;
 
 	printf("seed 002's experiment on a generated repository (seed %llu): %u pages on %u "
-	       "servers (Zipf %g, largest %u pages),\n%.2f changes per page per day, P = %g s, m/P = %.3f "
+	       "servers (Zipf %g, largest %u pages),\n%.2f changes per page per day, P = %g s, m/P "
+	       "= %.3f "
 	       "revisits/s. Freshness: weighted, time-averaged,\nall pages start fresh. UNPOLITE, "
 	       "POLITE: fr_alloc_value of the CHO and OPT_POLITE allocations.\nU-P in points; "
 	       "OPT/POLITE, OPT/CHO relative; req: requests made / C x horizon.\n",
 	       (unsigned long long)p.seed, n, p.n_servers, p.server_zipf, biggest,
 	       tr.n_items / (double)n / p.days, GAP_S, m_over_p);
-	print_table("rate limit paced at C (every slot nobody is due for is lost):", 0, budget, days,
-		    unpolite, polite, cells);
+	print_table("rate limit paced at C (every slot nobody is due for is lost):", 0, budget,
+	            days, unpolite, polite, cells);
 	print_table("rate limit paced at 1.25 C, schedules planned for C (share=0.8; the seed's "
-		    "DELAYED has no global limit):",
-		    1, budget, days, unpolite, polite, cells);
+	            "DELAYED has no global limit):",
+	            1, budget, days, unpolite, polite, cells);
 	printf("\ncheck: EQUAL+CHO (no gap, limit C) against UNPOLITE:\n");
 	for (int k = 0; k < N_SHARES; k++) {
 		const struct cell *e = &cells[k][R_EQ];
@@ -299,9 +301,10 @@ main(int argc, char **argv)
 		       100 * SHARES[k], 100 * e->fresh, 100 * unpolite[k],
 		       100 * (e->fresh - unpolite[k]), e->violations);
 	}
-	printf("\nseed 002 (WEBBASE, 4 years): the POLITE-UNPOLITE gap grows with C, to almost 20%% "
-	       "at 90%%;\nDELAYED+OPT_POLITE within 2.4%% of POLITE; OPT_POLITE beats CHO under "
-	       "DELAYED, by up to 2.8%%.\n");
+	printf(
+	    "\nseed 002 (WEBBASE, 4 years): the POLITE-UNPOLITE gap grows with C, to almost 20%% "
+	    "at 90%%;\nDELAYED+OPT_POLITE within 2.4%% of POLITE; OPT_POLITE beats CHO under "
+	    "DELAYED, by up to 2.8%%.\n");
 	printf("(%.0f s)\n", now_s() - t0);
 	free(count);
 	free(lam);

@@ -376,9 +376,9 @@ fr_pages_is_dir(const char *dir)
 
 size_t
 fr_pages_from_trace(const struct fr_trace *tr,
-                    double (*intensity)(const void *arg, uint32_t s, double t_s),
-                    const void *arg, double t_s, double *lambda, double *weight,
-                    uint32_t *server, uint32_t *idx, struct fr_pages *out)
+                    double (*intensity)(const void *arg, uint32_t s, double t_s), const void *arg,
+                    double t_s, double *lambda, double *weight, uint32_t *server, uint32_t *idx,
+                    struct fr_pages *out)
 {
 	size_t k = 0;
 	uint32_t n_servers = 0;

@@ -24,7 +24,7 @@ struct fr_pages_params {
 	uint64_t seed;            /* 1 */
 	double mean_rate_per_day; /* mean changes per page per day: 1 */
 	double rate_sigma;        /* sigma of the lognormal change rate: 1.5 (median 0.32 a
-	                           * day, 1% above 11, the fastest of 10,000 near 100) */
+	                           * day, 1% above 11, the fastest of 10,000 about 100) */
 	double server_zipf;       /* pages per server: page i >= n_servers lands on server k
 	                           * with probability proportional to (k + 1)^-server_zipf
 	                           * (pages 0..n_servers-1 take one server each): 1 */
@@ -34,10 +34,10 @@ struct fr_pages_params {
 /* A repository. Every array has p.n_pages entries, owned. */
 struct fr_pages_world {
 	struct fr_pages_params p;
-	double end_s;            /* start_s + days * 86400 */
-	double *lambda_per_day;  /* change rate of each page */
-	double *weight;          /* importance */
-	uint32_t *server;        /* server index, < p.n_servers */
+	double end_s;           /* start_s + days * 86400 */
+	double *lambda_per_day; /* change rate of each page */
+	double *weight;         /* importance */
+	uint32_t *server;       /* server index, < p.n_servers */
 	/* The same pages as a world (fr_world): page i is source i, rate
 	 * lambda_per_day[i], flat day and week profiles, no follow-ups, no rate
 	 * changes, starts or stops, popularity = importance. Its items are the
@@ -66,8 +66,7 @@ char *fr_pages_server_name(const struct fr_pages_world *pw, uint32_t k, char *bu
  * (ids = page indices, weight = importance), hosts are the servers (host id =
  * server index), one group. Returns 0 or -1 with err set (then *tr is left
  * zeroed). Free with fr_trace_free. */
-int fr_pages_trace(const struct fr_pages_world *pw, struct fr_trace *tr, char *err,
-                   size_t errlen);
+int fr_pages_trace(const struct fr_pages_world *pw, struct fr_trace *tr, char *err, size_t errlen);
 
 /* Writes the repository to DIR (created if needed):
  *   trace.csv    source,time: the change events (a page is a source)
@@ -79,8 +78,8 @@ int fr_pages_trace(const struct fr_pages_world *pw, struct fr_trace *tr, char *e
  * last: its presence says the directory is a complete repository (world.csv
  * alone would describe each page as its own host). Sets *n_changes (when not
  * NULL) to the events written. Returns 0 or -1 with err naming the file. */
-int fr_pages_write(const struct fr_pages_world *pw, const char *dir, size_t *n_changes,
-                   char *err, size_t errlen);
+int fr_pages_write(const struct fr_pages_world *pw, const char *dir, size_t *n_changes, char *err,
+                   size_t errlen);
 
 #define FR_PAGES_HEADER "page,server,lambda_per_day,weight"
 

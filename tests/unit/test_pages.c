@@ -187,7 +187,7 @@ pages_files_load_back(void)
 		CHECK(fgets(line, sizeof(line), f) != NULL);
 		char want[256];
 		snprintf(want, sizeof(want), "s0000,h%03u,%.17g,%.17g\n", pw.server[0],
-			 pw.lambda_per_day[0], pw.weight[0]);
+		         pw.lambda_per_day[0], pw.weight[0]);
 		CHECK_STR(line, want);
 		int rows = 1;
 		while (fgets(line, sizeof(line), f))
@@ -202,10 +202,10 @@ pages_files_load_back(void)
 	for (uint32_t i = 0; i < 300; i += 37)
 		for (double t = pw.p.start_s; t < pw.end_s; t += 86400 * 1.37 + 1234)
 			CHECK_NEAR(fr_world_intensity(&w, i, t) * 86400 / pw.lambda_per_day[i], 1,
-				   1e-12);
+			           1e-12);
 	CHECK(fr_world_intensity(&w, 0, pw.end_s + 1) == 0);
 	CHECK_NEAR(fr_world_expected(&w, 5, pw.p.start_s, pw.end_s), pw.lambda_per_day[5] * 10,
-		   1e-9);
+	           1e-9);
 
 	/* trace.csv and sources.csv: the same changes, hosts and weights as the
 	 * trace made in memory. */
@@ -219,7 +219,7 @@ pages_files_load_back(void)
 	char name[32];
 	for (uint32_t i = 0; i < 300; i++) {
 		CHECK_STR(fr_strmap_name(tr.hosts, tr.host[i]),
-			  fr_pages_server_name(&pw, pw.server[i], name, sizeof(name)));
+		          fr_pages_server_name(&pw, pw.server[i], name, sizeof(name)));
 		CHECK(tr.weight[i] == pw.weight[i]);
 	}
 	fr_trace_free(&tr);
@@ -582,14 +582,14 @@ time_policies_delays_do_not_accumulate(void)
 	for (uint64_t seed = 1; seed < 200 && !close_phases; seed++) {
 		env.seed = seed;
 		double first[2] = {first_due(&fr_policy_cho_delayed, &env, 0),
-				   first_due(&fr_policy_cho_delayed, &env, 1)};
+		                   first_due(&fr_policy_cho_delayed, &env, 1)};
 		CHECK(first[0] >= 0 && first[0] < 40 && first[1] >= 0 && first[1] < 40);
 		if (fabs(first[0] - first[1]) >= 15)
 			continue;
 		close_phases = 1;
 		int late = first[1] > first[0];
 		CHECK(drive(&fr_policy_cho_delayed, "cho+delayed", &env, 15, 16000, times, count,
-			    400) == 800);
+		            400) == 800);
 		for (int i = 0; i < 2; i++) {
 			CHECK(count[i] == 400);
 			for (int j = 0; j < count[i]; j++) {
@@ -606,8 +606,7 @@ time_policies_delays_do_not_accumulate(void)
 	CHECK(close_phases);
 
 	/* Unpolite: equally spaced, the gap ignored. */
-	CHECK(drive(&fr_policy_cho_equal, "cho+equal", &env, 0, 16000, times, count, 400) ==
-	      800);
+	CHECK(drive(&fr_policy_cho_equal, "cho+equal", &env, 0, 16000, times, count, 400) == 800);
 	for (int i = 0; i < 2; i++) {
 		CHECK_NEAR(times[i][0], first_due(&fr_policy_cho_equal, &env, (uint32_t)i), 1e-9);
 		for (int j = 1; j < count[i]; j++)
@@ -642,7 +641,7 @@ opt_polite_caps_the_host(void)
 	/* Exactly saturated (two per 30 s = one per 15 s): the later phase may
 	 * lose its last visit to the end of the run. */
 	int n = drive(&fr_policy_opt_polite_delayed, "opt-polite+delayed", &env, 15, 3000, times,
-		      count, 400);
+	              count, 400);
 	CHECK(n >= 199 && n <= 200);
 	for (int i = 0; i < 2; i++)
 		for (int j = 1; j < count[i]; j++)

@@ -36,8 +36,8 @@ mix64(uint64_t z)
 /* Fills f[n] with the allocation for the pages with a positive rate at the
  * start; the others (they never change) get 0. */
 static int
-allocate(enum plan plan, const char *name, const struct fr_policy_env *env, double share,
-	 double *f, char *err, size_t errlen)
+allocate(enum plan plan, const char *name, const struct fr_policy_env *env, double share, double *f,
+         char *err, size_t errlen)
 {
 	uint32_t n = env->n_sources;
 	double *lam = malloc((n ? n : 1) * sizeof(*lam));
@@ -65,7 +65,7 @@ allocate(enum plan plan, const char *name, const struct fr_policy_env *env, doub
 		srv[k] = env->host ? env->host[s] : s;
 		if (srv[k] >= n_servers) {
 			fr_errf(err, errlen, "policy '%s': source %u is on host %u of %u", name, s,
-				srv[k], n_servers);
+			        srv[k], n_servers);
 			goto out;
 		}
 		if (w[k] > 0 && !live[srv[k]]) {
@@ -85,7 +85,7 @@ allocate(enum plan plan, const char *name, const struct fr_policy_env *env, doub
 		/* The servers cannot take more than 1/gap each. */
 		double cap = (double)n_live / env->host_gap_s;
 		if (fr_alloc_opt_polite(&p, budget < cap ? budget : cap, env->host_gap_s, fk, err,
-					errlen) < 0)
+		                        errlen) < 0)
 			goto out;
 	} else if (fr_alloc_cho(&p, budget, fk, NULL, err, errlen) < 0) {
 		goto out;
@@ -105,7 +105,7 @@ out:
 
 static int
 planned_create(enum plan plan, struct fr_params *params, void **ctx,
-	       const struct fr_policy_env *env, char *err, size_t errlen)
+               const struct fr_policy_env *env, char *err, size_t errlen)
 {
 	const char *name = params->name;
 	double share;
@@ -115,10 +115,11 @@ planned_create(enum plan plan, struct fr_params *params, void **ctx,
 	if (fr_params_double(params, "share", 1, 1e-6, 1, &share, err, errlen) < 0)
 		return -1;
 	if (!env->intensity)
-		return fr_errf(err, errlen,
-			       "policy '%s' needs the true change rates of a --world (e.g. 'freshet "
-			       "world --kind pages')",
-			       name);
+		return fr_errf(
+		    err, errlen,
+		    "policy '%s' needs the true change rates of a --world (e.g. 'freshet "
+		    "world --kind pages')",
+		    name);
 	struct planned_ctx *c = calloc(1, sizeof(*c));
 	double *f = malloc((env->n_sources ? env->n_sources : 1) * sizeof(*f));
 	if (!c || !f) {
@@ -141,14 +142,14 @@ planned_create(enum plan plan, struct fr_params *params, void **ctx,
 
 static int
 cho_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env, char *err,
-	   size_t errlen)
+           size_t errlen)
 {
 	return planned_create(PLAN_CHO, params, ctx, env, err, errlen);
 }
 
 static int
-opt_polite_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
-		  char *err, size_t errlen)
+opt_polite_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env, char *err,
+                  size_t errlen)
 {
 	return planned_create(PLAN_OPT_POLITE, params, ctx, env, err, errlen);
 }
@@ -212,7 +213,7 @@ planned_fetched(void *ctx, void *st, const struct fr_fetch *f)
 const struct fr_policy_ops fr_policy_cho_delayed = {
     .name = "cho+delayed",
     .help = "pages: equally spaced revisits at the CHO allocation of the true change rates, "
-	    "each fetch delayed past its host's gap (DELAYED; a --world): share=1 (of the calls)",
+            "each fetch delayed past its host's gap (DELAYED; a --world): share=1 (of the calls)",
     .kind = FR_POLICY_INTERVAL,
     .create = cho_create,
     .destroy = planned_destroy,
@@ -227,7 +228,7 @@ const struct fr_policy_ops fr_policy_cho_delayed = {
 const struct fr_policy_ops fr_policy_opt_polite_delayed = {
     .name = "opt-polite+delayed",
     .help = "pages: as cho+delayed at the OPT_POLITE allocation (each host at most one "
-	    "revisit per gap): share=1",
+            "revisit per gap): share=1",
     .kind = FR_POLICY_INTERVAL,
     .create = opt_polite_create,
     .destroy = planned_destroy,
@@ -242,7 +243,7 @@ const struct fr_policy_ops fr_policy_opt_polite_delayed = {
 const struct fr_policy_ops fr_policy_cho_equal = {
     .name = "cho+equal",
     .help = "pages: equally spaced revisits at the CHO allocation, ignoring the host gap "
-	    "(polite=0 by default; violations counted): share=1",
+            "(polite=0 by default; violations counted): share=1",
     .kind = FR_POLICY_INTERVAL,
     .create = cho_create,
     .destroy = planned_destroy,
