@@ -4,6 +4,7 @@
 #include "plan/pages.h"
 
 #include "core/err.h"
+#include "core/lines.h"
 #include "core/strmap.h"
 
 #include <ctype.h>
@@ -11,124 +12,10 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
-#define READ_CHUNK (1u << 20) /* bytes per gzread */
-#define LINE_CAP (64u * 1024) /* longest line accepted, newline excluded */
 #define MAX_PAGES ((size_t)1 << 31)
 #define SHOW_CAP 80 /* bytes of a bad value quoted in an error */
 #define SHOW(f) (int)((f).n > SHOW_CAP ? SHOW_CAP : (f).n), (f).s, ((f).n > SHOW_CAP ? "..." : "")
-
-/* ---- lines ---- */
-
-struct reader {
-	gzFile gz;
-	const char *path;
-	char *buf; /* READ_CHUNK + 1 */
-	size_t beg, end;
-	int eof;
-	unsigned long line; /* number of the line last returned, 1-based */
-};
-
-static int
-reader_open(struct reader *r, const char *path, char *err, size_t errlen)
-{
-	memset(r, 0, sizeof(*r));
-	r->path = path;
-	r->buf = malloc(READ_CHUNK + 1);
-	if (!r->buf)
-		return fr_errf(err, errlen, "%s: out of memory", path);
-	errno = 0;
-	r->gz = gzopen(path, "rb");
-	if (!r->gz) {
-		free(r->buf);
-		r->buf = NULL;
-		return fr_errf(err, errlen, "%s: cannot open: %s", path,
-		               errno ? strerror(errno) : "out of memory");
-	}
-	gzbuffer(r->gz, 256 * 1024);
-	return 0;
-}
-
-static void
-reader_close(struct reader *r)
-{
-	if (r->gz)
-		gzclose(r->gz);
-	free(r->buf);
-	r->gz = NULL;
-	r->buf = NULL;
-}
-
-static int
-reader_fill(struct reader *r, char *err, size_t errlen)
-{
-	size_t keep = r->end - r->beg;
-	int got, errnum;
-	const char *msg;
-
-	if (keep > LINE_CAP)
-		return fr_errf(err, errlen, "%s:%lu: line is longer than %u bytes", r->path,
-		               r->line + 1, LINE_CAP);
-	memmove(r->buf, r->buf + r->beg, keep);
-	r->beg = 0;
-	r->end = keep;
-	got = gzread(r->gz, r->buf + keep, (unsigned)(READ_CHUNK - keep));
-	if (got > 0) {
-		r->end += (size_t)got;
-		return 0;
-	}
-	msg = gzerror(r->gz, &errnum);
-	if (got < 0 || errnum != Z_OK) {
-		if (errnum == Z_ERRNO)
-			msg = strerror(errno);
-		else if (errnum == Z_BUF_ERROR)
-			msg = "gzip data ends early (truncated file?)";
-		return fr_errf(err, errlen, "%s:%lu: read error: %s", r->path, r->line + 1, msg);
-	}
-	r->eof = 1;
-	return 0;
-}
-
-/* Next line, NUL-terminated in place, without CR LF and (line 1) a UTF-8
- * byte order mark. Returns 1, 0 at the end, -1 with err set. */
-static int
-reader_next(struct reader *r, char **out, size_t *len, char *err, size_t errlen)
-{
-	for (;;) {
-		char *b = r->buf + r->beg;
-		size_t avail = r->end - r->beg, n;
-		char *nl = memchr(b, '\n', avail);
-
-		if (nl) {
-			n = (size_t)(nl - b);
-			r->beg += n + 1;
-		} else if (r->eof) {
-			if (avail == 0)
-				return 0;
-			n = avail;
-			r->beg = r->end;
-		} else {
-			if (reader_fill(r, err, errlen) != 0)
-				return -1;
-			continue;
-		}
-		r->line++;
-		if (n > LINE_CAP)
-			return fr_errf(err, errlen, "%s:%lu: line is longer than %u bytes", r->path,
-			               r->line, LINE_CAP);
-		b[n] = '\0';
-		if (n > 0 && b[n - 1] == '\r')
-			b[--n] = '\0';
-		if (r->line == 1 && n >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0) {
-			b += 3;
-			n -= 3;
-		}
-		*out = b;
-		*len = n;
-		return 1;
-	}
-}
 
 /* ---- fields ---- */
 
@@ -231,14 +118,14 @@ struct header {
 };
 
 static int
-read_header(struct reader *r, struct header *h, char *err, size_t errlen)
+read_header(struct fr_lines *r, struct header *h, char *err, size_t errlen)
 {
 	struct field f[MAX_COLS];
 	const char *why;
 	char *line;
 	size_t len;
 	long nf;
-	int rc = reader_next(r, &line, &len, err, errlen);
+	int rc = fr_lines_next(r, &line, &len, err, errlen);
 
 	if (rc < 0)
 		return -1;
@@ -316,14 +203,14 @@ grow(struct fr_plan_pages *pp, size_t *cap, int has_w)
 int
 fr_plan_pages_load(struct fr_plan_pages *pp, const char *path, char *err, size_t errlen)
 {
-	struct reader r;
+	struct fr_lines r;
 	struct header h = {.ncols = 0, .rate_name = "lambda_per_day"};
 	struct field f[MAX_COLS];
 	size_t n = 0, cap = 0;
 	int rc;
 
 	memset(pp, 0, sizeof(*pp));
-	if (reader_open(&r, path, err, errlen) != 0)
+	if (fr_lines_open(&r, path, err, errlen) != 0)
 		return -1;
 	pp->names = fr_strmap_new();
 	pp->servers = fr_strmap_new();
@@ -342,7 +229,7 @@ fr_plan_pages_load(struct fr_plan_pages *pp, const char *path, char *err, size_t
 		int added;
 		double v;
 
-		rc = reader_next(&r, &line, &len, err, errlen);
+		rc = fr_lines_next(&r, &line, &len, err, errlen);
 		if (rc < 0)
 			goto fail;
 		if (rc == 0)
@@ -431,7 +318,7 @@ fr_plan_pages_load(struct fr_plan_pages *pp, const char *path, char *err, size_t
 		}
 		n++;
 	}
-	reader_close(&r);
+	fr_lines_close(&r);
 	pp->lambda_per_s = malloc((n ? n : 1) * sizeof(double));
 	if (!pp->lambda_per_s) {
 		fr_errf(err, errlen, "%s: out of memory", path);
@@ -447,7 +334,7 @@ fr_plan_pages_load(struct fr_plan_pages *pp, const char *path, char *err, size_t
 	                              .n_servers = (uint32_t)fr_strmap_len(pp->servers)};
 	return 0;
 fail:
-	reader_close(&r);
+	fr_lines_close(&r);
 	fr_plan_pages_free(pp);
 	return -1;
 }

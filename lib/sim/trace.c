@@ -5,6 +5,7 @@
 #include "sim/trace.h"
 
 #include "core/err.h"
+#include "core/lines.h"
 #include "core/strmap.h"
 #include "core/timefmt.h"
 
@@ -14,135 +15,13 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
-#include <zlib.h>
 
-#define READ_CHUNK (1u << 20) /* bytes per gzread */
-#define LINE_CAP (64u * 1024) /* longest line accepted, newline excluded */
 #define MAX_ROWS ((size_t)1 << 30)
 #define MAX_COLS 4  /* every file kind knows at most 4 columns */
 #define SHOW_CAP 80 /* bytes of a bad value quoted in an error */
 
 /* A bad value, quoted in an error message: at most SHOW_CAP bytes. */
 #define SHOW(f) (int)((f).n > SHOW_CAP ? SHOW_CAP : (f).n), (f).s, ((f).n > SHOW_CAP ? "..." : "")
-
-/* ---- lines ---- */
-
-struct reader {
-	gzFile gz;
-	const char *path;
-	char *buf; /* READ_CHUNK + 1: room for a NUL after a final unterminated line */
-	size_t beg, end;
-	int eof;
-	unsigned long line; /* number of the line last returned, 1-based */
-};
-
-static int
-reader_open(struct reader *r, const char *path, char *err, size_t errlen)
-{
-	memset(r, 0, sizeof(*r));
-	r->path = path;
-	r->buf = malloc(READ_CHUNK + 1);
-	if (!r->buf)
-		return fr_errf(err, errlen, "%s: out of memory", path);
-	errno = 0;
-	/* gzopen reads plain files as they are: gzip is told by its magic bytes. */
-	r->gz = gzopen(path, "rb");
-	if (!r->gz) {
-		free(r->buf);
-		r->buf = NULL;
-		return fr_errf(err, errlen, "%s: cannot open: %s", path,
-		               errno ? strerror(errno) : "out of memory");
-	}
-	gzbuffer(r->gz, 256 * 1024);
-	return 0;
-}
-
-static void
-reader_close(struct reader *r)
-{
-	if (r->gz)
-		gzclose(r->gz);
-	free(r->buf);
-	r->gz = NULL;
-	r->buf = NULL;
-}
-
-/* Moves the unread tail to the front and reads more after it. */
-static int
-reader_fill(struct reader *r, char *err, size_t errlen)
-{
-	size_t keep = r->end - r->beg;
-	int got, errnum;
-	const char *msg;
-
-	if (keep > LINE_CAP)
-		return fr_errf(err, errlen, "%s:%lu: line is longer than %u bytes", r->path,
-		               r->line + 1, LINE_CAP);
-	memmove(r->buf, r->buf + r->beg, keep);
-	r->beg = 0;
-	r->end = keep;
-	got = gzread(r->gz, r->buf + keep, (unsigned)(READ_CHUNK - keep));
-	if (got > 0) {
-		r->end += (size_t)got;
-		return 0;
-	}
-	msg = gzerror(r->gz, &errnum);
-	if (got < 0 || errnum != Z_OK) {
-		/* A truncated gzip stream shows as Z_BUF_ERROR at its end. */
-		size_t plen = strlen(r->path);
-
-		if (errnum == Z_ERRNO)
-			msg = strerror(errno);
-		else if (errnum == Z_BUF_ERROR)
-			msg = "gzip data ends early (truncated file?)";
-		else if (strncmp(msg, r->path, plen) == 0 && strncmp(msg + plen, ": ", 2) == 0)
-			msg += plen + 2; /* zlib prefixes the path we already give */
-		return fr_errf(err, errlen, "%s:%lu: read error: %s", r->path, r->line + 1, msg);
-	}
-	r->eof = 1;
-	return 0;
-}
-
-/* Next line, NUL-terminated in place, without its CR LF and (on line 1) a
- * UTF-8 byte order mark. Returns 1 with *out and *len set, 0 at the end of
- * the file, -1 with err set. */
-static int
-reader_next(struct reader *r, char **out, size_t *len, char *err, size_t errlen)
-{
-	for (;;) {
-		char *b = r->buf + r->beg;
-		size_t avail = r->end - r->beg, n;
-		char *nl = memchr(b, '\n', avail);
-
-		if (nl) {
-			n = (size_t)(nl - b);
-			r->beg += n + 1;
-		} else if (r->eof) {
-			if (avail == 0)
-				return 0;
-			n = avail; /* a last line without a newline */
-			r->beg = r->end;
-		} else {
-			if (reader_fill(r, err, errlen) != 0)
-				return -1;
-			continue;
-		}
-		r->line++;
-		if (n > LINE_CAP)
-			return fr_errf(err, errlen, "%s:%lu: line is longer than %u bytes", r->path,
-			               r->line, LINE_CAP);
-		b[n] = '\0';
-		if (n > 0 && b[n - 1] == '\r')
-			b[--n] = '\0';
-		if (r->line == 1 && n >= 3 && memcmp(b, "\xEF\xBB\xBF", 3) == 0) {
-			b += 3;
-			n -= 3;
-		}
-		*out = b;
-		*len = n;
-		return 1;
-	}
-}
 
 /* ---- fields ---- */
 
@@ -229,14 +108,14 @@ struct header {
 };
 
 static int
-read_header(struct reader *r, const struct colset *cs, struct header *h, char *err, size_t errlen)
+read_header(struct fr_lines *r, const struct colset *cs, struct header *h, char *err, size_t errlen)
 {
 	struct field f[MAX_COLS];
 	const char *why;
 	char *line;
 	size_t len;
 	long nf;
-	int rc = reader_next(r, &line, &len, err, errlen);
+	int rc = fr_lines_next(r, &line, &len, err, errlen);
 
 	if (rc < 0)
 		return -1;
@@ -278,13 +157,13 @@ read_header(struct reader *r, const struct colset *cs, struct header *h, char *e
 /* Next data row split into exactly h->ncols fields. Returns 1, 0 at the end,
  * -1 with err set (blank line, bad quoting, wrong field count). */
 static int
-read_row(struct reader *r, const struct header *h, struct field *f, char *err, size_t errlen)
+read_row(struct fr_lines *r, const struct header *h, struct field *f, char *err, size_t errlen)
 {
 	const char *why;
 	char *line;
 	size_t len;
 	long nf;
-	int rc = reader_next(r, &line, &len, err, errlen);
+	int rc = fr_lines_next(r, &line, &len, err, errlen);
 
 	if (rc <= 0)
 		return rc;
@@ -681,13 +560,13 @@ out:
 static int
 load_sources(struct fr_trace *tr, const char *path, char *err, size_t errlen)
 {
-	struct reader r;
+	struct fr_lines r;
 	struct header h;
 	struct field f[MAX_COLS];
 	size_t cap = 0;
 	int rc;
 
-	if (reader_open(&r, path, err, errlen) != 0)
+	if (fr_lines_open(&r, path, err, errlen) != 0)
 		return -1;
 	if (read_header(&r, &sources_cols, &h, err, errlen) != 0)
 		goto fail;
@@ -743,12 +622,12 @@ load_sources(struct fr_trace *tr, const char *path, char *err, size_t errlen)
 		goto fail;
 	if (sources_reserve(tr, &cap, 1) != 0) /* arrays exist even when empty */
 		goto oom;
-	reader_close(&r);
+	fr_lines_close(&r);
 	return 0;
 oom:
 	fr_errf(err, errlen, "%s:%lu: out of memory", path, r.line);
 fail:
-	reader_close(&r);
+	fr_lines_close(&r);
 	return -1;
 }
 
@@ -756,12 +635,12 @@ static int
 load_rows(struct fr_trace *tr, struct rows *rw, const char *path, const char *sources_path,
           char *err, size_t errlen)
 {
-	struct reader r;
+	struct fr_lines r;
 	struct header h;
 	struct field f[MAX_COLS];
 	int rc, has_w;
 
-	if (reader_open(&r, path, err, errlen) != 0)
+	if (fr_lines_open(&r, path, err, errlen) != 0)
 		return -1;
 	if (read_header(&r, &trace_cols, &h, err, errlen) != 0)
 		goto fail;
@@ -812,12 +691,12 @@ load_rows(struct fr_trace *tr, struct rows *rw, const char *path, const char *so
 	}
 	if (rc < 0)
 		goto fail;
-	reader_close(&r);
+	fr_lines_close(&r);
 	return 0;
 oom:
 	fr_errf(err, errlen, "%s:%lu: out of memory", path, r.line);
 fail:
-	reader_close(&r);
+	fr_lines_close(&r);
 	return -1;
 }
 
