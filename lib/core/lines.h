@@ -1,4 +1,4 @@
-/* lines.h - reading a text file line by line, plain or gzip-compressed
+/* lines.h - reading a text file line by line, and splitting CSV lines, plain or gzip-compressed
  * (told by its magic bytes), in 1 MiB chunks, each line split in place: no
  * allocation per line. Lines are capped; errors name the file and line. */
 #ifndef FR_CORE_LINES_H
@@ -29,5 +29,17 @@ void fr_lines_close(struct fr_lines *r);
  * for a line over FR_LINES_CAP or a read error). r->line is the number of
  * the line last returned. */
 int fr_lines_next(struct fr_lines *r, char **out, size_t *len, char *err, size_t errlen);
+
+/* A field of a CSV line, NUL-terminated in place. */
+struct fr_field {
+	char *s;
+	size_t n;
+};
+
+/* Splits the line s[0..n) (with s[n] writable) at commas, unquoting quoted
+ * fields in place ("" is a quote; unquoting only shrinks) and NUL-terminating
+ * each field. Sets the first max fields; returns how many there are, or -1
+ * with *why set (a static string) on bad quoting. */
+long fr_csv_split(char *s, size_t n, struct fr_field *f, size_t max, const char **why);
 
 #endif

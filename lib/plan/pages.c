@@ -17,70 +17,9 @@
 #define SHOW_CAP 80 /* bytes of a bad value quoted in an error */
 #define SHOW(f) (int)((f).n > SHOW_CAP ? SHOW_CAP : (f).n), (f).s, ((f).n > SHOW_CAP ? "..." : "")
 
-/* ---- fields ---- */
-
-struct field {
-	char *s;
-	size_t n;
-};
-
-/* Splits s[0..n) at commas, unquoting in place; sets the first max fields
- * and returns how many there are, or -1 with *why set. */
-static long
-split(char *s, size_t n, struct field *f, size_t max, const char **why)
-{
-	char *p = s, *end = s + n;
-	long k = 0;
-
-	for (;;) {
-		char *start = p, *stop;
-
-		if (p < end && *p == '"') {
-			char *w = p, *r = p + 1;
-
-			for (;;) {
-				char *q = memchr(r, '"', (size_t)(end - r));
-
-				if (!q) {
-					*why = "a quoted field has no closing quote";
-					return -1;
-				}
-				memmove(w, r, (size_t)(q - r));
-				w += q - r;
-				if (q + 1 < end && q[1] == '"') {
-					*w++ = '"';
-					r = q + 2;
-					continue;
-				}
-				r = q + 1;
-				break;
-			}
-			if (r < end && *r != ',') {
-				*why = "text after the closing quote of a field";
-				return -1;
-			}
-			stop = w;
-			p = r;
-		} else {
-			while (p < end && *p != ',')
-				p++;
-			stop = p;
-		}
-		if ((size_t)k < max) {
-			f[k].s = start;
-			f[k].n = (size_t)(stop - start);
-		}
-		k++;
-		*stop = '\0';
-		if (p == end)
-			return k;
-		p++;
-	}
-}
-
 /* A finite number, no blanks, no hex. Returns 0 or -1. */
 static int
-parse_num(const struct field *f, double *out)
+parse_num(const struct fr_field *f, double *out)
 {
 	char *endp;
 	double v;
@@ -120,7 +59,7 @@ struct header {
 static int
 read_header(struct fr_lines *r, struct header *h, char *err, size_t errlen)
 {
-	struct field f[MAX_COLS];
+	struct fr_field f[MAX_COLS];
 	const char *why;
 	char *line;
 	size_t len;
@@ -132,7 +71,7 @@ read_header(struct fr_lines *r, struct header *h, char *err, size_t errlen)
 	if (rc == 0)
 		return fr_errf(err, errlen, "%s:1: file is empty; expected a header line (%s)",
 		               r->path, KNOWN_LIST);
-	nf = split(line, len, f, MAX_COLS, &why);
+	nf = fr_csv_split(line, len, f, MAX_COLS, &why);
 	if (nf < 0)
 		return fr_errf(err, errlen, "%s:1: %s", r->path, why);
 	if (nf > MAX_COLS)
@@ -205,7 +144,7 @@ fr_plan_pages_load(struct fr_plan_pages *pp, const char *path, char *err, size_t
 {
 	struct fr_lines r;
 	struct header h = {.ncols = 0, .rate_name = "lambda_per_day"};
-	struct field f[MAX_COLS];
+	struct fr_field f[MAX_COLS];
 	size_t n = 0, cap = 0;
 	int rc;
 
@@ -238,7 +177,7 @@ fr_plan_pages_load(struct fr_plan_pages *pp, const char *path, char *err, size_t
 			fr_errf(err, errlen, "%s:%lu: blank line", path, r.line);
 			goto fail;
 		}
-		nf = split(line, len, f, MAX_COLS, &why);
+		nf = fr_csv_split(line, len, f, MAX_COLS, &why);
 		if (nf < 0) {
 			fr_errf(err, errlen, "%s:%lu: %s", path, r.line, why);
 			goto fail;
@@ -254,7 +193,7 @@ fr_plan_pages_load(struct fr_plan_pages *pp, const char *path, char *err, size_t
 			goto fail;
 		}
 		{
-			const struct field *pg = &f[h.pos[COL_PAGE]], *sv = &f[h.pos[COL_SERVER]];
+			const struct fr_field *pg = &f[h.pos[COL_PAGE]], *sv = &f[h.pos[COL_SERVER]];
 
 			if (pg->n == 0 || sv->n == 0) {
 				fr_errf(err, errlen, "%s:%lu: %s name is empty", path, r.line,
@@ -284,7 +223,7 @@ fr_plan_pages_load(struct fr_plan_pages *pp, const char *path, char *err, size_t
 			}
 		}
 		{
-			const struct field *fr = &f[h.pos[COL_RATE]];
+			const struct fr_field *fr = &f[h.pos[COL_RATE]];
 
 			if (parse_num(fr, &v) != 0) {
 				fr_errf(err, errlen, "%s:%lu: %s '%.*s%s' is not a finite number",
@@ -301,7 +240,7 @@ fr_plan_pages_load(struct fr_plan_pages *pp, const char *path, char *err, size_t
 			pp->lambda_per_day[n] = v;
 		}
 		if (h.pos[COL_WEIGHT] >= 0) {
-			const struct field *fw = &f[h.pos[COL_WEIGHT]];
+			const struct fr_field *fw = &f[h.pos[COL_WEIGHT]];
 
 			if (parse_num(fw, &v) != 0) {
 				fr_errf(err, errlen,

@@ -218,26 +218,7 @@ fr_pages_free(struct fr_pages_world *pw)
 char *
 fr_pages_server_name(const struct fr_pages_world *pw, uint32_t k, char *buf, size_t len)
 {
-	char d[16];
-	size_t width = 3, n = 0, o = 0;
-
-	/* As fr_world_source_name: zero-padded so that names sort by index. */
-	for (uint32_t v = pw->p.n_servers > 0 ? pw->p.n_servers - 1 : 0; v >= 1000; v /= 10)
-		width++;
-	do {
-		d[n++] = (char)('0' + k % 10);
-		k /= 10;
-	} while (k);
-	if (len == 0)
-		return buf;
-	if (o + 1 < len)
-		buf[o++] = 'h';
-	for (size_t i = n; i < width && o + 1 < len; i++)
-		buf[o++] = '0';
-	while (n && o + 1 < len)
-		buf[o++] = d[--n];
-	buf[o] = '\0';
-	return buf;
+	return fr_index_name('h', k, pw->p.n_servers, 3, buf, len);
 }
 
 int

@@ -23,70 +23,6 @@
 /* A bad value, quoted in an error message: at most SHOW_CAP bytes. */
 #define SHOW(f) (int)((f).n > SHOW_CAP ? SHOW_CAP : (f).n), (f).s, ((f).n > SHOW_CAP ? "..." : "")
 
-/* ---- fields ---- */
-
-struct field {
-	char *s; /* NUL-terminated in place */
-	size_t n;
-};
-
-/* Splits the line s[0..n) (with s[n] writable) at commas, unquoting quoted
- * fields in place (unquoting only shrinks) and NUL-terminating each field.
- * Sets the first max fields; returns how many there are, or -1 with *why
- * set on bad quoting. */
-static long
-split(char *s, size_t n, struct field *f, size_t max, const char **why)
-{
-	char *p = s, *end = s + n;
-	long k = 0;
-
-	for (;;) {
-		char *start = p, *stop;
-
-		if (p < end && *p == '"') {
-			char *w = p, *r = p + 1;
-
-			for (;;) {
-				char *q = memchr(r, '"', (size_t)(end - r));
-
-				if (!q) {
-					*why = "a quoted field has no closing quote";
-					return -1;
-				}
-				memmove(w, r, (size_t)(q - r));
-				w += q - r;
-				if (q + 1 < end && q[1] == '"') {
-					*w++ = '"';
-					r = q + 2;
-					continue;
-				}
-				r = q + 1;
-				break;
-			}
-			if (r < end && *r != ',') {
-				*why = "text after the closing quote of a field";
-				return -1;
-			}
-			stop = w;
-			p = r;
-		} else {
-			/* Fields are short: a plain loop beats a memchr call. */
-			while (p < end && *p != ',')
-				p++;
-			stop = p;
-		}
-		if ((size_t)k < max) {
-			f[k].s = start;
-			f[k].n = (size_t)(stop - start);
-		}
-		k++;
-		*stop = '\0';
-		if (p == end)
-			return k;
-		p++; /* past the comma */
-	}
-}
-
 /* The columns a file may have. NOTE: keep in sync with trace_cols and
  * sources_cols below. */
 enum col { COL_SOURCE, COL_TIME, COL_WEIGHT, COL_URL, COL_HOST, COL_GROUP, N_COL };
@@ -110,7 +46,7 @@ struct header {
 static int
 read_header(struct fr_lines *r, const struct colset *cs, struct header *h, char *err, size_t errlen)
 {
-	struct field f[MAX_COLS];
+	struct fr_field f[MAX_COLS];
 	const char *why;
 	char *line;
 	size_t len;
@@ -122,7 +58,7 @@ read_header(struct fr_lines *r, const struct colset *cs, struct header *h, char 
 	if (rc == 0)
 		return fr_errf(err, errlen, "%s:1: file is empty; expected a header line (%s)",
 		               r->path, cs->list);
-	nf = split(line, len, f, MAX_COLS, &why);
+	nf = fr_csv_split(line, len, f, MAX_COLS, &why);
 	if (nf < 0)
 		return fr_errf(err, errlen, "%s:1: %s", r->path, why);
 	if (nf > cs->n_allowed)
@@ -157,7 +93,7 @@ read_header(struct fr_lines *r, const struct colset *cs, struct header *h, char 
 /* Next data row split into exactly h->ncols fields. Returns 1, 0 at the end,
  * -1 with err set (blank line, bad quoting, wrong field count). */
 static int
-read_row(struct fr_lines *r, const struct header *h, struct field *f, char *err, size_t errlen)
+read_row(struct fr_lines *r, const struct header *h, struct fr_field *f, char *err, size_t errlen)
 {
 	const char *why;
 	char *line;
@@ -169,7 +105,7 @@ read_row(struct fr_lines *r, const struct header *h, struct field *f, char *err,
 		return rc;
 	if (len == 0)
 		return fr_errf(err, errlen, "%s:%lu: blank line", r->path, r->line);
-	nf = split(line, len, f, MAX_COLS, &why);
+	nf = fr_csv_split(line, len, f, MAX_COLS, &why);
 	if (nf < 0)
 		return fr_errf(err, errlen, "%s:%lu: %s", r->path, r->line, why);
 	if (nf != h->ncols)
@@ -181,7 +117,7 @@ read_row(struct fr_lines *r, const struct header *h, struct field *f, char *err,
 /* A weight: a finite, non-negative number that fits a float. Returns 0, or
  * -1 with *why set to a predicate for "weight 'x' ...". */
 static int
-parse_weight(const struct field *f, double *out, const char **why)
+parse_weight(const struct fr_field *f, double *out, const char **why)
 {
 	double v = 0;
 	char *endp;
@@ -562,7 +498,7 @@ load_sources(struct fr_trace *tr, const char *path, char *err, size_t errlen)
 {
 	struct fr_lines r;
 	struct header h;
-	struct field f[MAX_COLS];
+	struct fr_field f[MAX_COLS];
 	size_t cap = 0;
 	int rc;
 
@@ -571,7 +507,7 @@ load_sources(struct fr_trace *tr, const char *path, char *err, size_t errlen)
 	if (read_header(&r, &sources_cols, &h, err, errlen) != 0)
 		goto fail;
 	for (;;) {
-		const struct field *src = &f[h.pos[COL_SOURCE]], *hf;
+		const struct fr_field *src = &f[h.pos[COL_SOURCE]], *hf;
 		const char *why;
 		uint32_t id;
 		int added;
@@ -602,7 +538,7 @@ load_sources(struct fr_trace *tr, const char *path, char *err, size_t errlen)
 			goto oom;
 		tr->group[id] = 0;
 		if (h.pos[COL_GROUP] >= 0) {
-			const struct field *gf = &f[h.pos[COL_GROUP]];
+			const struct fr_field *gf = &f[h.pos[COL_GROUP]];
 
 			if (gf->n == 0) {
 				fr_errf(err, errlen, "%s:%lu: missing group", path, r.line);
@@ -637,7 +573,7 @@ load_rows(struct fr_trace *tr, struct rows *rw, const char *path, const char *so
 {
 	struct fr_lines r;
 	struct header h;
-	struct field f[MAX_COLS];
+	struct fr_field f[MAX_COLS];
 	int rc, has_w;
 
 	if (fr_lines_open(&r, path, err, errlen) != 0)
@@ -651,7 +587,7 @@ load_rows(struct fr_trace *tr, struct rows *rw, const char *path, const char *so
 			goto oom;
 	}
 	for (;;) {
-		const struct field *src = &f[h.pos[COL_SOURCE]], *tf = &f[h.pos[COL_TIME]];
+		const struct fr_field *src = &f[h.pos[COL_SOURCE]], *tf = &f[h.pos[COL_TIME]];
 		const char *why;
 		uint32_t id;
 		double t, w = 1;

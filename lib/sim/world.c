@@ -325,27 +325,36 @@ fr_world_free(struct fr_world *w)
 }
 
 char *
-fr_world_source_name(const struct fr_world *w, uint32_t s, char *buf, size_t len)
+fr_index_name(char prefix, uint32_t k, uint32_t count, unsigned min_width, char *buf, size_t len)
 {
 	char d[16];
-	size_t width = 4, n = 0, o = 0;
+	size_t width = min_width, n = 0, o = 0;
+	uint32_t limit = 1;
 
-	for (uint32_t m = w->p.n_sources > 0 ? w->p.n_sources - 1 : 0; m >= 10000; m /= 10)
+	for (unsigned i = 0; i < min_width && limit < UINT32_MAX / 10; i++)
+		limit *= 10;
+	for (uint32_t m = count > 0 ? count - 1 : 0; m >= limit; m /= 10)
 		width++;
 	do {
-		d[n++] = (char)('0' + s % 10);
-		s /= 10;
-	} while (s);
+		d[n++] = (char)('0' + k % 10);
+		k /= 10;
+	} while (k);
 	if (len == 0)
 		return buf;
 	if (o + 1 < len)
-		buf[o++] = 's';
+		buf[o++] = prefix;
 	for (size_t i = n; i < width && o + 1 < len; i++)
 		buf[o++] = '0';
 	while (n && o + 1 < len)
 		buf[o++] = d[--n];
 	buf[o] = '\0';
 	return buf;
+}
+
+char *
+fr_world_source_name(const struct fr_world *w, uint32_t s, char *buf, size_t len)
+{
+	return fr_index_name('s', s, w->p.n_sources, 4, buf, len);
 }
 
 /* ---- intensity ---- */

@@ -126,6 +126,11 @@ double fr_world_intensity(const struct fr_world *w, uint32_t s, double t_s);
  * fr_world_intensity. */
 double fr_world_expected(const struct fr_world *w, uint32_t s, double t0_s, double t1_s);
 
+/* prefix + k in decimal, zero-padded to min_width digits or to the width of
+ * count - 1 if wider, so that the names of 0..count-1 sort by index (byte
+ * order). Writes into buf (len bytes, NUL-terminated); returns buf. */
+char *fr_index_name(char prefix, uint32_t k, uint32_t count, unsigned min_width, char *buf,
+		    size_t len);
 /* Name of source s ("s0042") into buf; returns buf. len >= 16 always fits. */
 char *fr_world_source_name(const struct fr_world *w, uint32_t s, char *buf, size_t len);
 
