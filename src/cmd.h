@@ -8,6 +8,14 @@ int cmd_world(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
 int cmd_plan(int argc, char **argv);
+int cmd_run(int argc, char **argv);
+int cmd_add(int argc, char **argv);
+int cmd_remove(int argc, char **argv);
+int cmd_sources(int argc, char **argv);
+int cmd_items(int argc, char **argv);
+int cmd_export(int argc, char **argv);
+int cmd_parse(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
 
 /* Exit codes. */
 #define EXIT_OK 0

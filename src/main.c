@@ -13,6 +13,14 @@ struct sub {
 
 /* NOTE: keep in the order shown by --help. */
 static const struct sub subs[] = {
+	{"run", cmd_run, "crawl the sources in the store: fetch, parse, store new items (the daemon)"},
+	{"add", cmd_add, "subscribe to feeds: URLs, a list file or an OPML file"},
+	{"remove", cmd_remove, "unsubscribe sources (their items stay unless --purge)"},
+	{"sources", cmd_sources, "list the sources: state, last fetch, last error, learned rate, next due"},
+	{"items", cmd_items, "print stored items as JSON Lines, CSV or a table"},
+	{"export", cmd_export, "export the sources as OPML"},
+	{"parse", cmd_parse, "parse a feed file or URL and print it (feedparser's field names)"},
+	{"serve", cmd_serve, "serve a synthetic world as feeds over HTTP on loopback"},
 	{"plan", cmd_plan, "plan revisit frequencies for changing pages (CHO, OPT_POLITE, bounds)"},
 	{"simulate", cmd_simulate, "replay a trace against scheduling policies and compare them"},
 	{"tune", cmd_tune, "search a policy parameter that minimises mean delay (golden section)"},
