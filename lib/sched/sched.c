@@ -50,7 +50,13 @@ struct fr_sched {
 	double *last_seq;    /* [n_sources] call number of the last fetch (0: never) */
 	double seq;          /* calls made so far (ties rank by the low 32 bits) */
 	uint32_t epoch;      /* numbers batch builds, for host_stamp */
-	double *host_free_s; /* [n_hosts] earliest next call to the host */
+	double *host_free_s; /* [n_hosts] earliest next call to the host; +inf while a
+			      * live fetch is in flight (fr_sched_begin) */
+	double *host_gap;    /* [n_hosts] per-host gaps, or NULL: host_gap_s for all */
+	double *host_hold;   /* [n_hosts] paused until (Retry-After), or NULL */
+	double *host_begin;  /* [n_hosts] start of the last fetch, or NULL (live only) */
+	double *hold_s;      /* [n_sources] not before (error backoff), or NULL */
+	int any_gap;         /* some host has a gap */
 	uint32_t *host_stamp; /* [n_hosts] marks hosts already in the batch being built */
 	struct cand *cand;   /* candidates of the batch being built */
 	uint32_t n_cand, cand_cap;
@@ -121,6 +127,10 @@ fr_sched_free(struct fr_sched *s)
 	free(s->local);
 	free(s->last_seq);
 	free(s->host_free_s);
+	free(s->host_gap);
+	free(s->host_hold);
+	free(s->host_begin);
+	free(s->hold_s);
 	free(s->host_stamp);
 	free(s->cand);
 	free(s->stash);
@@ -145,7 +155,9 @@ static double
 due_of(struct fr_sched *s, uint32_t src, double now_s)
 {
 	double d = s->ops->due(s->ctx, state_of(s, src), now_s, theta(&s->groups[s->group[src]]));
-	return isnan(d) ? INFINITY : d;
+	if (isnan(d))
+		return INFINITY;
+	return s->hold_s && s->hold_s[src] > d ? s->hold_s[src] : d;
 }
 
 int
@@ -162,6 +174,7 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 	s->ops = ops;
 	s->mode = cfg->mode;
 	s->host_gap_s = cfg->host_gap_s > 0 ? cfg->host_gap_s : 0;
+	s->any_gap = s->host_gap_s > 0;
 	s->n_sources = n;
 	s->n_groups = cfg->n_groups;
 	s->n_hosts = cfg->host ? cfg->n_hosts : n;
@@ -379,6 +392,8 @@ build_scan_batch(struct fr_sched *s, struct group *g, double t)
 		uint32_t i = g->members[li];
 		if (!fr_heap_contains(g->heap, li) || fr_heap_key(g->heap, li) == INFINITY)
 			continue;
+		if (s->hold_s && s->hold_s[i] > t)
+			continue;
 		if (s->host_free_s[s->host[i]] > t) {
 			note_blocked(s, i);
 			continue;
@@ -464,6 +479,10 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 		while (s->n_cand < k && fr_heap_peek(g->heap, &li, &key) && key != INFINITY) {
 			uint32_t i = g->members[li];
 			fr_heap_remove(g->heap, li);
+			if (s->hold_s && s->hold_s[i] > t) {
+				s->stash[s->n_stash++] = i;
+				continue;
+			}
 			if (s->host_free_s[s->host[i]] > t) {
 				note_blocked(s, i);
 				s->stash[s->n_stash++] = i;
@@ -481,7 +500,7 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 	uint32_t j = 0;
 	for (; j < s->n_cand && g->n_batch < k; j++) {
 		uint32_t i = s->cand[j].src, h = s->host[i];
-		if (s->host_gap_s > 0 && s->host_stamp[h] == s->epoch) {
+		if (s->any_gap && s->host_stamp[h] == s->epoch) {
 			if (out_of_heap)
 				s->stash[s->n_stash++] = i;
 			continue;
@@ -589,18 +608,141 @@ fr_sched_next(struct fr_sched *s, double now_s, uint32_t *src, double *at_s)
 	return found;
 }
 
+static double
+gap_of(const struct fr_sched *s, uint32_t h)
+{
+	return s->host_gap ? s->host_gap[h] : s->host_gap_s;
+}
+
+static double
+hold_of_host(const struct fr_sched *s, uint32_t h)
+{
+	return s->host_hold ? s->host_hold[h] : -INFINITY;
+}
+
 void
 fr_sched_done(struct fr_sched *s, uint32_t src, const struct fr_fetch *f)
 {
 	struct group *g = &s->groups[s->group[src]];
 	void *st = state_of(s, src);
-	double now = f->now_s;
+	double now = f->now_s, hold;
+	uint32_t h = s->host[src];
 
 	fr_rl_record(&g->rl, now);
-	s->host_free_s[s->host[src]] = now + s->host_gap_s;
+	hold = hold_of_host(s, h);
+	s->host_free_s[h] = now + gap_of(s, h) > hold ? now + gap_of(s, h) : hold;
 	s->ops->fetched(s->ctx, st, f);
 	s->last_seq[src] = ++s->seq;
 	if (g->batch_pos < g->n_batch && g->batch[g->batch_pos] == src)
 		g->batch_pos++;
 	fr_heap_set(g->heap, s->local[src], due_of(s, src, now), s->last_seq[src]);
+}
+
+void
+fr_sched_begin(struct fr_sched *s, uint32_t src, double now_s)
+{
+	struct group *g = &s->groups[s->group[src]];
+	uint32_t h = s->host[src];
+
+	if (!s->host_begin) {
+		s->host_begin = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof(*s->host_begin));
+		if (s->host_begin)
+			for (uint32_t q = 0; q < s->n_hosts; q++)
+				s->host_begin[q] = -INFINITY;
+	}
+	fr_rl_record(&g->rl, now_s);
+	if (s->host_begin)
+		s->host_begin[h] = now_s;
+	/* One fetch per host at a time: the host is busy until it ends. */
+	s->host_free_s[h] = INFINITY;
+	s->last_seq[src] = ++s->seq;
+	if (g->batch_pos < g->n_batch && g->batch[g->batch_pos] == src)
+		g->batch_pos++;
+	/* Parked until fr_sched_finish. */
+	fr_heap_set(g->heap, s->local[src], INFINITY, s->last_seq[src]);
+}
+
+void
+fr_sched_finish(struct fr_sched *s, uint32_t src, const struct fr_fetch *f)
+{
+	struct group *g = &s->groups[s->group[src]];
+	uint32_t h = s->host[src];
+	double begin = s->host_begin ? s->host_begin[h] : f->now_s;
+	double free_at = begin + gap_of(s, h), hold = hold_of_host(s, h);
+
+	if (hold > free_at)
+		free_at = hold;
+	s->host_free_s[h] = free_at;
+	s->ops->fetched(s->ctx, state_of(s, src), f);
+	fr_heap_set(g->heap, s->local[src], due_of(s, src, f->now_s), s->last_seq[src]);
+}
+
+/* Allocates a per-host array filled with fill, once. */
+static double *
+host_array(struct fr_sched *s, double **a, double fill)
+{
+	if (!*a) {
+		*a = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof(**a));
+		if (!*a)
+			return NULL;
+		for (uint32_t q = 0; q < s->n_hosts; q++)
+			(*a)[q] = fill;
+	}
+	return *a;
+}
+
+int
+fr_sched_set_host_gap(struct fr_sched *s, uint32_t host, double gap_s)
+{
+	if (host >= s->n_hosts || !host_array(s, &s->host_gap, s->host_gap_s))
+		return -1;
+	s->host_gap[host] = gap_s > 0 ? gap_s : 0;
+	if (gap_s > 0)
+		s->any_gap = 1;
+	return 0;
+}
+
+int
+fr_sched_hold_host(struct fr_sched *s, uint32_t host, double until_s)
+{
+	if (host >= s->n_hosts || !host_array(s, &s->host_hold, -INFINITY))
+		return -1;
+	if (until_s > s->host_hold[host])
+		s->host_hold[host] = until_s;
+	/* A host in flight keeps +inf until its fetch finishes, which applies
+	 * the hold. */
+	if (s->host_free_s[host] < until_s)
+		s->host_free_s[host] = until_s;
+	return 0;
+}
+
+int
+fr_sched_hold(struct fr_sched *s, uint32_t src, double until_s, double now_s)
+{
+	struct group *g = &s->groups[s->group[src]];
+
+	if (!s->hold_s) {
+		s->hold_s = malloc((s->n_sources ? s->n_sources : 1) * sizeof(*s->hold_s));
+		if (!s->hold_s)
+			return -1;
+		for (uint32_t q = 0; q < s->n_sources; q++)
+			s->hold_s[q] = -INFINITY;
+	}
+	s->hold_s[src] = until_s;
+	if (fr_heap_contains(g->heap, s->local[src]) && fr_heap_key(g->heap, s->local[src]) != INFINITY)
+		fr_heap_set(g->heap, s->local[src], due_of(s, src, now_s), s->last_seq[src]);
+	return 0;
+}
+
+int
+fr_sched_set_state(struct fr_sched *s, uint32_t src, const void *state, size_t len, double now_s)
+{
+	struct group *g = &s->groups[s->group[src]];
+
+	if (len != s->state_size)
+		return -1;
+	memcpy(state_of(s, src), state, len);
+	if (fr_heap_contains(g->heap, s->local[src]))
+		fr_heap_set(g->heap, s->local[src], due_of(s, src, now_s), s->last_seq[src]);
+	return 0;
 }

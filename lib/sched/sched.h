@@ -55,6 +55,31 @@ int fr_sched_next(struct fr_sched *s, double now_s, uint32_t *src, double *at_s)
  * limit and its host's gap) and lets the policy learn from it. */
 void fr_sched_done(struct fr_sched *s, uint32_t src, const struct fr_fetch *f);
 
+/* Live crawling, where fetches take time and overlap: fr_sched_begin
+ * records that src's fetch starts at now_s (it counts against the group's
+ * limit at once; the source is not chosen again, and its host takes no other
+ * fetch, until the fetch ends); fr_sched_finish ends it with outcome f (the
+ * policy learns f; the host is free again at begin + its gap, or later if
+ * held). fr_sched_done(s, src, f) is the two at one instant (the
+ * simulator's case). */
+void fr_sched_begin(struct fr_sched *s, uint32_t src, double now_s);
+void fr_sched_finish(struct fr_sched *s, uint32_t src, const struct fr_fetch *f);
+
+/* Politeness learned while crawling (each returns 0, or -1 when out of
+ * memory or the host is out of range). The host's own minimum gap, e.g.
+ * robots.txt Crawl-delay, replacing the run's gap for it: */
+int fr_sched_set_host_gap(struct fr_sched *s, uint32_t host, double gap_s);
+/* No fetch to host before until_s (Retry-After on a 429 or 503); holds only
+ * lengthen. */
+int fr_sched_hold_host(struct fr_sched *s, uint32_t host, double until_s);
+/* No fetch of src before until_s (error backoff, a publisher's hint taken as
+ * a lower bound), replacing its previous hold; now_s is the current time. */
+int fr_sched_hold(struct fr_sched *s, uint32_t src, double until_s, double now_s);
+/* Restores src's policy state from a saved copy of len bytes (must equal
+ * fr_sched_state_size; returns -1 otherwise) and re-keys it at now_s. */
+int fr_sched_set_state(struct fr_sched *s, uint32_t src, const void *state, size_t len,
+		       double now_s);
+
 /* The policy's state of source src (borrowed; for tests and reports). */
 void *fr_sched_state(struct fr_sched *s, uint32_t src);
 /* The policy's context (borrowed). */
