@@ -94,6 +94,18 @@ struct fr_policy_ops {
 	 * gap are still counted. 0 (the default): the gap applies unless the
 	 * spec says polite=0. */
 	int no_host_gap;
+
+	/* Optional: the source's learned publishing rate (items per second)
+	 * at now, for `freshet sources`; NULL if the policy learns none. */
+	double (*rate)(void *ctx, const void *st, double now_s);
+	/* Optional, for policies whose context learns across sources (the
+	 * live crawler persists it so that a restart loses nothing):
+	 * ctx_save writes the learned part of the context to buf (at most cap
+	 * bytes) and returns its length, or the length needed when cap is too
+	 * small; ctx_load restores it (returns 0, or -1 if len does not fit,
+	 * and then leaves the context as created). NULL: nothing to keep. */
+	size_t (*ctx_save)(const void *ctx, void *buf, size_t cap);
+	int (*ctx_load)(void *ctx, const void *buf, size_t len);
 };
 
 /* Policy registry. NOTE: keep fr_policy_all's list in policy.c in --help order. */

@@ -746,3 +746,13 @@ fr_sched_set_state(struct fr_sched *s, uint32_t src, const void *state, size_t l
 		fr_heap_set(g->heap, s->local[src], due_of(s, src, now_s), s->last_seq[src]);
 	return 0;
 }
+
+double
+fr_sched_due_at(const struct fr_sched *s, uint32_t src)
+{
+	const struct group *g = &s->groups[s->group[src]];
+
+	if (!fr_heap_contains(g->heap, s->local[src]))
+		return INFINITY;
+	return fr_heap_key(g->heap, s->local[src]);
+}

@@ -80,6 +80,11 @@ int fr_sched_hold(struct fr_sched *s, uint32_t src, double until_s, double now_s
 int fr_sched_set_state(struct fr_sched *s, uint32_t src, const void *state, size_t len,
 		       double now_s);
 
+/* When src is next expected to be fetched under the current threshold (its
+ * key in the due-time heap, holds included): a lower bound for index
+ * policies, whose threshold moves. +inf while in flight or never. */
+double fr_sched_due_at(const struct fr_sched *s, uint32_t src);
+
 /* The policy's state of source src (borrowed; for tests and reports). */
 void *fr_sched_state(struct fr_sched *s, uint32_t src);
 /* The policy's context (borrowed). */

@@ -12,7 +12,9 @@
 #include "model/waitindex.h"
 
 #include <math.h>
+#include <stdint.h>
 #include <stdlib.h>
+#include <string.h>
 
 struct fs_ctx {
 	struct fr_rateparams rp;
@@ -283,6 +285,75 @@ fs_rhythm(void *ctx, const void *st, double out[24])
 	fr_ratemodel_profile(&f->rm, &c->pop, &c->rp, out);
 }
 
+static double
+fs_rate(void *ctx, const void *st, double now_s)
+{
+	const struct fs_ctx *c = ctx;
+	const struct fs_state *x = st;
+
+	(void)now_s;
+	return fr_ratemodel_mean_rate(&x->rm, &c->pop, &c->rp);
+}
+
+/* What the context learns across sources: the population's rhythm and rate
+ * prior and the burst fit. The parameters, weights and the scheduler's
+ * threshold are not learned state and stay as created. */
+struct fs_learned {
+	uint32_t magic, size;
+	struct fr_ratepop pop;
+	double em_items, em_short, em_follow, em_lag, follow_share;
+	double log_rate_mean, log_rate_n, burst_tau_s;
+};
+
+#define FS_LEARNED_MAGIC 0x66736331u /* "fsc1" */
+
+static size_t
+fs_ctx_save(const void *ctx, void *buf, size_t cap)
+{
+	const struct fs_ctx *c = ctx;
+	struct fs_learned l;
+
+	if (cap < sizeof(l))
+		return sizeof(l);
+	memset(&l, 0, sizeof(l));
+	l.magic = FS_LEARNED_MAGIC;
+	l.size = sizeof(l);
+	l.pop = c->pop;
+	l.em_items = c->em_items;
+	l.em_short = c->em_short;
+	l.em_follow = c->em_follow;
+	l.em_lag = c->em_lag;
+	l.follow_share = c->follow_share;
+	l.log_rate_mean = c->log_rate_mean;
+	l.log_rate_n = c->log_rate_n;
+	l.burst_tau_s = c->burst_tau_s;
+	memcpy(buf, &l, sizeof(l));
+	return sizeof(l);
+}
+
+static int
+fs_ctx_load(void *ctx, const void *buf, size_t len)
+{
+	struct fs_ctx *c = ctx;
+	struct fs_learned l;
+
+	if (len != sizeof(l))
+		return -1;
+	memcpy(&l, buf, sizeof(l));
+	if (l.magic != FS_LEARNED_MAGIC || l.size != sizeof(l))
+		return -1;
+	c->pop = l.pop;
+	c->em_items = l.em_items;
+	c->em_short = l.em_short;
+	c->em_follow = l.em_follow;
+	c->em_lag = l.em_lag;
+	c->follow_share = l.follow_share;
+	c->log_rate_mean = l.log_rate_mean;
+	c->log_rate_n = l.log_rate_n;
+	c->burst_tau_s = l.burst_tau_s;
+	return 0;
+}
+
 const struct fr_policy_ops fr_policy_freshet = {
 	.name = "freshet",
 	.help = "learned rates, rhythm and bursts, square-root index: tau=60 profile_tau=365 "
@@ -297,4 +368,7 @@ const struct fr_policy_ops fr_policy_freshet = {
 	.due = fs_due,
 	.fetched = fs_fetched,
 	.rhythm = fs_rhythm,
+	.rate = fs_rate,
+	.ctx_save = fs_ctx_save,
+	.ctx_load = fs_ctx_load,
 };
