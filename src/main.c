@@ -1,5 +1,6 @@
 /* main.c - the freshet command: dispatches to one cmd_<name>.c per subcommand. */
 #include "cmd.h"
+#include "config.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -64,9 +65,19 @@ main(int argc, char **argv)
 		printf("freshet 0.1.0\n");
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
-		if (!strcmp(argv[1], subs[i].name))
-			return subs[i].fn(argc - 1, argv + 1);
+	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
+		int sub_argc, rc;
+		char **sub_argv;
+
+		if (strcmp(argv[1], subs[i].name) != 0)
+			continue;
+		/* Options from the config file first, so flags override. */
+		if ((rc = config_apply(subs[i].name, argc - 1, argv + 1, &sub_argc, &sub_argv)) != 0)
+			return rc;
+		rc = subs[i].fn(sub_argc, sub_argv);
+		config_free_argv(sub_argc, sub_argv, argv + 1);
+		return rc;
+	}
 	fprintf(stderr, "freshet: unknown command '%s'\n", argv[1]);
 	usage(stderr);
 	return EXIT_USAGE;
