@@ -1,0 +1,89 @@
+/* crawl.h - the live crawl loop: the scheduler and its policy choose which
+ * source to fetch and when (the same code the simulator runs), libcurl
+ * fetches (net/fetch), the feed parser reads (parse/feed), and the store
+ * keeps the new items and the source's learned state in one transaction
+ * (store/store). The loop reads the wall clock; the scheduler never does. */
+#ifndef FR_CRAWL_H
+#define FR_CRAWL_H
+
+#include <signal.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "net/fetch.h"
+#include "sched/ratelimit.h"
+
+struct fr_store;
+
+/* What a run did so far (also the final figures). */
+struct fr_crawl_stats {
+	uint64_t fetches;       /* feed fetches finished */
+	uint64_t ok, not_modified, errors;
+	uint64_t new_items, updated_items;
+	uint64_t robots_fetches, robots_denied;
+	uint64_t throttled;     /* 429/503 answers (the host was paused) */
+	uint64_t bytes;         /* on the wire */
+	uint64_t with_delay;    /* new items with a publication time in the run */
+	double delay_sum_s;     /* sum of (first seen - published) over those */
+	size_t running;         /* transfers in flight */
+	size_t sources;         /* sources crawled */
+	double started_s, now_s, next_due_s; /* next_due_s: when the next fetch may go, or 0 */
+};
+
+/* A rate-limit group's own budget: sources whose group is name share
+ * calls per window_s (e.g. an API host's "600/10m"). */
+struct fr_crawl_group {
+	const char *name;
+	double calls, window_s;
+};
+
+struct fr_crawl_opts {
+	const char *policy;          /* policy spec (as simulate's); NULL: "freshet" */
+	/* The default group's budget; calls == 0: one fetch per source per
+	 * 30 minutes on average. */
+	double calls, window_s;
+	const struct fr_crawl_group *groups; /* other groups' budgets */
+	size_t n_groups;
+	enum fr_rl_mode mode;        /* paced (the default here) or burst */
+	double host_gap_s;           /* minimum gap between two fetches of one host: default 1 */
+	double max_crawl_delay_s;    /* robots.txt Crawl-delay is honoured up to this: default 60 */
+	int robots;                  /* 1: obey robots.txt (the default); 0: ignore */
+	double robots_ttl_s;         /* robots.txt cached this long: default 1 day */
+	double backoff_base_s;       /* first error backoff: default 60 s, doubling */
+	double backoff_cap_s;        /* at most: default 1 day */
+	double retry_after_cap_s;    /* Retry-After honoured up to this: default 1 day */
+	int retry_after;             /* 1: honour Retry-After (the default); 0: use the backoff */
+	int hints;                   /* 1: publisher hints (ttl, sy:update*, max-age) are lower
+				      * bounds on a source's interval (the default); 0: recorded only */
+	double hint_cap_s;           /* a hint longer than this counts as this: default 1 day */
+	int redirect_after;          /* a permanent redirect is adopted after this many fetches: 3 */
+	int once;                    /* fetch every source once, then return */
+	double duration_s;           /* return after this long (0: until stopped) */
+	uint64_t seed;               /* jitter of the backoff */
+	struct fr_fetch_opts fetch;  /* timeouts, User-Agent, connect-to, ... */
+	/* Set (e.g. by a signal handler) to stop: no new fetch starts, the
+	 * ones in flight finish and are committed, then fr_crawl_run returns. */
+	const volatile sig_atomic_t *stop;
+	/* Called about once a second and at the end, with the figures so far. */
+	void (*progress)(void *arg, const struct fr_crawl_stats *st);
+	/* Called with a line about each notable event (errors, pauses,
+	 * redirects adopted, robots denials). */
+	void (*log)(void *arg, const char *line);
+	void *arg;
+};
+
+/* Fills o with the defaults above. */
+void fr_crawl_opts_init(struct fr_crawl_opts *o);
+
+/* Crawls the active sources of st until stopped, o->duration_s has passed,
+ * or (o->once) every source was fetched once. Each fetch's new items,
+ * the source's state (validators, errors, learned policy state, hints)
+ * and a fetch log row are committed in one transaction; the policy's
+ * shared learned context is saved at the end. A source's failure is
+ * recorded on the source and the crawl goes on. Returns 0 and fills *out
+ * (may be NULL), or -1 with err set when the crawl cannot run at all (no
+ * sources, a bad policy spec, the store failing). */
+int fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl_stats *out,
+		 char *err, size_t errlen);
+
+#endif
