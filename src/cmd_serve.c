@@ -1,11 +1,553 @@
-/* cmd_serve.c - PLACEHOLDER, replaced by its owner this session. */
+/* cmd_serve.c - `freshet serve`: serves a synthetic world as feeds over HTTP
+ * on 127.0.0.1, on many virtual hosts, in compressed time, for live crawls. */
 #include "cmd.h"
+
+#include "core/err.h"
+#include "core/timefmt.h"
+#include "serve/clock.h"
+#include "serve/feeds.h"
+#include "serve/server.h"
+#include "sim/trace.h"
+
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char USAGE[] =
+    "usage: freshet serve --world DIR [--speed X] [--port P] [--port-file F]\n"
+    "                     [--hosts N] [--opml FILE] [--log FILE] [--truth FILE]\n"
+    "                     [--start T] [--duration D] [--window N] [--misbehave on|off]\n"
+    "                     [--host-limit N/WINDOW] [--api-limit N/WINDOW|off]\n"
+    "                     [--formats rss,atom,json] [--huge-mib M]\n"
+    "\n"
+    "Serves the world in DIR (written by `freshet world --out DIR`: trace.csv and\n"
+    "sources.csv) over HTTP on 127.0.0.1 until SIGINT or SIGTERM. Every source is a\n"
+    "feed (RSS 2.0, Atom 1.0 or JSON Feed 1.1, mixed) on a virtual host\n"
+    "h<k>.freshet.test, told apart by the Host header; reach them with\n"
+    "  curl --connect-to ::127.0.0.1:PORT http://h3.freshet.test/feeds/s0003.rss\n"
+    "  freshet run --connect-to ::127.0.0.1:PORT ...\n"
+    "Items appear when the serve clock reaches their trace time: the clock starts at\n"
+    "--start and runs --speed trace seconds per wall second, and stops at\n"
+    "--start + --duration. Feeds date items on the wall clock. See docs/serve.md.\n"
+    "\n"
+    "options:\n"
+    "  --world DIR        the world directory (required)\n"
+    "  --speed X          trace seconds per wall second (default 1)\n"
+    "  --port P           port on 127.0.0.1; 0 takes a free one (default 0)\n"
+    "  --port-file F      write the port to F once listening\n"
+    "  --hosts N          virtual hosts (default: the trace's hosts when sources\n"
+    "                     share them, else max(1, sources/10)); source i on host i%N\n"
+    "  --opml FILE        feed list as OPML (default DIR/feeds.opml)\n"
+    "  --log FILE         request log, TSV, one line per request\n"
+    "  --truth FILE       on stop, CSV of every item a crawler could have seen\n"
+    "  --start T          trace time of the clock's start, Unix seconds or RFC 3339\n"
+    "                     (default: the first item's time + 1 day)\n"
+    "  --duration D       trace time until the clock stops: seconds, or with a unit\n"
+    "                     s, m, h or d (default: to the trace's last item)\n"
+    "  --window N         items per feed, newest first (default 25)\n"
+    "  --misbehave on|off slow, failing, ill-formed, redirecting and huge hosts\n"
+    "                     (default on)\n"
+    "  --host-limit N/W   at most N requests per W wall seconds on every host, e.g.\n"
+    "                     5/10s; more get 429 + Retry-After (default: off)\n"
+    "  --api-limit N/W    the limit of the API hosts (h7, h18, h47, ...; default\n"
+    "                     2/5s), or off\n"
+    "  --formats LIST     feed formats, mixed by source index (default rss,atom,json)\n"
+    "  --huge-mib M       size of the huge feeds in MiB (default 64)\n"
+    "  --help             show this help\n";
+
+static int
+parse_u64(const char *s, uint64_t max, uint64_t *out)
+{
+	char *end;
+	unsigned long long v;
+
+	if (!*s || *s < '0' || *s > '9')
+		return -1;
+	errno = 0;
+	v = strtoull(s, &end, 10);
+	if (*end || errno == ERANGE || v > max)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+/* A positive, finite number followed by an optional unit (s, m, h, d). */
+static int
+parse_span(const char *s, int units, double *out)
+{
+	char *end;
+	double v, mult = 1;
+
+	if (!*s || *s == ' ' || *s == '\t' || *s == '-' || *s == '+')
+		return -1;
+	v = strtod(s, &end);
+	if (end == s)
+		return -1;
+	if (units && *end) {
+		switch (*end) {
+		case 's': mult = 1; break;
+		case 'm': mult = 60; break;
+		case 'h': mult = 3600; break;
+		case 'd': mult = 86400; break;
+		default: return -1;
+		}
+		end++;
+	}
+	if (*end || !isfinite(v) || !(v > 0))
+		return -1;
+	*out = v * mult;
+	return 0;
+}
+
+/* "N/WINDOW" (e.g. "5/10s") or "off" (n = 0). */
+static int
+parse_limit(const char *s, unsigned *n, double *window_s)
+{
+	const char *slash = strchr(s, '/');
+	char num[32];
+	uint64_t u;
+
+	if (!strcmp(s, "off")) {
+		*n = 0;
+		*window_s = 0;
+		return 0;
+	}
+	if (!slash || (size_t)(slash - s) >= sizeof(num))
+		return -1;
+	memcpy(num, s, (size_t)(slash - s));
+	num[slash - s] = '\0';
+	if (parse_u64(num, 100000, &u) < 0 || u == 0 || parse_span(slash + 1, 1, window_s) < 0)
+		return -1;
+	*n = (unsigned)u;
+	return 0;
+}
+
+static int
+parse_formats(const char *s, struct fr_serve_feeds_config *c)
+{
+	const char *p = s;
+
+	c->n_formats = 0;
+	while (*p) {
+		size_t n = strcspn(p, ",");
+		int f;
+
+		for (f = 0; f < FR_SERVE_N_FORMATS; f++) {
+			const char *ext = fr_serve_format_ext((enum fr_serve_format)f);
+			if (strlen(ext) == n && !strncmp(p, ext, n))
+				break;
+		}
+		if (f == FR_SERVE_N_FORMATS || c->n_formats == FR_SERVE_N_FORMATS)
+			return -1;
+		c->formats[c->n_formats++] = (enum fr_serve_format)f;
+		p += n;
+		if (*p == ',' && *++p == '\0')
+			return -1;
+	}
+	return c->n_formats ? 0 : -1;
+}
+
+/* Writes text to path under a temporary name, then renames it, so a reader
+ * never sees half of it. */
+static int
+write_small_file(const char *path, const char *text)
+{
+	char tmp[4096];
+	FILE *f;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp))
+		return -1;
+	f = fopen(tmp, "w");
+	if (!f)
+		return -1;
+	fputs(text, f);
+	if (fclose(f) != 0) {
+		remove(tmp);
+		return -1;
+	}
+	if (rename(tmp, path) != 0) {
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+struct opts {
+	const char *world, *speed, *port, *port_file, *hosts, *opml, *log, *truth, *start,
+	    *duration, *window, *misbehave, *host_limit, *api_limit, *formats, *huge_mib;
+};
+
+static int
+parse_args(int argc, char **argv, struct opts *o)
+{
+	const char *names[] = {"--world",  "--speed",     "--port",      "--port-file",
+	                       "--hosts",  "--opml",      "--log",       "--truth",
+	                       "--start",  "--duration",  "--window",    "--misbehave",
+	                       "--host-limit", "--api-limit", "--formats", "--huge-mib"};
+	const char **slots[] = {&o->world,  &o->speed,      &o->port,      &o->port_file,
+	                        &o->hosts,  &o->opml,       &o->log,       &o->truth,
+	                        &o->start,  &o->duration,   &o->window,    &o->misbehave,
+	                        &o->host_limit, &o->api_limit, &o->formats, &o->huge_mib};
+	size_t n = sizeof(names) / sizeof(names[0]);
+
+	memset(o, 0, sizeof(*o));
+	for (int i = 1; i < argc; i++) {
+		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
+			fputs(USAGE, stdout);
+			return 1;
+		}
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *val;
+		size_t k;
+
+		for (k = 0; k < n; k++) {
+			size_t len = strlen(names[k]);
+			if (!strncmp(a, names[k], len) && (a[len] == '\0' || a[len] == '='))
+				break;
+		}
+		if (k == n) {
+			cli_err("serve", "unknown argument '%s' (try --help)", a);
+			return -1;
+		}
+		val = strchr(a, '=');
+		if (val) {
+			val++;
+		} else if (i + 1 < argc) {
+			val = argv[++i];
+		} else {
+			cli_err("serve", "%s needs a value (try --help)", names[k]);
+			return -1;
+		}
+		*slots[k] = val;
+	}
+	if (!o->world || !*o->world) {
+		cli_err("serve", "--world DIR is required (try --help)");
+		return -1;
+	}
+	return 0;
+}
+
+/* The options other than the world, checked before anything is loaded. */
+struct settings {
+	double speed, start_s, duration_s;
+	int have_start, have_duration;
+	uint16_t port;
+	uint32_t hosts;
+	unsigned window;
+	int misbehave;
+	unsigned limit_n, api_n;
+	double limit_w, api_w;
+	uint64_t huge_bytes;
+	struct fr_serve_feeds_config fc;
+};
+
+static int
+check_settings(const struct opts *o, struct settings *st)
+{
+	uint64_t u;
+	const char *why;
+
+	memset(st, 0, sizeof(*st));
+	fr_serve_feeds_config_defaults(&st->fc);
+	st->speed = 1;
+	st->window = 25;
+	st->misbehave = 1;
+	st->api_n = 2;
+	st->api_w = 5;
+	st->huge_bytes = (uint64_t)64 << 20;
+	if (o->speed && parse_span(o->speed, 0, &st->speed) < 0) {
+		cli_err("serve", "--speed wants a positive number, not '%s'", o->speed);
+		return -1;
+	}
+	if (o->port) {
+		if (parse_u64(o->port, 65535, &u) < 0) {
+			cli_err("serve", "--port wants 0..65535, not '%s'", o->port);
+			return -1;
+		}
+		st->port = (uint16_t)u;
+	}
+	if (o->hosts) {
+		if (parse_u64(o->hosts, 10000000, &u) < 0 || u == 0) {
+			cli_err("serve", "--hosts wants a whole number 1..10000000, not '%s'", o->hosts);
+			return -1;
+		}
+		st->hosts = (uint32_t)u;
+	}
+	if (o->window) {
+		if (parse_u64(o->window, 100000, &u) < 0 || u == 0) {
+			cli_err("serve", "--window wants a whole number 1..100000, not '%s'", o->window);
+			return -1;
+		}
+		st->window = (unsigned)u;
+	}
+	if (o->misbehave) {
+		if (strcmp(o->misbehave, "on") != 0 && strcmp(o->misbehave, "off") != 0) {
+			cli_err("serve", "--misbehave wants on or off, not '%s'", o->misbehave);
+			return -1;
+		}
+		st->misbehave = !strcmp(o->misbehave, "on");
+	}
+	if (o->host_limit && parse_limit(o->host_limit, &st->limit_n, &st->limit_w) < 0) {
+		cli_err("serve", "--host-limit wants N/WINDOW (e.g. 5/10s) or off, not '%s'",
+		        o->host_limit);
+		return -1;
+	}
+	if (o->api_limit && parse_limit(o->api_limit, &st->api_n, &st->api_w) < 0) {
+		cli_err("serve", "--api-limit wants N/WINDOW (e.g. 2/5s) or off, not '%s'",
+		        o->api_limit);
+		return -1;
+	}
+	if (o->formats && parse_formats(o->formats, &st->fc) < 0) {
+		cli_err("serve", "--formats wants a comma-separated list of rss, atom, json, not '%s'",
+		        o->formats);
+		return -1;
+	}
+	if (o->huge_mib) {
+		if (parse_u64(o->huge_mib, 1 << 20, &u) < 0 || u == 0) {
+			cli_err("serve", "--huge-mib wants a whole number >= 1, not '%s'", o->huge_mib);
+			return -1;
+		}
+		st->huge_bytes = u << 20;
+	}
+	if (o->start) {
+		if (fr_time_parse(o->start, strlen(o->start), &st->start_s, &why) < 0) {
+			cli_err("serve", "--start: time '%s' %s", o->start, why);
+			return -1;
+		}
+		st->have_start = 1;
+	}
+	if (o->duration) {
+		if (parse_span(o->duration, 1, &st->duration_s) < 0) {
+			cli_err("serve", "--duration wants a positive span (e.g. 86400, 36h, 2d), not '%s'",
+			        o->duration);
+			return -1;
+		}
+		st->have_duration = 1;
+	}
+	return 0;
+}
+
+/* Opens path for writing, naming it on failure. */
+static FILE *
+open_out(const char *what, const char *path)
+{
+	FILE *f = fopen(path, "w");
+
+	if (!f)
+		cli_err("serve", "%s %s: cannot write: %s", what, path, strerror(errno));
+	return f;
+}
+
+static int
+write_opml(const struct fr_serve_feeds *feeds, const char *path)
+{
+	char tmp[4096], err[FR_ERRLEN];
+	FILE *f;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp)) {
+		cli_err("serve", "--opml %s: path too long", path);
+		return -1;
+	}
+	f = open_out("--opml", tmp);
+	if (!f)
+		return -1;
+	if (fr_serve_feeds_write_opml(feeds, f, path, err, sizeof(err)) < 0) {
+		cli_err("serve", "%s", err);
+		fclose(f);
+		remove(tmp);
+		return -1;
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		cli_err("serve", "--opml %s: cannot write: %s", path, strerror(errno));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+write_truth(const struct fr_serve_feeds *feeds, const char *path, double t_end, size_t *rows)
+{
+	char tmp[4096], err[FR_ERRLEN];
+	FILE *f;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp)) {
+		cli_err("serve", "--truth %s: path too long", path);
+		return -1;
+	}
+	f = open_out("--truth", tmp);
+	if (!f)
+		return -1;
+	if (fr_serve_feeds_write_truth(feeds, f, path, t_end, rows, err, sizeof(err)) < 0) {
+		cli_err("serve", "%s", err);
+		fclose(f);
+		remove(tmp);
+		return -1;
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		cli_err("serve", "--truth %s: cannot write: %s", path, strerror(errno));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
 
 int
 cmd_serve(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_err("serve", "not built yet");
-	return EXIT_FAIL;
+	struct opts o;
+	struct settings st;
+	struct fr_trace tr;
+	struct fr_serve_clock clock;
+	struct fr_serve_config sc;
+	struct fr_serve_feeds *feeds = NULL;
+	struct fr_serve *srv = NULL;
+	struct fr_serve_stats stats;
+	char trace_path[4096], sources_path[4096], opml_default[4096], err[FR_ERRLEN];
+	char t0[32], t1[32], portbuf[16];
+	const char *opml;
+	FILE *logf = NULL;
+	sigset_t sigs;
+	int rc, sig = 0, code = EXIT_FAIL;
+	uint32_t n_huge = 0;
+	size_t truth_rows = 0;
+
+	rc = parse_args(argc, argv, &o);
+	if (rc != 0)
+		return rc > 0 ? EXIT_OK : EXIT_USAGE;
+	if (check_settings(&o, &st) < 0)
+		return EXIT_USAGE;
+	if ((size_t)snprintf(trace_path, sizeof(trace_path), "%s/trace.csv", o.world) >=
+	        sizeof(trace_path) ||
+	    (size_t)snprintf(sources_path, sizeof(sources_path), "%s/sources.csv", o.world) >=
+	        sizeof(sources_path) ||
+	    (size_t)snprintf(opml_default, sizeof(opml_default), "%s/feeds.opml", o.world) >=
+	        sizeof(opml_default)) {
+		cli_err("serve", "--world %s: path too long", o.world);
+		return EXIT_USAGE;
+	}
+	opml = o.opml ? o.opml : opml_default;
+	if (fr_trace_load(&tr, trace_path, access(sources_path, F_OK) == 0 ? sources_path : NULL,
+	                  err, sizeof(err)) < 0) {
+		cli_err("serve", "%s", err);
+		return EXIT_FAIL;
+	}
+
+	/* The clock: --start defaults to a day into the trace, so feeds have a
+	 * history; it stops at the end of the trace unless --duration says. */
+	memset(&clock, 0, sizeof(clock));
+	clock.speed = st.speed;
+	if (st.have_start)
+		clock.start_s = st.start_s;
+	else
+		clock.start_s = tr.n_items ? tr.start_s + 86400 : floor(fr_serve_wall_now());
+	if (st.have_duration)
+		clock.end_s = clock.start_s + st.duration_s;
+	else
+		clock.end_s = tr.end_s > clock.start_s ? tr.end_s : clock.start_s;
+	clock.wall0_s = fr_serve_wall_now();
+
+	st.fc.tr = &tr;
+	st.fc.clock = &clock;
+	st.fc.n_hosts = st.hosts;
+	st.fc.window = st.window;
+	st.fc.misbehave = st.misbehave;
+	feeds = fr_serve_feeds_new(&st.fc, err, sizeof(err));
+	if (!feeds) {
+		cli_err("serve", "%s", err);
+		goto out;
+	}
+	if (write_opml(feeds, opml) < 0)
+		goto out;
+	if (o.log) {
+		logf = open_out("--log", o.log);
+		if (!logf)
+			goto out;
+		setvbuf(logf, NULL, _IOLBF, 0);
+	}
+
+	/* SIGINT and SIGTERM are taken by sigwait below: blocked here, before
+	 * the server's threads start, so that they inherit the mask. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	fr_serve_config_defaults(&sc);
+	sc.port = st.port;
+	sc.n_hosts = fr_serve_feeds_n_hosts(feeds);
+	sc.domain = st.fc.domain;
+	sc.misbehave = st.misbehave;
+	sc.limit_n = st.limit_n;
+	sc.limit_window_s = st.limit_w;
+	sc.api_limit_n = st.api_n;
+	sc.api_limit_window_s = st.api_w;
+	sc.huge_bytes = st.huge_bytes;
+	sc.log = logf;
+	sc.clock = &clock;
+	sc.handler.handle = fr_serve_feeds_handle;
+	sc.handler.ctx = feeds;
+	srv = fr_serve_start(&sc, err, sizeof(err));
+	if (!srv) {
+		cli_err("serve", "%s", err);
+		goto out;
+	}
+	snprintf(portbuf, sizeof(portbuf), "%u\n", (unsigned)fr_serve_port(srv));
+	if (o.port_file && write_small_file(o.port_file, portbuf) < 0) {
+		cli_err("serve", "--port-file %s: cannot write: %s", o.port_file, strerror(errno));
+		goto out;
+	}
+	for (uint32_t h = 0; h < sc.n_hosts; h++)
+		n_huge += (fr_serve_host_flags(h, st.misbehave) & FR_SERVE_HOST_HUGE) != 0;
+	fr_time_format(clock.start_s, t0, sizeof(t0));
+	fr_time_format(clock.end_s, t1, sizeof(t1));
+	fprintf(stderr,
+	        "freshet serve: listening on 127.0.0.1:%u: %u feeds (+%u huge) on %u hosts "
+	        "h0..h%u.%s; clock %s .. %s at speed %g (%.0f s wall); OPML %s\n",
+	        (unsigned)fr_serve_port(srv), (unsigned)tr.n_sources, (unsigned)n_huge,
+	        (unsigned)sc.n_hosts, (unsigned)sc.n_hosts - 1, sc.domain, t0, t1, clock.speed,
+	        (clock.end_s - clock.start_s) / clock.speed, opml);
+
+	while (sigwait(&sigs, &sig) != 0)
+		;
+	{
+		double t_end = fr_serve_clock_trace(&clock, fr_serve_wall_now());
+
+		fr_serve_get_stats(srv, &stats);
+		fr_serve_stop(srv); /* waits for answers being made, flushes the log */
+		srv = NULL;
+		if (o.truth && write_truth(feeds, o.truth, t_end, &truth_rows) < 0)
+			goto out;
+		fr_time_format(t_end, t1, sizeof(t1));
+		fprintf(stderr,
+		        "freshet serve: %s at clock %s: %llu requests (%llu 200, %llu 304, %llu 3xx, "
+		        "%llu 404, %llu 429, %llu 500, %llu 503, %llu other)",
+		        sig == SIGINT ? "interrupted" : "terminated", t1,
+		        (unsigned long long)stats.requests, (unsigned long long)stats.ok,
+		        (unsigned long long)stats.not_modified, (unsigned long long)stats.redirect,
+		        (unsigned long long)stats.not_found, (unsigned long long)stats.too_many,
+		        (unsigned long long)stats.fail500, (unsigned long long)stats.fail503,
+		        (unsigned long long)stats.other);
+		if (o.truth)
+			fprintf(stderr, "; truth: %zu items -> %s", truth_rows, o.truth);
+		fputc('\n', stderr);
+	}
+	code = EXIT_OK;
+out:
+	fr_serve_stop(srv);
+	if (logf && fclose(logf) != 0) {
+		cli_err("serve", "--log %s: write error", o.log);
+		code = EXIT_FAIL;
+	}
+	fr_serve_feeds_free(feeds);
+	fr_trace_free(&tr);
+	return code;
 }
