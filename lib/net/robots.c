@@ -584,7 +584,7 @@ struct entry {
 	struct fr_robots *rules;    /* NULL until the first answer */
 	double expires_s;           /* rules hold until then */
 	double pending_until_s;     /* a FETCH handed out and not answered; -1 none */
-	double good_s;              /* when the last reachable answer came; -1 never */
+	int good;                   /* rules came from a reachable answer (not a stand-in) */
 	double unreachable_since_s; /* first failure of the current run of them; -1 none */
 };
 
@@ -762,7 +762,7 @@ get(struct fr_robots_cache *c, char *key, double now_s)
 	}
 	e->key = key;
 	e->hash = h;
-	e->pending_until_s = e->good_s = e->unreachable_since_s = -1;
+	e->pending_until_s = e->unreachable_since_s = -1;
 	e->next = c->b[h & (c->nb - 1)];
 	c->b[h & (c->nb - 1)] = e;
 	c->n++;
@@ -849,16 +849,16 @@ fr_robots_cache_put(struct fr_robots_cache *c, const char *url, long status, con
 	if (!down) {
 		fr_robots_free(e->rules);
 		e->rules = r;
+		e->good = 1;
 		e->expires_s = now_s + c->o.ttl_s;
-		e->good_s = now_s;
 		e->unreachable_since_s = -1;
 		return 0;
 	}
 	if (e->unreachable_since_s < 0)
 		e->unreachable_since_s = now_s;
 	e->expires_s = now_s + c->o.retry_s;
-	if (e->rules && e->good_s >= 0 && now_s - e->good_s <= c->o.max_stale_s) {
-		fr_robots_free(r); /* keep the last good copy while it is not too old */
+	if (e->rules && e->good) {
+		fr_robots_free(r); /* RFC 9309 2.4: the cached copy serves while unreachable */
 		return 0;
 	}
 	if (now_s - e->unreachable_since_s >= c->o.max_stale_s) {
@@ -883,10 +883,9 @@ fr_robots_cache_put_response(struct fr_robots_cache *c, const char *url,
 
 		if (!e)
 			return -1;
-		if (e->rules) {
+		if (e->rules && e->good) {
 			e->pending_until_s = -1;
 			e->expires_s = now_s + c->o.ttl_s;
-			e->good_s = now_s;
 			e->unreachable_since_s = -1;
 			return 0;
 		}

@@ -69,9 +69,10 @@ char *fr_robots_url(const char *url);
  * when the origin's robots.txt is missing or expired the answer is FETCH
  * (once: the origin is then pending) and the caller fetches fr_robots_url
  * through its own fetcher, with its own politeness, and hands the result to
- * fr_robots_cache_put. While unreachable, the last good copy is used for up
- * to max_stale_s (RFC 9309 2.4), else everything is disallowed; after
- * max_stale_s of failures with no good copy, everything is allowed. */
+ * fr_robots_cache_put. While robots.txt is unreachable (5xx, 429, no answer)
+ * the last good copy serves, however old (RFC 9309 2.4); with none,
+ * everything is disallowed until max_stale_s of failures, then allowed
+ * (2.3.1.4). Unreachable answers are retried after retry_s. */
 
 struct fr_robots_cache;
 
@@ -79,7 +80,7 @@ struct fr_robots_cache_opts {
 	double ttl_s;             /* 0: 86400 (RFC 9309: a day) */
 	double retry_s;           /* after an unreachable answer, 0: 600 */
 	double pending_s;         /* a FETCH not answered by then is handed out again, 0: 120 */
-	double max_stale_s;       /* 0: 30 days */
+	double max_stale_s;       /* no copy and unreachable this long: allow all; 0: 30 days */
 	double max_crawl_delay_s; /* reported delays are capped here, 0: 30; negative: no cap */
 	size_t max_entries;       /* 0: 100000; over it the entry expiring first goes */
 };
