@@ -1,0 +1,491 @@
+/* store.c - the store's public API: checks arguments, applies defaults,
+ * computes what every backend needs alike (dedupe keys, hosts, item
+ * identities and content hashes) and dispatches to the backend's ops. */
+#include "store/store.h"
+
+#include "core/err.h"
+
+#include <ctype.h>
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+struct fr_store {
+	const struct fr_store_ops *ops;
+	void *impl;
+};
+
+static double
+wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int
+has_prefix_ci(const char *s, const char *prefix)
+{
+	return strncasecmp(s, prefix, strlen(prefix)) == 0;
+}
+
+/* Length of "http://" or "https://" at the start of url, else 0. */
+static size_t
+http_scheme_len(const char *url)
+{
+	if (has_prefix_ci(url, "http://"))
+		return 7;
+	if (has_prefix_ci(url, "https://"))
+		return 8;
+	return 0;
+}
+
+char *
+fr_store_url_key(const char *url)
+{
+	size_t skip = http_scheme_len(url), n;
+	char *k;
+
+	url += skip;
+	n = strlen(url);
+	if (n > 1 && url[n - 1] == '/')
+		n--;
+	k = malloc(n + 1);
+	if (!k)
+		return NULL;
+	memcpy(k, url, n);
+	k[n] = '\0';
+	return k;
+}
+
+char *
+fr_store_url_host(const char *url)
+{
+	const char *p = strstr(url, "://"), *end, *at, *h;
+	size_t n;
+	char *out;
+
+	if (!p)
+		return strdup("");
+	p += 3;
+	end = p + strcspn(p, "/?#");
+	/* userinfo: up to the last '@' of the authority */
+	h = p;
+	for (at = p; at < end; at++)
+		if (*at == '@')
+			h = at + 1;
+	if (*h == '[') {
+		const char *rb = memchr(h, ']', (size_t)(end - h));
+
+		n = rb ? (size_t)(rb - h) + 1 : (size_t)(end - h);
+	} else {
+		const char *colon = memchr(h, ':', (size_t)(end - h));
+
+		n = colon ? (size_t)(colon - h) : (size_t)(end - h);
+	}
+	out = malloc(n + 1);
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++)
+		out[i] = (char)tolower((unsigned char)h[i]);
+	out[n] = '\0';
+	return out;
+}
+
+static int
+dup_field(char **dst, const char *src)
+{
+	*dst = NULL;
+	if (!src)
+		return 0;
+	*dst = strdup(src);
+	return *dst ? 0 : -1;
+}
+
+int
+fr_store_source_copy(struct fr_store_source *dst, const struct fr_store_source *src)
+{
+	int rc = 0;
+
+	*dst = *src;
+	rc |= dup_field(&dst->url, src->url);
+	rc |= dup_field(&dst->kind, src->kind);
+	rc |= dup_field(&dst->grp, src->grp);
+	rc |= dup_field(&dst->host, src->host);
+	rc |= dup_field(&dst->title, src->title);
+	rc |= dup_field(&dst->site_url, src->site_url);
+	rc |= dup_field(&dst->category, src->category);
+	rc |= dup_field(&dst->etag, src->etag);
+	rc |= dup_field(&dst->last_modified, src->last_modified);
+	rc |= dup_field(&dst->last_error, src->last_error);
+	rc |= dup_field(&dst->redirect_url, src->redirect_url);
+	rc |= dup_field(&dst->policy, src->policy);
+	dst->policy_state = NULL;
+	if (src->policy_state && src->policy_state_len) {
+		dst->policy_state = malloc(src->policy_state_len);
+		if (dst->policy_state)
+			memcpy(dst->policy_state, src->policy_state, src->policy_state_len);
+		else
+			rc = -1;
+	} else {
+		dst->policy_state_len = 0;
+	}
+	return rc ? -1 : 0;
+}
+
+void
+fr_store_source_clear(struct fr_store_source *s)
+{
+	if (!s)
+		return;
+	free(s->url);
+	free(s->kind);
+	free(s->grp);
+	free(s->host);
+	free(s->title);
+	free(s->site_url);
+	free(s->category);
+	free(s->etag);
+	free(s->last_modified);
+	free(s->last_error);
+	free(s->redirect_url);
+	free(s->policy);
+	free(s->policy_state);
+	memset(s, 0, sizeof(*s));
+}
+
+void
+fr_store_sources_free(struct fr_store_source *s, size_t n)
+{
+	if (!s)
+		return;
+	for (size_t i = 0; i < n; i++)
+		fr_store_source_clear(&s[i]);
+	free(s);
+}
+
+int
+fr_store_open(struct fr_store **out, const char *path, char *err, size_t errlen)
+{
+	struct fr_store *st;
+
+	*out = NULL;
+	if (!path || !*path)
+		return fr_errf(err, errlen, "store: empty path");
+	if (has_prefix_ci(path, "postgres://") || has_prefix_ci(path, "postgresql://"))
+		return fr_errf(err, errlen, "%s: the PostgreSQL backend is not built yet", path);
+	st = calloc(1, sizeof(*st));
+	if (!st)
+		return fr_errf(err, errlen, "%s: out of memory", path);
+	st->ops = &fr_store_sqlite;
+	st->impl = st->ops->open(path, err, errlen);
+	if (!st->impl) {
+		free(st);
+		return -1;
+	}
+	*out = st;
+	return 0;
+}
+
+void
+fr_store_close(struct fr_store *st)
+{
+	if (!st)
+		return;
+	st->ops->close(st->impl);
+	free(st);
+}
+
+/* An absolute http(s) URL with a host and no blanks or control bytes. */
+static int
+url_ok(const char *url)
+{
+	size_t skip = http_scheme_len(url);
+	const char *h = url + skip;
+
+	if (!skip || !*h || *h == '/' || *h == '?' || *h == '#')
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)url; *p; p++)
+		if (*p <= 0x20 || *p == 0x7F)
+			return 0;
+	return 1;
+}
+
+int
+fr_store_add_source(struct fr_store *st, const char *url, const char *kind, const char *grp,
+		    const char *title, const char *site_url, int64_t *id, int *existed, char *err,
+		    size_t errlen)
+{
+	char *key, *host;
+	int rc;
+
+	*id = 0;
+	*existed = 0;
+	if (!url || !url_ok(url))
+		return fr_errf(err, errlen, "url '%s': not an absolute http(s) URL",
+			       url ? url : "(null)");
+	if (kind && !*kind)
+		return fr_errf(err, errlen, "url '%s': empty kind", url);
+	if (grp && !*grp)
+		return fr_errf(err, errlen, "url '%s': empty group", url);
+	key = fr_store_url_key(url);
+	host = fr_store_url_host(url);
+	if (!key || !host) {
+		free(key);
+		free(host);
+		return fr_errf(err, errlen, "url '%s': out of memory", url);
+	}
+	rc = st->ops->add_source(st->impl, url, key, host, kind ? kind : "feed",
+				 grp ? grp : "default", title, site_url, wall_now(), id, existed,
+				 err, errlen);
+	free(key);
+	free(host);
+	return rc;
+}
+
+int
+fr_store_remove_source(struct fr_store *st, int64_t id, int purge, char *err, size_t errlen)
+{
+	return st->ops->remove_source(st->impl, id, purge, err, errlen);
+}
+
+int
+fr_store_find_source(struct fr_store *st, const char *url_or_id, int64_t *id)
+{
+	const char *p = url_or_id;
+	char *key;
+	int rc;
+
+	if (!p || !*p)
+		return -1;
+	while (*p >= '0' && *p <= '9')
+		p++;
+	if (!*p && p - url_or_id <= 18) {
+		int64_t v = strtoll(url_or_id, NULL, 10);
+
+		return v > 0 && st->ops->find_source(st->impl, v, NULL, id) == 0 ? 0 : -1;
+	}
+	key = fr_store_url_key(url_or_id);
+	if (!key)
+		return -1;
+	rc = st->ops->find_source(st->impl, 0, key, id);
+	free(key);
+	return rc == 0 ? 0 : -1;
+}
+
+int
+fr_store_get_source(struct fr_store *st, int64_t id, struct fr_store_source *out, char *err,
+		    size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	return st->ops->get_source(st->impl, id, out, err, errlen);
+}
+
+int
+fr_store_put_source(struct fr_store *st, const struct fr_store_source *s, char *err,
+		    size_t errlen)
+{
+	return st->ops->put_source(st->impl, s, err, errlen);
+}
+
+int
+fr_store_load_sources(struct fr_store *st, struct fr_store_source **out, size_t *n, char *err,
+		      size_t errlen)
+{
+	*out = NULL;
+	*n = 0;
+	return st->ops->load_sources(st->impl, 0, out, n, err, errlen);
+}
+
+int
+fr_store_load_all_sources(struct fr_store *st, struct fr_store_source **out, size_t *n,
+			  char *err, size_t errlen)
+{
+	*out = NULL;
+	*n = 0;
+	return st->ops->load_sources(st->impl, 1, out, n, err, errlen);
+}
+
+/* ---- item identity and content hash ---- */
+
+#define FNV_OFFSET 0xcbf29ce484222325ull
+#define FNV_PRIME 0x100000001b3ull
+
+static uint64_t
+fnv_bytes(uint64_t h, const void *p, size_t n)
+{
+	const unsigned char *b = p;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= b[i];
+		h *= FNV_PRIME;
+	}
+	return h;
+}
+
+/* A string with a presence mark and a terminator, so that (NULL, "") and
+ * ("a", "b") vs ("ab", "") differ. */
+static uint64_t
+fnv_str(uint64_t h, const char *s)
+{
+	unsigned char mark = s ? 1 : 0;
+
+	h = fnv_bytes(h, &mark, 1);
+	if (s)
+		h = fnv_bytes(h, s, strlen(s) + 1);
+	return h;
+}
+
+static uint64_t
+fnv_i64(uint64_t h, int64_t v)
+{
+	unsigned char b[8];
+
+	for (int i = 0; i < 8; i++)
+		b[i] = (unsigned char)((uint64_t)v >> (8 * i));
+	return fnv_bytes(h, b, 8);
+}
+
+static void
+item_key(const struct fr_store_item *it, struct fr_store_item_key *k)
+{
+	uint64_t h = FNV_OFFSET;
+
+	h = fnv_str(h, it->url);
+	h = fnv_str(h, it->title);
+	h = fnv_str(h, it->author);
+	h = fnv_str(h, it->summary);
+	h = fnv_str(h, it->content);
+	h = fnv_str(h, it->enclosure_url);
+	h = fnv_str(h, it->enclosure_type);
+	h = fnv_i64(h, it->enclosure_length);
+	h = fnv_i64(h, it->published_s);
+	h = fnv_i64(h, it->updated_s);
+	k->hash = h;
+	if (it->id && *it->id) {
+		k->key = it->id;
+	} else if (it->url && *it->url) {
+		k->key = it->url;
+	} else {
+		uint64_t t = FNV_OFFSET;
+
+		t = fnv_str(t, it->title);
+		t = fnv_str(t, it->summary);
+		t = fnv_str(t, it->content);
+		snprintf(k->buf, sizeof(k->buf), "hash:%016llx", (unsigned long long)t);
+		k->key = k->buf;
+	}
+}
+
+int
+fr_store_commit_fetch(struct fr_store *st, const struct fr_store_fetch *f,
+		      void (*learn)(void *arg, const uint8_t *is_new, size_t n_new,
+				    struct fr_store_source *src),
+		      void *arg, struct fr_store_source *src, size_t *n_new, size_t *n_updated,
+		      char *err, size_t errlen)
+{
+	struct fr_store_item_key *keys;
+	struct fr_store_source saved;
+	size_t nn = 0, nu = 0;
+	uint8_t *is_new;
+	int rc;
+
+	if (n_new)
+		*n_new = 0;
+	if (n_updated)
+		*n_updated = 0;
+	if (f->n_items && !f->items)
+		return fr_errf(err, errlen, "source %lld: %zu items but no array",
+			       (long long)f->source_id, f->n_items);
+	if (src && src->id != f->source_id)
+		return fr_errf(err, errlen, "source %lld: the row given is source %lld",
+			       (long long)f->source_id, (long long)src->id);
+	keys = malloc((f->n_items ? f->n_items : 1) * sizeof(*keys));
+	is_new = calloc(f->n_items ? f->n_items : 1, 1);
+	if (!keys || !is_new) {
+		free(keys);
+		free(is_new);
+		return fr_errf(err, errlen, "source %lld: out of memory", (long long)f->source_id);
+	}
+	for (size_t i = 0; i < f->n_items; i++)
+		item_key(&f->items[i], &keys[i]);
+	memset(&saved, 0, sizeof(saved));
+	if (src && fr_store_source_copy(&saved, src) < 0) {
+		fr_store_source_clear(&saved);
+		free(keys);
+		free(is_new);
+		return fr_errf(err, errlen, "source %lld: out of memory", (long long)f->source_id);
+	}
+	rc = st->ops->commit_fetch(st->impl, f, keys, is_new, learn, arg, src, &nn, &nu, err,
+				   errlen);
+	if (rc == 0) {
+		if (n_new)
+			*n_new = nn;
+		if (n_updated)
+			*n_updated = nu;
+		fr_store_source_clear(&saved);
+	} else if (src) {
+		/* The row is as it was: so must the caller's copy be. */
+		fr_store_source_clear(src);
+		*src = saved;
+	}
+	free(keys);
+	free(is_new);
+	return rc;
+}
+
+int
+fr_store_each_item(struct fr_store *st, double since_s, int64_t source_id, size_t limit,
+		   int (*each)(void *arg, const struct fr_store_item_row *r), void *arg, char *err,
+		   size_t errlen)
+{
+	return st->ops->each_item(st->impl, since_s, source_id, limit, each, arg, err, errlen);
+}
+
+int
+fr_store_meta_get(struct fr_store *st, const char *key, void **buf, size_t *len)
+{
+	*buf = NULL;
+	*len = 0;
+	if (!key)
+		return -1;
+	return st->ops->meta_get(st->impl, key, buf, len);
+}
+
+int
+fr_store_meta_put(struct fr_store *st, const char *key, const void *buf, size_t len, char *err,
+		  size_t errlen)
+{
+	if (!key || (len && !buf))
+		return fr_errf(err, errlen, "meta: no key or no value");
+	return st->ops->meta_put(st->impl, key, buf, len, err, errlen);
+}
+
+int
+fr_store_begin(struct fr_store *st, char *err, size_t errlen)
+{
+	return st->ops->begin(st->impl, err, errlen);
+}
+
+int
+fr_store_end(struct fr_store *st, int commit, char *err, size_t errlen)
+{
+	return st->ops->end(st->impl, commit, err, errlen);
+}
+
+int
+fr_store_stats(struct fr_store *st, struct fr_store_stats *out, char *err, size_t errlen)
+{
+	memset(out, 0, sizeof(*out));
+	return st->ops->stats(st->impl, out, err, errlen);
+}
+
+int
+fr_store_check(struct fr_store *st, char *err, size_t errlen)
+{
+	return st->ops->check(st->impl, err, errlen);
+}

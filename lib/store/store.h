@@ -1,0 +1,231 @@
+/* store.h - the crawl's store: sources (address, state, learned policy
+ * state), the items found and a fetch log, in one SQLite file (WAL). A
+ * vtable at the bottom lets a second backend (PostgreSQL) slot in later. */
+#ifndef FR_STORE_STORE_H
+#define FR_STORE_STORE_H
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct fr_store;
+
+/* Opens (creating when absent) the store at path and brings its schema up
+ * to date (store/schema.h), in WAL mode with a busy timeout of 5 s, so a
+ * second process (`freshet items` beside `freshet run`) waits instead of
+ * failing. Returns 0 and *out (close with fr_store_close), or -1 with err
+ * naming the path: not a database, a schema newer than this freshet, a
+ * "postgres://" address (not built yet), a directory that cannot be
+ * written... */
+int fr_store_open(struct fr_store **out, const char *path, char *err, size_t errlen);
+/* Closes and frees st (NULL is fine). Statements are finalised and the WAL
+ * checkpointed by SQLite when the last connection closes. */
+void fr_store_close(struct fr_store *st);
+
+/* One source as stored. Strings and policy_state are malloc'd and owned by
+ * the struct (fr_store_source_clear frees them); whoever changes one frees
+ * the old value and stores a malloc'd new one (or NULL). */
+struct fr_store_source {
+	int64_t id;
+	char *url, *kind /* "feed" (default), later "forum" */, *grp /* rate-limit group, "default" */, *host, *title, *site_url;
+	char *category;                      /* the user's folder (OPML), NULL none */
+	char *etag, *last_modified;          /* validators */
+	double added_s, last_fetch_s, last_ok_s, next_due_s;   /* Unix seconds, 0 = never */
+	long last_status;                    /* HTTP status of the last fetch, 0 none */
+	char *last_error; double last_error_s; int err_count;  /* consecutive errors; 0 after a success */
+	double backoff_until_s;              /* error backoff: not before this */
+	double hint_ttl_s, hint_period_s, hint_max_age_s;      /* publisher hints, -1 absent */
+	char *redirect_url; int redirect_hits;                  /* pending permanent redirect, how many fetches it held */
+	char *policy; void *policy_state; size_t policy_state_len;   /* learned state: policy name + opaque blob */
+	double rate_per_day;                 /* learned rate, for `sources` */
+	int64_t n_items;                     /* items stored (maintained by commit_fetch) */
+	int active;                          /* 0 after `remove` (kept for history) */
+};
+/* Frees what s owns and zeroes it (a zeroed struct may be cleared again). */
+void fr_store_source_clear(struct fr_store_source *s);
+
+/* Adds a source. url is normalised by the caller (lib/net/url.h); the store
+ * also treats http:// and https:// and one trailing '/' as the same address
+ * (its dedupe key), and derives host from url. kind NULL means "feed", grp
+ * NULL "default"; title and site_url may be NULL. *id is set; *existed = 1
+ * when the address was already there (then nothing changes, except that a
+ * removed source is made active again), else 0. Returns 0, or -1 with err
+ * set (e.g. url not absolute: "url 'x': not an absolute http(s) URL"). */
+int fr_store_add_source(struct fr_store *st, const char *url, const char *kind, const char *grp,
+			const char *title, const char *site_url, int64_t *id, int *existed,
+			char *err, size_t errlen);
+/* Makes a source inactive (kept with its items and fetch log for history;
+ * `add` brings it back), or with purge deletes it with its items and fetch
+ * log. Returns 0, or -1 with err set ("no source 7"). */
+int fr_store_remove_source(struct fr_store *st, int64_t id, int purge, char *err, size_t errlen);
+/* Finds a source, active or not, by decimal id ("42") or by address (by
+ * its dedupe key, so http/https and a trailing '/' do not matter). Returns
+ * 0 and *id, or -1 when there is none (or on a store error). */
+int fr_store_find_source(struct fr_store *st, const char *url_or_id, int64_t *id);
+/* Loads source id, active or not, into *out (zeroed first; clear it with
+ * fr_store_source_clear). Returns 0, or -1 with err set ("no source 7"). */
+int fr_store_get_source(struct fr_store *st, int64_t id, struct fr_store_source *out, char *err,
+			size_t errlen);
+/* Writes every field of s except id, url, added_s, active and n_items to
+ * the row s->id (e.g. a category from OPML, state saved outside a fetch).
+ * Returns 0, or -1 with err set (no such source, a constraint broken: an
+ * empty kind or group, a negative err_count). */
+int fr_store_put_source(struct fr_store *st, const struct fr_store_source *s, char *err,
+			size_t errlen);
+/* Loads every active source, ordered by id, into a malloc'd array (*out may
+ * be NULL when *n is 0). Caller frees with fr_store_sources_free. With
+ * fr_store_load_all_sources removed sources are included too. */
+int fr_store_load_sources(struct fr_store *st, struct fr_store_source **out, size_t *n,
+			  char *err, size_t errlen);
+int fr_store_load_all_sources(struct fr_store *st, struct fr_store_source **out, size_t *n,
+			      char *err, size_t errlen);
+void fr_store_sources_free(struct fr_store_source *s, size_t n);
+
+/* One item of a fetched feed. Borrowed strings; NULL when absent. */
+struct fr_store_item {
+	const char *id, *url, *title, *author, *summary, *content, *enclosure_url, *enclosure_type;
+	int64_t enclosure_length;     /* -1 unknown */
+	int64_t published_s, updated_s;   /* INT64_MIN when unknown */
+};
+/* One fetch of one source, as the crawl loop saw it. Borrowed. */
+struct fr_store_fetch {
+	int64_t source_id;
+	double time_s, duration_s;
+	long status; const char *outcome;  /* "ok", "not-modified", "timeout", "http-error", ... */
+	int64_t bytes;
+	const char *error;                 /* NULL on success */
+	const struct fr_store_item *items; size_t n_items;   /* every item of the fetched feed */
+};
+
+/* Stores one fetch in ONE transaction, so a crash loses either all of it or
+ * nothing, and nothing the call acknowledged:
+ *  1. src is the source's row as the caller holds it (loaded by
+ *     fr_store_load_sources, kept current by earlier calls); NULL: the row
+ *     is read from the store inside the transaction.
+ *  2. Items are matched by identity within the source: the item's id, else
+ *     its url, else a hash of title, summary and content ("hash:<16 hex>"). An
+ *     unknown identity is inserted (first_seen = time_s); a known one whose
+ *     content (url, title, author, summary, content, enclosure, published,
+ *     updated) changed is updated in place: first_seen kept, updated set to
+ *     the item's updated time, else to time_s. Unchanged ones are left
+ *     alone. A repeated identity within one fetch counts once.
+ *  3. The store sets src->n_items (+= new), last_fetch_s = time_s,
+ *     last_status = status, and last_ok_s = time_s (no error) or
+ *     last_error = error and last_error_s = time_s (error). Then, still
+ *     inside the transaction, learn(arg, is_new, n_new, src) runs, where
+ *     is_new[i] says whether f->items[i] was new; learn updates the rest of
+ *     src in place (validators, err_count, backoff, policy blob, next due,
+ *     hints, redirect, rate; see fr_store_source for ownership). With learn
+ *     NULL the store itself keeps err_count (0 after a success, +1 after an
+ *     error).
+ *  4. src is written back (every field fr_store_put_source writes, plus url:
+ *     a url changed by learn moves the source, its host and dedupe key
+ *     following; when the new address already belongs to another source the
+ *     source keeps its address and src->url is set back to it), the fetch
+ *     log row is appended, and the transaction commits.
+ * If anything fails the transaction is rolled back, *src is restored to what
+ * it was on entry, and -1 is returned with err set (e.g. "source 7: CHECK
+ * constraint failed: err_count >= 0"). On success returns 0 and sets *n_new
+ * and *n_updated (either may be NULL). */
+int fr_store_commit_fetch(struct fr_store *st, const struct fr_store_fetch *f,
+			  void (*learn)(void *arg, const uint8_t *is_new, size_t n_new,
+					struct fr_store_source *src),
+			  void *arg, struct fr_store_source *src, size_t *n_new, size_t *n_updated,
+			  char *err, size_t errlen);
+
+/* One stored item, lent to fr_store_each_item's callback for the call. */
+struct fr_store_item_row {
+	int64_t rowid, source_id;
+	const char *source_url;
+	struct fr_store_item it;   /* it.id is the identity (never NULL) */
+	double first_seen_s;
+};
+/* Calls each for stored items, oldest first by first_seen then rowid:
+ * first seen at or after since_s (0: all), of source source_id (0: all), at
+ * most limit (0: no limit). each returns 0 to go on, anything else to stop
+ * (then fr_store_each_item returns 0). Returns 0, or -1 with err set. */
+int fr_store_each_item(struct fr_store *st, double since_s, int64_t source_id, size_t limit,
+		       int (*each)(void *arg, const struct fr_store_item_row *r), void *arg,
+		       char *err, size_t errlen);
+
+/* Small named blobs beside the sources (e.g. a policy's shared learned
+ * context). meta_get sets *buf to a malloc'd copy (caller frees) and *len,
+ * or *buf = NULL and *len = 0 when key is absent; returns 0, -1 on a store
+ * error. meta_put replaces the value (len 0 stores an empty value);
+ * returns 0 or -1 with err set. */
+int fr_store_meta_get(struct fr_store *st, const char *key, void **buf, size_t *len);
+int fr_store_meta_put(struct fr_store *st, const char *key, const void *buf, size_t len,
+		      char *err, size_t errlen);
+
+/* Groups the calls between begin and end(commit = 1) in one transaction
+ * (bulk `add`: one commit instead of one per source); end(commit = 0)
+ * rolls them back. Calls inside nest as savepoints. Return 0 or -1. */
+int fr_store_begin(struct fr_store *st, char *err, size_t errlen);
+int fr_store_end(struct fr_store *st, int commit, char *err, size_t errlen);
+
+struct fr_store_stats {
+	int64_t n_sources, n_active, n_items, n_fetches;
+	int schema_version;
+};
+int fr_store_stats(struct fr_store *st, struct fr_store_stats *out, char *err, size_t errlen);
+/* Checks the file (SQLite's integrity and foreign-key checks). Returns 0,
+ * or -1 with err holding the first problem. */
+int fr_store_check(struct fr_store *st, char *err, size_t errlen);
+
+/* ---- Backends: only store.c and the backends use what follows. ---- */
+
+/* The identity and content hash of an item (store.c computes them once for
+ * every backend). key is the item's id, url or "hash:<16 hex>". */
+struct fr_store_item_key {
+	const char *key;
+	char buf[24];
+	uint64_t hash;
+};
+
+/* A backend: one handle (impl) per open store. Arguments are checked and
+ * defaults applied by store.c; err may be NULL (fr_errf copes). */
+struct fr_store_ops {
+	const char *name;
+	void *(*open)(const char *path, char *err, size_t errlen);
+	void (*close)(void *impl);
+	int (*add_source)(void *impl, const char *url, const char *url_key, const char *host,
+			  const char *kind, const char *grp, const char *title,
+			  const char *site_url, double now_s, int64_t *id, int *existed, char *err,
+			  size_t errlen);
+	int (*remove_source)(void *impl, int64_t id, int purge, char *err, size_t errlen);
+	/* By id when url_key is NULL, else by key. 0 found, 1 not found, -1 error. */
+	int (*find_source)(void *impl, int64_t id, const char *url_key, int64_t *out);
+	int (*get_source)(void *impl, int64_t id, struct fr_store_source *out, char *err,
+			  size_t errlen);
+	int (*put_source)(void *impl, const struct fr_store_source *s, char *err, size_t errlen);
+	int (*load_sources)(void *impl, int all, struct fr_store_source **out, size_t *n,
+			    char *err, size_t errlen);
+	/* keys[i] belongs to f->items[i]; is_new has f->n_items bytes. */
+	int (*commit_fetch)(void *impl, const struct fr_store_fetch *f,
+			    const struct fr_store_item_key *keys, uint8_t *is_new,
+			    void (*learn)(void *, const uint8_t *, size_t, struct fr_store_source *),
+			    void *arg, struct fr_store_source *src, size_t *n_new, size_t *n_updated,
+			    char *err, size_t errlen);
+	int (*each_item)(void *impl, double since_s, int64_t source_id, size_t limit,
+			 int (*each)(void *, const struct fr_store_item_row *), void *arg, char *err,
+			 size_t errlen);
+	int (*meta_get)(void *impl, const char *key, void **buf, size_t *len);
+	int (*meta_put)(void *impl, const char *key, const void *buf, size_t len, char *err,
+			size_t errlen);
+	int (*begin)(void *impl, char *err, size_t errlen);
+	int (*end)(void *impl, int commit, char *err, size_t errlen);
+	int (*stats)(void *impl, struct fr_store_stats *out, char *err, size_t errlen);
+	int (*check)(void *impl, char *err, size_t errlen);
+};
+
+extern const struct fr_store_ops fr_store_sqlite;
+
+/* For backends: the dedupe key of a url (malloc'd: without "http://" or
+ * "https://", without one trailing '/'), and its host (malloc'd, lower
+ * case, no port or user; "" when it has none). NULL when out of memory. */
+char *fr_store_url_key(const char *url);
+char *fr_store_url_host(const char *url);
+/* Deep copy of src into dst (dst is overwritten, not cleared). Returns 0 or
+ * -1 (out of memory; dst then holds what was copied, clear it). */
+int fr_store_source_copy(struct fr_store_source *dst, const struct fr_store_source *src);
+
+#endif
