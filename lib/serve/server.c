@@ -583,9 +583,10 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 				free(keep);
 		}
 	} else {
+		/* Small texts, some in *a (robots.txt), which is freed below. */
 		r = MHD_create_response_from_buffer(a->status == 304 ? 0 : a->len,
 		                                    (void *)(a->body ? a->body : ""),
-		                                    MHD_RESPMEM_PERSISTENT);
+		                                    MHD_RESPMEM_MUST_COPY);
 	}
 	if (a->from_handler && a->hr.release)
 		a->hr.release(a->hr.release_cls); /* copied, or not needed (304, failure) */
