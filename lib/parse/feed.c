@@ -1,0 +1,927 @@
+/* feed.c - the feed parser's entry points and the steps both front ends
+ * share: the builder with field precedence, item identity, link and HTML
+ * entity handling, and the cheap sniffing used by discovery. */
+#include "parse/feed.h"
+
+#include "core/err.h"
+#include "net/url.h"
+#include "parse/date.h"
+#include "parse/feed_internal.h"
+
+#include <libxml/HTMLparser.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* ---- buffers ---- */
+
+static int
+fb_grow(struct fb_buf *b, size_t extra)
+{
+	size_t want = b->n + extra + 1, cap;
+	char *p;
+
+	if (want <= b->cap)
+		return 0;
+	if ((b->max && want > b->max + 1) || want < b->n)
+		return -1;
+	cap = b->cap ? b->cap : 64;
+	while (cap < want)
+		cap *= 2;
+	if (b->max && cap > b->max + 1)
+		cap = b->max + 1;
+	p = realloc(b->p, cap);
+	if (!p)
+		return -1;
+	b->p = p;
+	b->cap = cap;
+	return 0;
+}
+
+int
+fb_add(struct fb_buf *b, const char *s, size_t n)
+{
+	if (fb_grow(b, n) != 0)
+		return -1;
+	memcpy(b->p + b->n, s, n);
+	b->n += n;
+	b->p[b->n] = '\0';
+	return 0;
+}
+
+int
+fb_addc(struct fb_buf *b, char c)
+{
+	return fb_add(b, &c, 1);
+}
+
+int
+fb_add_escaped(struct fb_buf *b, const char *s, size_t n, int quot)
+{
+	size_t run = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *rep = NULL;
+
+		switch (s[i]) {
+		case '&':
+			rep = "&amp;";
+			break;
+		case '<':
+			rep = "&lt;";
+			break;
+		case '>':
+			rep = "&gt;";
+			break;
+		case '"':
+			rep = quot ? "&quot;" : NULL;
+			break;
+		default:
+			break;
+		}
+		if (!rep)
+			continue;
+		if (fb_add(b, s + run, i - run) != 0 || fb_add(b, rep, strlen(rep)) != 0)
+			return -1;
+		run = i + 1;
+	}
+	return fb_add(b, s + run, n - run);
+}
+
+char *
+fb_take(struct fb_buf *b)
+{
+	char *s = b->n ? b->p : NULL;
+
+	if (!s)
+		free(b->p);
+	b->p = NULL;
+	b->n = b->cap = 0;
+	return s;
+}
+
+void
+fb_reset(struct fb_buf *b)
+{
+	b->n = 0;
+	if (b->p)
+		b->p[0] = '\0';
+}
+
+void
+fb_free(struct fb_buf *b)
+{
+	free(b->p);
+	b->p = NULL;
+	b->n = b->cap = 0;
+}
+
+/* ---- small text helpers ---- */
+
+static int
+is_blank(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n' || c == '\f' || c == '\v';
+}
+
+char *
+feed_trim(char *s)
+{
+	size_t n, i = 0;
+
+	if (!s)
+		return s;
+	n = strlen(s);
+	while (n && is_blank(s[n - 1]))
+		n--;
+	while (i < n && is_blank(s[i]))
+		i++;
+	if (i)
+		memmove(s, s + i, n - i);
+	s[n - i] = '\0';
+	return s;
+}
+
+size_t
+feed_utf8(uint32_t cp, char *o)
+{
+	if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
+		cp = 0xFFFD;
+	if (cp < 0x80) {
+		o[0] = (char)cp;
+		return 1;
+	}
+	if (cp < 0x800) {
+		o[0] = (char)(0xC0 | (cp >> 6));
+		o[1] = (char)(0x80 | (cp & 0x3F));
+		return 2;
+	}
+	if (cp < 0x10000) {
+		o[0] = (char)(0xE0 | (cp >> 12));
+		o[1] = (char)(0x80 | ((cp >> 6) & 0x3F));
+		o[2] = (char)(0x80 | (cp & 0x3F));
+		return 3;
+	}
+	o[0] = (char)(0xF0 | (cp >> 18));
+	o[1] = (char)(0x80 | ((cp >> 12) & 0x3F));
+	o[2] = (char)(0x80 | ((cp >> 6) & 0x3F));
+	o[3] = (char)(0x80 | (cp & 0x3F));
+	return 4;
+}
+
+const char *
+feed_html_entity(const char *name, size_t n, char *utf8, size_t cap)
+{
+	char tmp[16];
+	const htmlEntityDesc *d;
+	size_t k;
+
+	if (n == 0 || n >= sizeof(tmp) || cap < 5)
+		return NULL;
+	memcpy(tmp, name, n);
+	tmp[n] = '\0';
+	if (!strcmp(tmp, "apos")) {
+		utf8[0] = '\'';
+		utf8[1] = '\0';
+		return utf8;
+	}
+	d = htmlEntityLookup((const xmlChar *)tmp);
+	if (!d)
+		return NULL;
+	k = feed_utf8(d->value, utf8);
+	utf8[k] = '\0';
+	return utf8;
+}
+
+void
+feed_html_unescape(char *s)
+{
+	char *r, *w;
+
+	if (!s || !strchr(s, '&'))
+		return;
+	for (r = w = s; *r;) {
+		char *semi;
+		size_t n;
+
+		if (*r != '&') {
+			*w++ = *r++;
+			continue;
+		}
+		semi = r + 1;
+		while (*semi && *semi != ';' && *semi != '&' && *semi != '<' && !is_blank(*semi) &&
+		       semi - r < 12)
+			semi++;
+		if (*semi != ';') {
+			*w++ = *r++;
+			continue;
+		}
+		n = (size_t)(semi - r - 1);
+		if (n >= 2 && r[1] == '#') {
+			uint32_t cp = 0;
+			int hex = r[2] == 'x' || r[2] == 'X', ok = 1;
+			const char *p = r + (hex ? 3 : 2);
+
+			if (p == semi)
+				ok = 0;
+			for (; ok && p < semi; p++) {
+				int v;
+
+				if (*p >= '0' && *p <= '9')
+					v = *p - '0';
+				else if (hex && *p >= 'a' && *p <= 'f')
+					v = *p - 'a' + 10;
+				else if (hex && *p >= 'A' && *p <= 'F')
+					v = *p - 'A' + 10;
+				else {
+					ok = 0;
+					break;
+				}
+				cp = cp * (hex ? 16 : 10) + (uint32_t)v;
+				if (cp > 0x10FFFF)
+					cp = 0x110000;
+			}
+			if (ok) {
+				w += feed_utf8(cp, w);
+				r = semi + 1;
+				continue;
+			}
+		} else {
+			char u[8];
+
+			if (feed_html_entity(r + 1, n, u, sizeof(u))) {
+				size_t k = strlen(u);
+
+				memcpy(w, u, k);
+				w += k;
+				r = semi + 1;
+				continue;
+			}
+		}
+		*w++ = *r++;
+	}
+	*w = '\0';
+}
+
+char *
+feed_resolve(const char *base, const char *ref)
+{
+	char err[FR_ERRLEN];
+	char *out;
+
+	if (!ref)
+		return NULL;
+	out = fr_url_resolve(base && *base ? base : NULL, ref, err, sizeof(err));
+	if (!out) {
+		out = strdup(ref);
+		feed_trim(out);
+	}
+	return out;
+}
+
+static int
+is_url_absolute(const char *s, size_t n)
+{
+	size_t i = 0;
+
+	if (n >= 2 && s[0] == '/' && s[1] == '/')
+		return 0; /* protocol-relative: resolve it */
+	while (i < n && ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+	                 (i && ((s[i] >= '0' && s[i] <= '9') || s[i] == '+' || s[i] == '-' ||
+	                        s[i] == '.'))))
+		i++;
+	return i > 0 && i < n && s[i] == ':';
+}
+
+char *
+feed_resolve_html(char *html, const char *base)
+{
+	struct fb_buf out = {0};
+	const char *p, *copied;
+
+	if (!html || !base || !*base || (!strstr(html, "href") && !strstr(html, "src") &&
+	                                 !strstr(html, "HREF") && !strstr(html, "SRC")))
+		return html;
+	p = copied = html;
+	while ((p = strchr(p, '<')) != NULL) {
+		p++;
+		if (!((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z')))
+			continue;
+		while (*p && *p != '>' && !is_blank(*p))
+			p++;
+		/* attributes */
+		while (*p && *p != '>') {
+			const char *name, *val;
+			size_t nn, vn;
+			char q = 0;
+
+			while (is_blank(*p) || *p == '/')
+				p++;
+			name = p;
+			while (*p && *p != '=' && *p != '>' && !is_blank(*p) && *p != '/')
+				p++;
+			nn = (size_t)(p - name);
+			while (is_blank(*p))
+				p++;
+			if (*p != '=') {
+				if (nn == 0 && *p && *p != '>')
+					p++;
+				continue;
+			}
+			p++;
+			while (is_blank(*p))
+				p++;
+			if (*p == '"' || *p == '\'')
+				q = *p++;
+			val = p;
+			while (*p && (q ? *p != q : (!is_blank(*p) && *p != '>')))
+				p++;
+			vn = (size_t)(p - val);
+			if (q && *p == q)
+				p++;
+			if (((nn == 4 && !strncasecmp(name, "href", 4)) ||
+			     (nn == 3 && !strncasecmp(name, "src", 3))) &&
+			    vn && val[0] != '#' && !is_url_absolute(val, vn)) {
+				char *ref = strndup(val, vn), *abs = NULL;
+
+				if (ref) {
+					feed_html_unescape(ref);
+					abs = feed_resolve(base, ref);
+				}
+				if (!ref || !abs || fb_add(&out, copied, (size_t)(val - copied)) != 0 ||
+				    fb_add_escaped(&out, abs, strlen(abs), 1) != 0) {
+					free(ref);
+					free(abs);
+					fb_free(&out);
+					return html;
+				}
+				free(ref);
+				free(abs);
+				copied = val + vn;
+			}
+		}
+	}
+	if (!out.p)
+		return html;
+	if (fb_add(&out, copied, strlen(copied)) != 0) {
+		fb_free(&out);
+		return html;
+	}
+	return fb_take(&out);
+}
+
+char *
+feed_base64(const char *s, size_t n)
+{
+	char *out = malloc(n / 4 * 3 + 4), *w = out;
+	uint32_t acc = 0;
+	int bits = 0, pad = 0;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		char c = s[i];
+		int v;
+
+		if (is_blank(c))
+			continue;
+		if (c == '=') {
+			pad++;
+			continue;
+		}
+		if (pad)
+			goto bad;
+		if (c >= 'A' && c <= 'Z')
+			v = c - 'A';
+		else if (c >= 'a' && c <= 'z')
+			v = c - 'a' + 26;
+		else if (c >= '0' && c <= '9')
+			v = c - '0' + 52;
+		else if (c == '+' || c == '-')
+			v = 62;
+		else if (c == '/' || c == '_')
+			v = 63;
+		else
+			goto bad;
+		acc = (acc << 6) | (uint32_t)v;
+		bits += 6;
+		if (bits >= 8) {
+			bits -= 8;
+			*w++ = (char)((acc >> bits) & 0xFF);
+		}
+	}
+	if (pad > 2)
+		goto bad;
+	*w = '\0';
+	if (memchr(out, '\0', (size_t)(w - out)))
+		goto bad; /* binary, not text */
+	return out;
+bad:
+	free(out);
+	return NULL;
+}
+
+/* ---- the builder ---- */
+
+int
+feedb_init(struct feedb *b, const struct fr_feed_opts *o)
+{
+	memset(b, 0, sizeof(*b));
+	b->f = calloc(1, sizeof(*b->f));
+	if (!b->f)
+		return -1;
+	b->f->updated_s = FR_DATE_NONE;
+	b->f->ttl_s = -1;
+	b->f->update_period_s = -1;
+	memset(b->frank, RANK_NONE, sizeof(b->frank));
+	b->base_url = o ? o->base_url : NULL;
+	b->max_bytes = o && o->max_bytes ? o->max_bytes : FR_FEED_MAX_BYTES_DEFAULT;
+	return 0;
+}
+
+static int
+is_http_url(const char *s)
+{
+	return s && (!strncasecmp(s, "http://", 7) || !strncasecmp(s, "https://", 8));
+}
+
+void
+feedb_item_end(struct feedb *b)
+{
+	struct fr_feed_item *it = b->cur;
+
+	if (!it)
+		return;
+	/* An RSS guid that is a permalink is the link when there is none. */
+	if (!it->link && it->id && b->guid_permalink && is_http_url(it->id)) {
+		it->link = strdup(it->id);
+		if (!it->link)
+			b->oom = 1;
+	}
+	b->cur = NULL;
+}
+
+int
+feedb_item_begin(struct feedb *b)
+{
+	struct fr_feed *f = b->f;
+	struct fr_feed_item *it;
+
+	feedb_item_end(b);
+	if (f->n_items == b->cap_items) {
+		size_t cap = b->cap_items ? b->cap_items * 2 : 16;
+		struct fr_feed_item *p = realloc(f->items, cap * sizeof(*p));
+
+		if (!p) {
+			b->oom = 1;
+			return -1;
+		}
+		f->items = p;
+		b->cap_items = cap;
+	}
+	it = &f->items[f->n_items++];
+	memset(it, 0, sizeof(*it));
+	it->published_s = it->updated_s = FR_DATE_NONE;
+	it->n_comments = -1;
+	memset(b->irank, RANK_NONE, sizeof(b->irank));
+	b->guid_permalink = 1;
+	b->cap_tags = b->cap_enc = 0;
+	b->cur = it;
+	return 0;
+}
+
+static char **
+item_slot(struct fr_feed_item *it, int field)
+{
+	switch (field) {
+	case IF_TITLE:
+		return &it->title;
+	case IF_LINK:
+		return &it->link;
+	case IF_AUTHOR:
+		return &it->author;
+	case IF_SUMMARY:
+		return &it->summary;
+	case IF_CONTENT:
+		return &it->content;
+	case IF_ID:
+		return &it->id;
+	case IF_COMMENTS:
+		return &it->comments_url;
+	default:
+		return NULL;
+	}
+}
+
+static char **
+feed_slot(struct fr_feed *f, int field)
+{
+	switch (field) {
+	case FF_TITLE:
+		return &f->title;
+	case FF_LINK:
+		return &f->link;
+	case FF_SUBTITLE:
+		return &f->subtitle;
+	case FF_LANGUAGE:
+		return &f->language;
+	case FF_AUTHOR:
+		return &f->author;
+	default:
+		return NULL;
+	}
+}
+
+static void
+set_ranked(char **slot, unsigned char *rank, char *v, int r)
+{
+	if (!slot || !v || !*v || (*slot && r >= *rank)) {
+		free(v);
+		return;
+	}
+	free(*slot);
+	*slot = v;
+	*rank = (unsigned char)r;
+}
+
+void
+feedb_item_str(struct feedb *b, int field, char *v, int rank)
+{
+	if (!b->cur) {
+		free(v);
+		return;
+	}
+	set_ranked(item_slot(b->cur, field), &b->irank[field], v, rank);
+}
+
+void
+feedb_feed_str(struct feedb *b, int field, char *v, int rank)
+{
+	set_ranked(feed_slot(b->f, field), &b->frank[field], v, rank);
+}
+
+void
+feedb_item_date(struct feedb *b, int field, const char *s, size_t n, int rank)
+{
+	int64_t t;
+	int64_t *slot;
+
+	if (!b->cur || (field != IF_PUB && field != IF_UPD))
+		return;
+	slot = field == IF_PUB ? &b->cur->published_s : &b->cur->updated_s;
+	if (*slot != FR_DATE_NONE && rank >= b->irank[field])
+		return;
+	if (fr_date_parse(s, n, &t) != 0)
+		return;
+	*slot = t;
+	b->irank[field] = (unsigned char)rank;
+}
+
+void
+feedb_feed_date(struct feedb *b, const char *s, size_t n, int rank)
+{
+	int64_t t;
+
+	if (b->f->updated_s != FR_DATE_NONE && rank >= b->frank[FF_UPDATED])
+		return;
+	if (fr_date_parse(s, n, &t) != 0)
+		return;
+	b->f->updated_s = t;
+	b->frank[FF_UPDATED] = (unsigned char)rank;
+}
+
+void
+feedb_item_tag(struct feedb *b, char *v)
+{
+	struct fr_feed_item *it = b->cur;
+
+	if (!it || !v || !*feed_trim(v)) {
+		free(v);
+		return;
+	}
+	for (size_t i = 0; i < it->n_tags; i++) {
+		if (!strcmp(it->tags[i], v)) {
+			free(v);
+			return;
+		}
+	}
+	if (it->n_tags == b->cap_tags) {
+		size_t cap = b->cap_tags ? b->cap_tags * 2 : 4;
+		char **p = realloc(it->tags, cap * sizeof(*p));
+
+		if (!p) {
+			free(v);
+			b->oom = 1;
+			return;
+		}
+		it->tags = p;
+		b->cap_tags = cap;
+	}
+	it->tags[it->n_tags++] = v;
+}
+
+void
+feedb_item_enclosure(struct feedb *b, char *url, char *type, int64_t length)
+{
+	struct fr_feed_item *it = b->cur;
+
+	if (!it || !url || !*url) {
+		free(url);
+		free(type);
+		return;
+	}
+	for (size_t i = 0; i < it->n_enclosures; i++) {
+		if (!strcmp(it->enclosures[i].url, url)) {
+			free(url);
+			free(type);
+			return;
+		}
+	}
+	if (it->n_enclosures == b->cap_enc) {
+		size_t cap = b->cap_enc ? b->cap_enc * 2 : 2;
+		struct fr_feed_enclosure *p = realloc(it->enclosures, cap * sizeof(*p));
+
+		if (!p) {
+			free(url);
+			free(type);
+			b->oom = 1;
+			return;
+		}
+		it->enclosures = p;
+		b->cap_enc = cap;
+	}
+	it->enclosures[it->n_enclosures].url = url;
+	it->enclosures[it->n_enclosures].type = type && *type ? type : NULL;
+	if (type && !*type)
+		free(type);
+	it->enclosures[it->n_enclosures].length = length;
+	it->n_enclosures++;
+}
+
+void
+feedb_bozo(struct feedb *b, const char *fmt, ...)
+{
+	char msg[FR_ERRLEN];
+	va_list ap;
+
+	if (b->f->bozo)
+		return;
+	b->f->bozo = 1;
+	va_start(ap, fmt);
+	vsnprintf(msg, sizeof(msg), fmt, ap);
+	va_end(ap);
+	b->f->bozo_exception = strdup(msg);
+	if (!b->f->bozo_exception)
+		b->oom = 1;
+}
+
+/* "sha1:" + hex of title "\n" content (or summary). */
+static char *
+hash_id(const struct fr_feed_item *it)
+{
+	const char *t = it->title ? it->title : "";
+	const char *c = it->content ? it->content : it->summary ? it->summary : "";
+	size_t tn = strlen(t), cn = strlen(c);
+	char *data = malloc(tn + cn + 2), *id;
+	char hex[41];
+
+	if (!data)
+		return NULL;
+	memcpy(data, t, tn);
+	data[tn] = '\n';
+	memcpy(data + tn + 1, c, cn + 1);
+	feed_sha1_hex(data, tn + 1 + cn, hex);
+	free(data);
+	id = malloc(5 + 41);
+	if (id) {
+		memcpy(id, "sha1:", 5);
+		memcpy(id + 5, hex, 41);
+	}
+	return id;
+}
+
+void
+feedb_finish(struct feedb *b)
+{
+	struct fr_feed *f = b->f;
+
+	feedb_item_end(b);
+	feed_trim(f->title);
+	feed_trim(f->link);
+	feed_trim(f->subtitle);
+	feed_trim(f->language);
+	feed_trim(f->author);
+	for (size_t i = 0; i < f->n_items; i++) {
+		struct fr_feed_item *it = &f->items[i];
+
+		feed_trim(it->id);
+		feed_trim(it->title);
+		feed_trim(it->author);
+		feed_trim(it->summary);
+		feed_trim(it->content);
+		if (it->id && !*it->id) {
+			free(it->id);
+			it->id = NULL;
+		}
+		if (!it->id && it->link && *it->link)
+			it->id = strdup(it->link);
+		if (!it->id)
+			it->id = hash_id(it);
+		if (!it->id)
+			b->oom = 1;
+	}
+	if (!f->encoding)
+		f->encoding = strdup("utf-8");
+	if (!f->version)
+		f->version = strdup("");
+	if (!f->encoding || !f->version)
+		b->oom = 1;
+}
+
+void
+feedb_abort(struct feedb *b)
+{
+	fr_feed_free(b->f);
+	b->f = NULL;
+	b->cur = NULL;
+}
+
+/* ---- public ---- */
+
+void
+fr_feed_free(struct fr_feed *f)
+{
+	if (!f)
+		return;
+	for (size_t i = 0; i < f->n_items; i++) {
+		struct fr_feed_item *it = &f->items[i];
+
+		free(it->id);
+		free(it->link);
+		free(it->title);
+		free(it->author);
+		free(it->summary);
+		free(it->content);
+		free(it->comments_url);
+		for (size_t k = 0; k < it->n_tags; k++)
+			free(it->tags[k]);
+		free(it->tags);
+		for (size_t k = 0; k < it->n_enclosures; k++) {
+			free(it->enclosures[k].url);
+			free(it->enclosures[k].type);
+		}
+		free(it->enclosures);
+	}
+	free(f->items);
+	free(f->version);
+	free(f->title);
+	free(f->link);
+	free(f->subtitle);
+	free(f->language);
+	free(f->encoding);
+	free(f->author);
+	free(f->bozo_exception);
+	free(f);
+}
+
+/* The first byte that is not a UTF-8 BOM or a blank. */
+static size_t
+skip_bom_blanks(const char *buf, size_t len)
+{
+	size_t i = 0;
+
+	if (len >= 3 && (unsigned char)buf[0] == 0xEF && (unsigned char)buf[1] == 0xBB &&
+	    (unsigned char)buf[2] == 0xBF)
+		i = 3;
+	while (i < len && is_blank(buf[i]))
+		i++;
+	return i;
+}
+
+int
+fr_feed_parse(const char *buf, size_t len, const struct fr_feed_opts *opts, struct fr_feed **out,
+              char *err, size_t errlen)
+{
+	struct feedb b;
+	size_t max_bytes = opts && opts->max_bytes ? opts->max_bytes : FR_FEED_MAX_BYTES_DEFAULT;
+	unsigned max_depth = opts && opts->max_depth ? opts->max_depth : FR_FEED_MAX_DEPTH_DEFAULT;
+	size_t i;
+	int rc;
+
+	*out = NULL;
+	if (!buf && len)
+		return fr_errf(err, errlen, "not a feed: no data");
+	if (len > max_bytes)
+		return fr_errf(err, errlen, "feed is %zu bytes, over the limit of %zu", len, max_bytes);
+	i = skip_bom_blanks(buf, len);
+	if (i == len)
+		return fr_errf(err, errlen, "not a feed: empty document");
+	if (feedb_init(&b, opts) != 0)
+		return fr_errf(err, errlen, "out of memory");
+	if (buf[i] == '{' || buf[i] == '[')
+		rc = feed_parse_json(&b, buf + i, len - i, max_depth, err, errlen);
+	else
+		rc = feed_parse_xml(&b, buf, len, opts, err, errlen);
+	if (rc == 0) {
+		feedb_finish(&b);
+		if (b.oom)
+			rc = fr_errf(err, errlen, "out of memory");
+	}
+	if (rc != 0) {
+		feedb_abort(&b);
+		return -1;
+	}
+	*out = b.f;
+	return 0;
+}
+
+/* Skips "<?...?>", "<!--...-->" and "<!DOCTYPE ...[...]>" from p; returns the
+ * position of the first element's '<', or NULL. */
+static const char *
+first_element(const char *p, const char *e)
+{
+	while (p < e) {
+		while (p < e && is_blank(*p))
+			p++;
+		if (p >= e || *p != '<')
+			return NULL;
+		if (e - p >= 2 && p[1] == '?') {
+			const char *q = p + 2;
+
+			while (q + 1 < e && !(q[0] == '?' && q[1] == '>'))
+				q++;
+			p = q + 2;
+		} else if (e - p >= 4 && !memcmp(p, "<!--", 4)) {
+			const char *q = p + 4;
+
+			while (q + 2 < e && memcmp(q, "-->", 3))
+				q++;
+			p = q + 3;
+		} else if (e - p >= 2 && p[1] == '!') {
+			int depth = 0;
+			const char *q = p + 2;
+
+			for (; q < e; q++) {
+				if (*q == '[')
+					depth++;
+				else if (*q == ']')
+					depth--;
+				else if (*q == '>' && depth <= 0)
+					break;
+			}
+			p = q + 1;
+		} else {
+			return p;
+		}
+	}
+	return NULL;
+}
+
+int
+fr_feed_sniff(const char *buf, size_t len)
+{
+	size_t i;
+	const char *p, *e = buf + len, *name;
+	size_t n;
+
+	if (!buf || !len)
+		return 0;
+	if (len >= 2 && (((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF) ||
+	                 ((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE) ||
+	                 buf[0] == '\0' || buf[1] == '\0')) {
+		/* UTF-16/32: let libxml2 decode it. */
+		struct fr_feed *f = NULL;
+		char err[FR_ERRLEN];
+		int ok = fr_feed_parse(buf, len, NULL, &f, err, sizeof(err)) == 0;
+
+		fr_feed_free(f);
+		return ok;
+	}
+	i = skip_bom_blanks(buf, len);
+	if (i < len && buf[i] == '{') {
+		size_t lim = len - i < 8192 ? len - i : 8192;
+
+		for (size_t k = i; k + 20 <= i + lim; k++)
+			if (!memcmp(buf + k, "jsonfeed.org/version", 20))
+				return 1;
+		return 0;
+	}
+	p = first_element(buf + i, e);
+	if (!p)
+		return 0;
+	name = ++p;
+	while (p < e && !is_blank(*p) && *p != '>' && *p != '/')
+		p++;
+	n = (size_t)(p - name);
+	for (size_t k = 0; k < n; k++) {
+		if (name[k] == ':') {
+			name += k + 1;
+			n -= k + 1;
+			break;
+		}
+	}
+	return (n == 3 && !memcmp(name, "rss", 3)) || (n == 3 && !memcmp(name, "RDF", 3)) ||
+	       (n == 4 && !memcmp(name, "feed", 4)) || (n == 7 && !memcmp(name, "channel", 7));
+}

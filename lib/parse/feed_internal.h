@@ -1,0 +1,96 @@
+/* feed_internal.h - what the feed parser's files share (not for callers):
+ * a capped string buffer, the builder the XML and JSON front ends fill, and
+ * the finishing steps (identity, link resolution, HTML unescaping). */
+#ifndef FR_PARSE_FEED_INTERNAL_H
+#define FR_PARSE_FEED_INTERNAL_H
+
+#include "parse/feed.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+/* A growable byte buffer, always NUL-terminated once anything was added. */
+struct fb_buf {
+	char *p;
+	size_t n, cap;
+	size_t max; /* adding past max fails */
+};
+
+int fb_add(struct fb_buf *b, const char *s, size_t n);
+int fb_addc(struct fb_buf *b, char c);
+/* Appends s with &, <, > (and " when quot) escaped as XML entities. */
+int fb_add_escaped(struct fb_buf *b, const char *s, size_t n, int quot);
+/* Takes the contents as a malloc'd string (NULL if empty), leaving b empty. */
+char *fb_take(struct fb_buf *b);
+void fb_reset(struct fb_buf *b);
+void fb_free(struct fb_buf *b);
+
+/* Which source set a field: lower ranks win (RANK_NONE: unset). */
+#define RANK_NONE 255
+
+/* Item fields with precedence. */
+enum { IF_TITLE, IF_LINK, IF_AUTHOR, IF_SUMMARY, IF_CONTENT, IF_PUB, IF_UPD, IF_ID, IF_COMMENTS, IF_N };
+/* Feed fields with precedence. */
+enum { FF_TITLE, FF_LINK, FF_SUBTITLE, FF_LANGUAGE, FF_UPDATED, FF_AUTHOR, FF_N };
+
+struct feedb {
+	struct fr_feed *f;
+	size_t cap_items;
+	struct fr_feed_item *cur; /* the open item, or NULL */
+	unsigned char irank[IF_N];
+	unsigned char frank[FF_N];
+	int guid_permalink;      /* RSS guid isPermaLink (default 1) */
+	size_t cap_tags, cap_enc;
+	const char *base_url;    /* opts->base_url, may be NULL */
+	size_t max_bytes;
+	int oom;                 /* an allocation failed: the parse fails */
+};
+
+int feedb_init(struct feedb *b, const struct fr_feed_opts *o);
+/* Opens a new item (closing any open one). -1 on out of memory. */
+int feedb_item_begin(struct feedb *b);
+void feedb_item_end(struct feedb *b);
+/* Sets an item or feed string field from the owned value v (freed when it
+ * loses to a better-ranked value already set, or is empty). */
+void feedb_item_str(struct feedb *b, int field, char *v, int rank);
+void feedb_feed_str(struct feedb *b, int field, char *v, int rank);
+void feedb_item_date(struct feedb *b, int field, const char *s, size_t n, int rank);
+void feedb_feed_date(struct feedb *b, const char *s, size_t n, int rank);
+void feedb_item_tag(struct feedb *b, char *v);           /* takes v */
+void feedb_item_enclosure(struct feedb *b, char *url, char *type, int64_t length); /* takes url, type */
+void feedb_bozo(struct feedb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Identity, link fallbacks, trimming. Call once after the front end. */
+void feedb_finish(struct feedb *b);
+/* Frees the half-built feed (on failure). */
+void feedb_abort(struct feedb *b);
+
+/* Strips blanks around s in place; returns s. */
+char *feed_trim(char *s);
+/* Decodes HTML character references (&amp; &eacute; &#233; &#xE9;) once,
+ * in place (the result is never longer). Unknown names stay as they are. */
+void feed_html_unescape(char *s);
+/* UTF-8 of an HTML 4 entity name (without & and ;), or NULL. */
+const char *feed_html_entity(const char *name, size_t n, char *utf8, size_t cap);
+/* A malloc'd absolute URL for ref against base (ref itself, trimmed, when it
+ * cannot be resolved), or NULL on out of memory. */
+char *feed_resolve(const char *base, const char *ref);
+/* HTML with relative href= and src= values resolved against base: a new
+ * malloc'd string, or html itself (unchanged, not copied) when nothing
+ * needed resolving or base is NULL. */
+char *feed_resolve_html(char *html, const char *base);
+/* Decodes base64 (blanks ignored) into a malloc'd NUL-terminated string, or
+ * NULL when s is not base64. */
+char *feed_base64(const char *s, size_t n);
+/* Writes the SHA-1 of data as 40 lower-case hex digits and a NUL. */
+void feed_sha1_hex(const void *data, size_t n, char out[41]);
+/* Writes a code point as UTF-8 (U+FFFD for invalid ones); returns the length. */
+size_t feed_utf8(uint32_t cp, char *out);
+
+/* The front ends. Each fills b->f from buf; 0, or -1 with err set when buf
+ * is not a feed (b is then aborted by the caller). */
+int feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_feed_opts *o,
+                   char *err, size_t errlen);
+int feed_parse_json(struct feedb *b, const char *buf, size_t len, unsigned max_depth, char *err,
+                    size_t errlen);
+
+#endif

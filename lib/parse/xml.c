@@ -1,0 +1,1394 @@
+/* xml.c - RSS 0.9x/2.0, RSS 1.0 (RDF) and Atom 0.3/1.0 over libxml2's SAX2
+ * interface: one pass, no tree. A stack of element contexts says where we
+ * are (channel, item, person, ignored subtree); the text of a field is
+ * captured until its end tag, child elements serialised as markup. */
+#include "core/err.h"
+#include "parse/feed_internal.h"
+
+#include <libxml/parser.h>
+#include <libxml/parserInternals.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* Namespaces, by their URIs (see ns_of). */
+enum { NS_NONE, NS_ATOM10, NS_ATOM03, NS_CONTENT, NS_DC, NS_DCTERMS, NS_MEDIA, NS_ITUNES, NS_SY,
+       NS_SLASH, NS_WFW, NS_RDF, NS_XHTML, NS_RSS090, NS_OTHER };
+
+/* Element contexts. */
+enum { C_TOP, C_RSS, C_RDF, C_CHANNEL, C_ITEM, C_PERSON_FEED, C_PERSON_ITEM, C_MEDIA, C_SKIP,
+       C_CAPTURE };
+
+/* What a captured text is for. */
+enum { T_NONE, T_ITEM_STR, T_ITEM_LINK, T_ITEM_GUID, T_ITEM_AUTHOR, T_ITEM_DATE, T_ITEM_PUBUPD,
+       T_ITEM_TAG, T_ITEM_COMMENTS_URL, T_ITEM_NCOMMENTS, T_FEED_STR, T_FEED_LINK, T_FEED_AUTHOR,
+       T_FEED_DATE, T_FEED_TTL, T_SY_PERIOD, T_SY_FREQ, T_PERSON_NAME, T_PERSON_EMAIL };
+
+/* How a captured text is encoded (Atom text constructs; RSS is K_HTML). */
+enum { K_HTML, K_TEXT, K_XHTML, K_BASE64 };
+
+#define MAX_FAKE_ENTITIES 64
+
+struct frame {
+	unsigned char ctx;
+	unsigned char base_owned;
+	const char *base; /* xml:base in force, or the feed URL; may be NULL */
+};
+
+struct capture {
+	int active;
+	int target, field, rank, kind;
+	unsigned depth;       /* of the captured element */
+	unsigned xhtml_div;   /* depth of the skipped xhtml wrapper div, 0 none */
+	int markup;           /* child elements seen: the buffer holds markup */
+	int pending_open;     /* "<tag attrs" written, '>' not yet */
+	const char *base;     /* base of the captured element */
+};
+
+struct fake_entity {
+	xmlEntity ent;
+	char name[16];
+	char content[8];
+};
+
+struct px {
+	struct feedb *b;
+	xmlParserCtxtPtr ctxt;
+	xmlSAXHandler sax;
+	struct frame *stack;
+	unsigned depth, max_depth, cap;
+	struct capture cap_;
+	struct fb_buf text;
+	int root_seen, not_feed, stopped, enc_error;
+	char root_name[64];
+	int is_atom;            /* the root is an Atom feed */
+	int netscape_doctype;   /* <!DOCTYPE rss ... Netscape ...> */
+	char *rss_version;      /* the rss root's version attribute */
+	int64_t sy_period_s, sy_freq;
+	char *first_error;
+	int first_error_line;
+	/* libxml2 interns namespace URIs: remember what each pointer meant. */
+	const xmlChar *ns_uri[16];
+	unsigned char ns_val[16];
+	unsigned ns_next;
+	struct fake_entity *fakes;
+	unsigned n_fakes;
+};
+
+/* ---- namespaces ---- */
+
+static const struct {
+	const char *uri; /* without scheme and trailing '/' or '#', lower case */
+	unsigned char ns;
+} ns_table[] = {
+	{"www.w3.org/2005/atom", NS_ATOM10},
+	{"purl.org/atom/ns", NS_ATOM03},
+	{"purl.org/rss/1.0/modules/content", NS_CONTENT},
+	{"purl.org/dc/elements/1.1", NS_DC},
+	{"purl.org/dc/terms", NS_DCTERMS},
+	{"search.yahoo.com/mrss", NS_MEDIA},
+	{"www.itunes.com/dtds/podcast-1.0.dtd", NS_ITUNES},
+	{"purl.org/rss/1.0/modules/syndication", NS_SY},
+	{"purl.org/rss/1.0/modules/slash", NS_SLASH},
+	{"wellformedweb.org/commentapi", NS_WFW},
+	{"www.w3.org/1999/02/22-rdf-syntax-ns", NS_RDF},
+	{"www.w3.org/1999/xhtml", NS_XHTML},
+	{"purl.org/rss/1.0", NS_NONE},
+	{"my.netscape.com/rdf/simple/0.9", NS_RSS090},
+	{"backend.userland.com/rss2", NS_NONE},
+	{"backend.userland.com/rss", NS_NONE},
+	{"blogs.law.harvard.edu/tech/rss", NS_NONE},
+};
+
+static const struct {
+	const char *prefix;
+	unsigned char ns;
+} prefix_table[] = {
+	{"atom", NS_ATOM10},  {"content", NS_CONTENT}, {"dc", NS_DC},     {"dcterms", NS_DCTERMS},
+	{"media", NS_MEDIA},  {"itunes", NS_ITUNES},   {"sy", NS_SY},     {"slash", NS_SLASH},
+	{"wfw", NS_WFW},      {"rdf", NS_RDF},
+};
+
+static int
+ns_lookup(const char *uri)
+{
+	const char *p = uri, *e;
+	size_t n;
+
+	while (*p == ' ' || *p == '\t' || *p == '\r' || *p == '\n')
+		p++;
+	if (!strncasecmp(p, "http://", 7))
+		p += 7;
+	else if (!strncasecmp(p, "https://", 8))
+		p += 8;
+	e = p + strlen(p);
+	while (e > p && (e[-1] == ' ' || e[-1] == '\t' || e[-1] == '\r' || e[-1] == '\n' ||
+	                 e[-1] == '/' || e[-1] == '#'))
+		e--;
+	n = (size_t)(e - p);
+	for (size_t i = 0; i < sizeof(ns_table) / sizeof(ns_table[0]); i++)
+		if (strlen(ns_table[i].uri) == n && !strncasecmp(p, ns_table[i].uri, n))
+			return ns_table[i].ns;
+	return NS_OTHER;
+}
+
+static int
+ns_of(struct px *x, const xmlChar *uri, const xmlChar *prefix)
+{
+	int ns;
+
+	if (!uri) {
+		if (!prefix)
+			return NS_NONE;
+		for (size_t i = 0; i < sizeof(prefix_table) / sizeof(prefix_table[0]); i++)
+			if (!strcmp((const char *)prefix, prefix_table[i].prefix))
+				return prefix_table[i].ns;
+		return NS_OTHER;
+	}
+	for (unsigned i = 0; i < 16; i++)
+		if (x->ns_uri[i] == uri)
+			return x->ns_val[i];
+	ns = ns_lookup((const char *)uri);
+	x->ns_uri[x->ns_next] = uri;
+	x->ns_val[x->ns_next] = (unsigned char)ns;
+	x->ns_next = (x->ns_next + 1) % 16;
+	return ns;
+}
+
+/* ---- errors ---- */
+
+static void
+on_error(void *ud, xmlErrorPtr e)
+{
+	struct px *x = ud;
+	size_t n;
+
+	if (!e || e->level < XML_ERR_ERROR)
+		return;
+	if (e->code == XML_ERR_INVALID_ENCODING || e->code == XML_ERR_UNSUPPORTED_ENCODING ||
+	    (e->code == XML_ERR_INVALID_CHAR && e->message && strstr(e->message, "UTF-8")))
+		x->enc_error = 1;
+	if (x->first_error || !e->message)
+		return;
+	x->first_error = strdup(e->message);
+	if (!x->first_error) {
+		x->b->oom = 1;
+		return;
+	}
+	n = strlen(x->first_error);
+	while (n && (x->first_error[n - 1] == '\n' || x->first_error[n - 1] == ' '))
+		x->first_error[--n] = '\0';
+	x->first_error_line = e->line;
+}
+
+/* Undoes libxml2's "not well-formed" mark after an error has been recorded:
+ * in recovery mode it otherwise drops every later entity reference, even
+ * &amp;. Bozo comes from on_error, not from this flag. */
+static void
+keep_entities(struct px *x)
+{
+	if (!x->ctxt->wellFormed)
+		x->ctxt->wellFormed = 1;
+}
+
+static void
+stop(struct px *x)
+{
+	x->stopped = 1;
+	xmlStopParser(x->ctxt);
+}
+
+/* ---- entities ---- */
+
+/* HTML entity names (&nbsp; &eacute;) are not XML; feeds use them anyway.
+ * They are handed to libxml2 as predefined entities holding the character:
+ * no declared entity is ever looked up, so nothing expands. */
+static xmlEntityPtr
+on_get_entity(void *ud, const xmlChar *name)
+{
+	struct px *x = ud;
+	size_t n = strlen((const char *)name);
+	char u[8];
+
+	for (unsigned i = 0; i < x->n_fakes; i++)
+		if (!strcmp(x->fakes[i].name, (const char *)name))
+			return &x->fakes[i].ent;
+	if (!feed_html_entity((const char *)name, n, u, sizeof(u)) || x->n_fakes >= MAX_FAKE_ENTITIES)
+		return NULL;
+	if (!x->fakes) {
+		x->fakes = calloc(MAX_FAKE_ENTITIES, sizeof(*x->fakes));
+		if (!x->fakes)
+			return NULL;
+	}
+	{
+		struct fake_entity *f = &x->fakes[x->n_fakes++];
+
+		memcpy(f->name, name, n + 1);
+		memcpy(f->content, u, strlen(u) + 1);
+		f->ent.type = XML_ENTITY_DECL;
+		f->ent.etype = XML_INTERNAL_PREDEFINED_ENTITY;
+		f->ent.name = (const xmlChar *)f->name;
+		f->ent.content = (xmlChar *)f->content;
+		f->ent.length = (int)strlen(u);
+		return &f->ent;
+	}
+}
+
+static void
+on_internal_subset(void *ud, const xmlChar *name, const xmlChar *external_id,
+                   const xmlChar *system_id)
+{
+	struct px *x = ud;
+
+	(void)name;
+	if ((external_id && strstr((const char *)external_id, "Netscape")) ||
+	    (system_id && strstr((const char *)system_id, "netscape")))
+		x->netscape_doctype = 1;
+}
+
+/* ---- capture ---- */
+
+static void
+begin_capture(struct px *x, int target, int field, int rank, int kind)
+{
+	struct capture *c = &x->cap_;
+
+	c->active = 1;
+	c->target = target;
+	c->field = field;
+	c->rank = rank;
+	c->kind = kind;
+	c->depth = x->depth;
+	c->xhtml_div = 0;
+	c->markup = kind == K_XHTML;
+	c->pending_open = 0;
+	c->base = x->stack[x->depth].base;
+	fb_reset(&x->text);
+}
+
+/* The first child element turns the captured text into markup: what was
+ * gathered as text is escaped. */
+static int
+to_markup(struct px *x)
+{
+	struct fb_buf esc = {0};
+
+	if (x->cap_.markup)
+		return 0;
+	x->cap_.markup = 1;
+	if (!x->text.n)
+		return 0;
+	esc.max = x->text.max;
+	if (fb_add_escaped(&esc, x->text.p, x->text.n, 0) != 0) {
+		fb_free(&esc);
+		return -1;
+	}
+	fb_free(&x->text);
+	x->text = esc;
+	return 0;
+}
+
+static void
+flush_open(struct px *x)
+{
+	if (x->cap_.pending_open) {
+		x->cap_.pending_open = 0;
+		if (fb_addc(&x->text, '>') != 0)
+			x->b->oom = 1;
+	}
+}
+
+/* Per-attribute access: libxml2 gives 5 pointers per attribute (localname,
+ * prefix, URI, value, end). */
+static char *
+attr_dup(const xmlChar **attrs, int n, const char *name, int want_ns_xml)
+{
+	for (int i = 0; i < n; i++) {
+		const xmlChar **a = attrs + 5 * i;
+
+		if (strcmp((const char *)a[0], name))
+			continue;
+		if (want_ns_xml != (a[2] && !strcmp((const char *)a[2],
+		                                    (const char *)XML_XML_NAMESPACE)))
+			continue;
+		return strndup((const char *)a[3], (size_t)(a[4] - a[3]));
+	}
+	return NULL;
+}
+
+static void
+serialize_start(struct px *x, const xmlChar *local, const xmlChar *prefix, int n_attrs,
+                const xmlChar **attrs)
+{
+	struct fb_buf *t = &x->text;
+	int bad = 0;
+
+	flush_open(x);
+	bad |= fb_addc(t, '<');
+	if (prefix) {
+		bad |= fb_add(t, (const char *)prefix, strlen((const char *)prefix));
+		bad |= fb_addc(t, ':');
+	}
+	bad |= fb_add(t, (const char *)local, strlen((const char *)local));
+	for (int i = 0; i < n_attrs; i++) {
+		const xmlChar **a = attrs + 5 * i;
+		const char *v = (const char *)a[3];
+		size_t vn = (size_t)(a[4] - a[3]);
+		char *val;
+
+		bad |= fb_addc(t, ' ');
+		if (a[1]) {
+			bad |= fb_add(t, (const char *)a[1], strlen((const char *)a[1]));
+			bad |= fb_addc(t, ':');
+		}
+		bad |= fb_add(t, (const char *)a[0], strlen((const char *)a[0]));
+		bad |= fb_add(t, "=\"", 2);
+		/* Relative links inside inline XHTML resolve against xml:base. */
+		if ((!strcmp((const char *)a[0], "href") || !strcmp((const char *)a[0], "src")) &&
+		    x->stack[x->depth].base && (val = strndup(v, vn)) != NULL) {
+			char *abs = feed_resolve(x->stack[x->depth].base, val);
+
+			if (abs)
+				bad |= fb_add_escaped(t, abs, strlen(abs), 1);
+			else
+				bad |= fb_add_escaped(t, v, vn, 1);
+			free(abs);
+			free(val);
+		} else {
+			bad |= fb_add_escaped(t, v, vn, 1);
+		}
+		bad |= fb_addc(t, '"');
+	}
+	x->cap_.pending_open = 1;
+	if (bad)
+		x->b->oom = 1;
+}
+
+/* "Name (email)", "email (Name)", "Name <email>" -> the name; else as is. */
+static char *
+person_name(char *s)
+{
+	char *open, *close, *lt;
+
+	if (!s)
+		return s;
+	feed_trim(s);
+	open = strchr(s, '(');
+	close = open ? strrchr(open, ')') : NULL;
+	if (open && close && close[1] == '\0') {
+		size_t before = (size_t)(open - s);
+		int before_is_email = memchr(s, '@', before) != NULL;
+
+		if (before_is_email) {
+			size_t n = (size_t)(close - open - 1);
+
+			memmove(s, open + 1, n);
+			s[n] = '\0';
+		} else {
+			*open = '\0';
+		}
+		return feed_trim(s);
+	}
+	lt = strchr(s, '<');
+	if (lt && lt != s && strchr(lt, '@') && strchr(lt, '>')) {
+		*lt = '\0';
+		feed_trim(s);
+		if (s[0] == '"' && s[1] && s[strlen(s) - 1] == '"') {
+			size_t n = strlen(s) - 2;
+
+			memmove(s, s + 1, n);
+			s[n] = '\0';
+		}
+	}
+	return s;
+}
+
+static int64_t
+parse_int(const char *s, int64_t max)
+{
+	int64_t v = 0;
+
+	while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+		s++;
+	if (*s < '0' || *s > '9')
+		return -1;
+	for (; *s >= '0' && *s <= '9'; s++) {
+		v = v * 10 + (*s - '0');
+		if (v > max)
+			return -1;
+	}
+	while (*s == ' ' || *s == '\t' || *s == '\r' || *s == '\n')
+		s++;
+	return *s ? -1 : v;
+}
+
+static void
+end_capture(struct px *x, int in_item_person)
+{
+	struct capture *c = &x->cap_;
+	struct feedb *b = x->b;
+	char *v;
+
+	flush_open(x);
+	c->active = 0;
+	v = fb_take(&x->text);
+	x->text.max = b->max_bytes * 6 + 64;
+	if (!v)
+		return;
+	if (c->kind == K_BASE64) {
+		char *d = feed_base64(v, strlen(v));
+
+		free(v);
+		if (!d)
+			return;
+		v = d;
+	}
+	switch (c->target) {
+	case T_ITEM_STR:
+		if (c->field == IF_TITLE) {
+			feed_trim(v);
+			if (c->kind == K_HTML || c->kind == K_XHTML)
+				feed_html_unescape(v);
+		} else if (c->field == IF_SUMMARY || c->field == IF_CONTENT) {
+			char *r = feed_resolve_html(v, c->base ? c->base : b->base_url);
+
+			if (r != v) {
+				free(v);
+				v = r;
+			}
+		}
+		feedb_item_str(b, c->field, v, c->rank);
+		return;
+	case T_ITEM_LINK:
+		feedb_item_str(b, IF_LINK, feed_resolve(c->base, feed_trim(v)), c->rank);
+		break;
+	case T_ITEM_GUID:
+		feedb_item_str(b, IF_ID, feed_trim(v), c->rank);
+		return;
+	case T_ITEM_AUTHOR:
+		feedb_item_str(b, IF_AUTHOR, person_name(v), c->rank);
+		return;
+	case T_ITEM_DATE:
+		feedb_item_date(b, c->field, v, strlen(v), c->rank);
+		break;
+	case T_ITEM_PUBUPD:
+		feedb_item_date(b, IF_PUB, v, strlen(v), c->rank);
+		feedb_item_date(b, IF_UPD, v, strlen(v), c->rank);
+		break;
+	case T_ITEM_TAG:
+		feedb_item_tag(b, v);
+		return;
+	case T_ITEM_COMMENTS_URL:
+		feedb_item_str(b, IF_COMMENTS, feed_resolve(c->base, feed_trim(v)), c->rank);
+		break;
+	case T_ITEM_NCOMMENTS:
+		if (b->cur) {
+			int64_t n = parse_int(v, INT64_MAX / 10);
+
+			if (n >= 0)
+				b->cur->n_comments = n;
+		}
+		break;
+	case T_FEED_STR:
+		feed_trim(v);
+		if (c->field == FF_TITLE && (c->kind == K_HTML || c->kind == K_XHTML))
+			feed_html_unescape(v);
+		feedb_feed_str(b, c->field, v, c->rank);
+		return;
+	case T_FEED_LINK:
+		feedb_feed_str(b, FF_LINK, feed_resolve(c->base, feed_trim(v)), c->rank);
+		break;
+	case T_FEED_AUTHOR:
+		feedb_feed_str(b, FF_AUTHOR, person_name(v), c->rank);
+		return;
+	case T_FEED_DATE:
+		feedb_feed_date(b, v, strlen(v), c->rank);
+		break;
+	case T_FEED_TTL: {
+		int64_t m = parse_int(v, INT64_MAX / 600);
+
+		if (m >= 0)
+			b->f->ttl_s = m * 60;
+		break;
+	}
+	case T_SY_PERIOD: {
+		static const struct {
+			const char *name;
+			int64_t s;
+		} periods[] = {{"hourly", 3600},      {"daily", 86400},      {"weekly", 7 * 86400},
+		               {"monthly", 30 * 86400}, {"yearly", 365 * 86400}};
+
+		feed_trim(v);
+		for (size_t i = 0; i < sizeof(periods) / sizeof(periods[0]); i++)
+			if (!strcasecmp(v, periods[i].name))
+				x->sy_period_s = periods[i].s;
+		break;
+	}
+	case T_SY_FREQ: {
+		int64_t n = parse_int(v, 1000000);
+
+		if (n > 0)
+			x->sy_freq = n;
+		break;
+	}
+	case T_PERSON_NAME:
+		if (in_item_person)
+			feedb_item_str(b, IF_AUTHOR, feed_trim(v), c->rank);
+		else
+			feedb_feed_str(b, FF_AUTHOR, feed_trim(v), c->rank);
+		return;
+	case T_PERSON_EMAIL:
+		if (in_item_person)
+			feedb_item_str(b, IF_AUTHOR, feed_trim(v), c->rank);
+		else
+			feedb_feed_str(b, FF_AUTHOR, feed_trim(v), c->rank);
+		return;
+	default:
+		break;
+	}
+	free(v);
+}
+
+/* The Atom text-construct kind of an element from its type and (Atom 0.3)
+ * mode attributes. */
+static int
+atom_kind(const xmlChar **attrs, int n, int atom03)
+{
+	char *type = attr_dup(attrs, n, "type", 0);
+	char *mode = atom03 ? attr_dup(attrs, n, "mode", 0) : NULL;
+	int kind = K_TEXT;
+
+	if (mode && !strcasecmp(mode, "base64"))
+		kind = K_BASE64;
+	else if (mode && !strcasecmp(mode, "escaped"))
+		kind = K_HTML;
+	else if (!type || !strcasecmp(type, "text") || !strcasecmp(type, "text/plain"))
+		kind = atom03 && mode && !type ? K_XHTML : K_TEXT;
+	else if (!strcasecmp(type, "html") || !strcasecmp(type, "text/html"))
+		kind = atom03 && !mode ? K_XHTML : K_HTML;
+	else if (!strcasecmp(type, "xhtml") || !strcasecmp(type, "application/xhtml+xml"))
+		kind = K_XHTML;
+	else if (!strncasecmp(type, "text/", 5))
+		kind = K_TEXT;
+	else if (strlen(type) >= 4 && (!strcasecmp(type + strlen(type) - 4, "+xml") ||
+	                               !strcasecmp(type + strlen(type) - 4, "/xml")))
+		kind = K_XHTML;
+	else
+		kind = atom03 ? K_HTML : K_BASE64;
+	free(type);
+	free(mode);
+	return kind;
+}
+
+/* ---- element dispatch ---- */
+
+static int
+eq(const xmlChar *a, const char *b)
+{
+	return !strcmp((const char *)a, b);
+}
+
+static int64_t
+attr_int(const xmlChar **attrs, int n, const char *name)
+{
+	char *s = attr_dup(attrs, n, name, 0);
+	int64_t v = s ? parse_int(s, INT64_MAX / 10) : -1;
+
+	free(s);
+	return v;
+}
+
+/* <link> with attributes (Atom, or atom:link inside RSS). */
+static void
+atom_link(struct px *x, int in_item, const xmlChar **attrs, int n)
+{
+	struct feedb *b = x->b;
+	char *href = attr_dup(attrs, n, "href", 0);
+	char *rel = attr_dup(attrs, n, "rel", 0);
+	char *type = attr_dup(attrs, n, "type", 0);
+	const char *base = x->stack[x->depth].base;
+	int alternate = !rel || !strcasecmp(feed_trim(rel), "alternate");
+	int htmlish = !type || strstr(type, "html") != NULL;
+
+	if (!href) {
+		free(rel);
+		free(type);
+		return;
+	}
+	if (in_item) {
+		if (alternate)
+			feedb_item_str(b, IF_LINK, feed_resolve(base, href), htmlish ? 2 : 3);
+		else if (!strcasecmp(rel, "enclosure"))
+			feedb_item_enclosure(b, feed_resolve(base, href), type ? strdup(type) : NULL,
+			                     attr_int(attrs, n, "length"));
+		else if (!strcasecmp(rel, "replies"))
+			feedb_item_str(b, IF_COMMENTS, feed_resolve(base, href), 3);
+	} else if (alternate) {
+		feedb_feed_str(b, FF_LINK, feed_resolve(base, href), x->is_atom ? 1 : 2);
+	}
+	free(href);
+	free(rel);
+	free(type);
+}
+
+/* An element inside an item (RSS item or Atom entry). Returns the new
+ * context. */
+static int
+item_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int n)
+{
+	struct feedb *b = x->b;
+	int atom = ns == NS_ATOM10 || ns == NS_ATOM03;
+
+	if (ns == NS_NONE || ns == NS_RSS090 || (atom && !x->is_atom) || (atom && x->is_atom)) {
+		/* RSS core elements, and Atom's (as root or atom: inside RSS). */
+		if (atom || x->is_atom) {
+			int a03 = ns == NS_ATOM03;
+
+			if (eq(l, "title"))
+				begin_capture(x, T_ITEM_STR, IF_TITLE, 1, atom_kind(attrs, n, a03));
+			else if (eq(l, "link"))
+				atom_link(x, 1, attrs, n);
+			else if (eq(l, "id"))
+				begin_capture(x, T_ITEM_GUID, 0, 1, K_TEXT);
+			else if (eq(l, "summary"))
+				begin_capture(x, T_ITEM_STR, IF_SUMMARY, 1, atom_kind(attrs, n, a03));
+			else if (eq(l, "content")) {
+				char *src = attr_dup(attrs, n, "src", 0);
+				int has_src = src != NULL;
+
+				free(src);
+				if (has_src)
+					return C_SKIP;
+				begin_capture(x, T_ITEM_STR, IF_CONTENT, 1, atom_kind(attrs, n, a03));
+			} else if (eq(l, "published"))
+				begin_capture(x, T_ITEM_DATE, IF_PUB, 1, K_TEXT);
+			else if (eq(l, "issued"))
+				begin_capture(x, T_ITEM_DATE, IF_PUB, 2, K_TEXT);
+			else if (eq(l, "created"))
+				begin_capture(x, T_ITEM_DATE, IF_PUB, 3, K_TEXT);
+			else if (eq(l, "updated"))
+				begin_capture(x, T_ITEM_DATE, IF_UPD, 1, K_TEXT);
+			else if (eq(l, "modified"))
+				begin_capture(x, T_ITEM_DATE, IF_UPD, 2, K_TEXT);
+			else if (eq(l, "author"))
+				return C_PERSON_ITEM;
+			else if (eq(l, "category")) {
+				char *t = attr_dup(attrs, n, "term", 0);
+
+				if (!t || !*feed_trim(t)) {
+					free(t);
+					t = attr_dup(attrs, n, "label", 0);
+				}
+				feedb_item_tag(b, t);
+				return C_SKIP;
+			} else if (!atom) {
+				goto rss_core;
+			} else {
+				return C_SKIP;
+			}
+			return x->cap_.active ? C_CAPTURE : C_SKIP;
+		}
+	rss_core:
+		if (eq(l, "title"))
+			begin_capture(x, T_ITEM_STR, IF_TITLE, 1, K_HTML);
+		else if (eq(l, "link"))
+			begin_capture(x, T_ITEM_LINK, 0, 1, K_TEXT);
+		else if (eq(l, "guid")) {
+			char *pl = attr_dup(attrs, n, "isPermaLink", 0);
+
+			b->guid_permalink = !(pl && !strcasecmp(feed_trim(pl), "false"));
+			free(pl);
+			begin_capture(x, T_ITEM_GUID, 0, 1, K_TEXT);
+		} else if (eq(l, "description"))
+			begin_capture(x, T_ITEM_STR, IF_SUMMARY, 1, K_HTML);
+		else if (eq(l, "author"))
+			begin_capture(x, T_ITEM_AUTHOR, 0, 2, K_TEXT);
+		else if (eq(l, "category"))
+			begin_capture(x, T_ITEM_TAG, 0, 1, K_TEXT);
+		else if (eq(l, "pubDate"))
+			begin_capture(x, T_ITEM_DATE, IF_PUB, 1, K_TEXT);
+		else if (eq(l, "comments"))
+			begin_capture(x, T_ITEM_COMMENTS_URL, 0, 1, K_TEXT);
+		else if (eq(l, "encoded"))
+			begin_capture(x, T_ITEM_STR, IF_CONTENT, 2, K_HTML);
+		else if (eq(l, "enclosure")) {
+			char *url = attr_dup(attrs, n, "url", 0);
+
+			if (url)
+				feedb_item_enclosure(b, feed_resolve(x->stack[x->depth].base, url),
+				                     attr_dup(attrs, n, "type", 0),
+				                     attr_int(attrs, n, "length"));
+			free(url);
+			return C_SKIP;
+		} else
+			return C_SKIP;
+		return C_CAPTURE;
+	}
+	switch (ns) {
+	case NS_CONTENT:
+		if (eq(l, "encoded")) {
+			begin_capture(x, T_ITEM_STR, IF_CONTENT, 1, K_HTML);
+			return C_CAPTURE;
+		}
+		break;
+	case NS_DC:
+		if (eq(l, "creator") || eq(l, "author")) {
+			begin_capture(x, T_ITEM_AUTHOR, 0, 1, K_TEXT);
+			return C_CAPTURE;
+		}
+		if (eq(l, "date")) {
+			begin_capture(x, T_ITEM_PUBUPD, 0, 3, K_TEXT);
+			return C_CAPTURE;
+		}
+		if (eq(l, "subject")) {
+			begin_capture(x, T_ITEM_TAG, 0, 1, K_TEXT);
+			return C_CAPTURE;
+		}
+		if (eq(l, "title")) {
+			begin_capture(x, T_ITEM_STR, IF_TITLE, 2, K_HTML);
+			return C_CAPTURE;
+		}
+		if (eq(l, "description")) {
+			begin_capture(x, T_ITEM_STR, IF_SUMMARY, 2, K_HTML);
+			return C_CAPTURE;
+		}
+		if (eq(l, "identifier")) {
+			begin_capture(x, T_ITEM_GUID, 0, 3, K_TEXT);
+			return C_CAPTURE;
+		}
+		break;
+	case NS_DCTERMS:
+		if (eq(l, "modified")) {
+			begin_capture(x, T_ITEM_DATE, IF_UPD, 2, K_TEXT);
+			return C_CAPTURE;
+		}
+		if (eq(l, "issued") || eq(l, "created")) {
+			begin_capture(x, T_ITEM_DATE, IF_PUB, 2, K_TEXT);
+			return C_CAPTURE;
+		}
+		break;
+	case NS_MEDIA:
+		if (eq(l, "title")) {
+			begin_capture(x, T_ITEM_STR, IF_TITLE, 3, K_TEXT);
+			return C_CAPTURE;
+		}
+		if (eq(l, "description")) {
+			begin_capture(x, T_ITEM_STR, IF_SUMMARY, 4, K_TEXT);
+			return C_CAPTURE;
+		}
+		if (eq(l, "group") || eq(l, "content"))
+			return C_MEDIA;
+		break;
+	case NS_ITUNES:
+		if (eq(l, "author")) {
+			begin_capture(x, T_ITEM_AUTHOR, 0, 3, K_TEXT);
+			return C_CAPTURE;
+		}
+		if (eq(l, "summary")) {
+			begin_capture(x, T_ITEM_STR, IF_SUMMARY, 3, K_TEXT);
+			return C_CAPTURE;
+		}
+		break;
+	case NS_SLASH:
+		if (eq(l, "comments")) {
+			begin_capture(x, T_ITEM_NCOMMENTS, 0, 1, K_TEXT);
+			return C_CAPTURE;
+		}
+		break;
+	case NS_WFW:
+		if (!strcasecmp((const char *)l, "commentRss")) {
+			begin_capture(x, T_ITEM_COMMENTS_URL, 0, 2, K_TEXT);
+			return C_CAPTURE;
+		}
+		break;
+	default:
+		break;
+	}
+	return C_SKIP;
+}
+
+/* An element at feed level (RSS channel or Atom feed). */
+static int
+channel_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int n)
+{
+	int atom = ns == NS_ATOM10 || ns == NS_ATOM03;
+
+	if ((ns == NS_NONE || ns == NS_RSS090) && !x->is_atom) {
+		if (eq(l, "item")) {
+			if (feedb_item_begin(x->b) != 0)
+				stop(x);
+			return C_ITEM;
+		}
+		if (eq(l, "title"))
+			begin_capture(x, T_FEED_STR, FF_TITLE, 1, K_HTML);
+		else if (eq(l, "link"))
+			begin_capture(x, T_FEED_LINK, 0, 1, K_TEXT);
+		else if (eq(l, "description"))
+			begin_capture(x, T_FEED_STR, FF_SUBTITLE, 1, K_HTML);
+		else if (eq(l, "language"))
+			begin_capture(x, T_FEED_STR, FF_LANGUAGE, 1, K_TEXT);
+		else if (eq(l, "lastBuildDate"))
+			begin_capture(x, T_FEED_DATE, 0, 1, K_TEXT);
+		else if (eq(l, "pubDate"))
+			begin_capture(x, T_FEED_DATE, 0, 2, K_TEXT);
+		else if (eq(l, "ttl"))
+			begin_capture(x, T_FEED_TTL, 0, 1, K_TEXT);
+		else if (eq(l, "managingEditor"))
+			begin_capture(x, T_FEED_AUTHOR, 0, 2, K_TEXT);
+		else if (eq(l, "webMaster"))
+			begin_capture(x, T_FEED_AUTHOR, 0, 3, K_TEXT);
+		else
+			return C_SKIP;
+		return C_CAPTURE;
+	}
+	if (atom || (x->is_atom && ns == NS_NONE)) {
+		int a03 = ns == NS_ATOM03;
+
+		if (eq(l, "entry")) {
+			if (feedb_item_begin(x->b) != 0)
+				stop(x);
+			return C_ITEM;
+		}
+		if (eq(l, "title"))
+			begin_capture(x, T_FEED_STR, FF_TITLE, x->is_atom ? 1 : 2, atom_kind(attrs, n, a03));
+		else if (eq(l, "subtitle") || eq(l, "tagline"))
+			begin_capture(x, T_FEED_STR, FF_SUBTITLE, x->is_atom ? 1 : 2,
+			              atom_kind(attrs, n, a03));
+		else if (eq(l, "link")) {
+			atom_link(x, 0, attrs, n);
+			return C_SKIP;
+		} else if (eq(l, "updated") || eq(l, "modified"))
+			begin_capture(x, T_FEED_DATE, 0, 1, K_TEXT);
+		else if (eq(l, "author"))
+			return C_PERSON_FEED;
+		else
+			return C_SKIP;
+		return C_CAPTURE;
+	}
+	switch (ns) {
+	case NS_DC:
+		if (eq(l, "language"))
+			begin_capture(x, T_FEED_STR, FF_LANGUAGE, 2, K_TEXT);
+		else if (eq(l, "date"))
+			begin_capture(x, T_FEED_DATE, 0, 3, K_TEXT);
+		else if (eq(l, "creator"))
+			begin_capture(x, T_FEED_AUTHOR, 0, 1, K_TEXT);
+		else if (eq(l, "title"))
+			begin_capture(x, T_FEED_STR, FF_TITLE, 2, K_HTML);
+		else if (eq(l, "description"))
+			begin_capture(x, T_FEED_STR, FF_SUBTITLE, 2, K_HTML);
+		else
+			return C_SKIP;
+		return C_CAPTURE;
+	case NS_SY:
+		if (eq(l, "updatePeriod"))
+			begin_capture(x, T_SY_PERIOD, 0, 1, K_TEXT);
+		else if (eq(l, "updateFrequency"))
+			begin_capture(x, T_SY_FREQ, 0, 1, K_TEXT);
+		else
+			return C_SKIP;
+		return C_CAPTURE;
+	case NS_ITUNES:
+		if (eq(l, "author"))
+			begin_capture(x, T_FEED_AUTHOR, 0, 4, K_TEXT);
+		else if (eq(l, "subtitle"))
+			begin_capture(x, T_FEED_STR, FF_SUBTITLE, 3, K_TEXT);
+		else if (eq(l, "summary"))
+			begin_capture(x, T_FEED_STR, FF_SUBTITLE, 4, K_TEXT);
+		else
+			return C_SKIP;
+		return C_CAPTURE;
+	default:
+		return C_SKIP;
+	}
+}
+
+/* The root element: which format, or not a feed. */
+static int
+root_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int n)
+{
+	struct fr_feed *f = x->b->f;
+	char *v;
+
+	x->root_seen = 1;
+	snprintf(x->root_name, sizeof(x->root_name), "%s", (const char *)l);
+	if (eq(l, "rss") && (ns == NS_NONE || ns == NS_OTHER)) {
+		x->rss_version = attr_dup(attrs, n, "version", 0);
+		return C_RSS;
+	}
+	if (eq(l, "RDF") && ns == NS_RDF) {
+		f->version = strdup("rss10"); /* rss090 when its elements say so */
+		if (!f->version)
+			x->b->oom = 1;
+		return C_RDF;
+	}
+	if (eq(l, "feed") && (ns == NS_ATOM10 || ns == NS_ATOM03 || ns == NS_NONE)) {
+		x->is_atom = 1;
+		v = attr_dup(attrs, n, "version", 0);
+		if (ns == NS_ATOM10)
+			f->version = strdup("atom10");
+		else if (ns == NS_ATOM03 || (v && !strcmp(feed_trim(v), "0.3")))
+			f->version = strdup("atom03");
+		else if (v && !strcmp(v, "0.2"))
+			f->version = strdup("atom02");
+		else if (v && !strcmp(v, "0.1"))
+			f->version = strdup("atom01");
+		else
+			f->version = strdup("atom");
+		free(v);
+		if (!f->version)
+			x->b->oom = 1;
+		v = attr_dup(attrs, n, "lang", 1);
+		feedb_feed_str(x->b, FF_LANGUAGE, v ? feed_trim(v) : NULL, 3);
+		return C_CHANNEL;
+	}
+	if (eq(l, "entry") && (ns == NS_ATOM10 || ns == NS_ATOM03)) {
+		/* An Atom entry document: a feed of one entry. */
+		x->is_atom = 1;
+		f->version = strdup(ns == NS_ATOM10 ? "atom10" : "atom03");
+		if (!f->version || feedb_item_begin(x->b) != 0)
+			x->b->oom = 1;
+		return C_ITEM;
+	}
+	if (eq(l, "channel") && ns == NS_NONE) {
+		f->version = strdup("rss");
+		return C_CHANNEL;
+	}
+	x->not_feed = 1;
+	stop(x);
+	return C_SKIP;
+}
+
+static void
+rss_version(struct px *x)
+{
+	struct fr_feed *f = x->b->f;
+	const char *v = x->rss_version ? feed_trim(x->rss_version) : "";
+	const char *name = "rss";
+
+	if (f->version)
+		return;
+	if (!strcmp(v, "0.91"))
+		name = x->netscape_doctype ? "rss091n" : "rss091u";
+	else if (!strcmp(v, "0.92"))
+		name = "rss092";
+	else if (!strcmp(v, "0.93"))
+		name = "rss093";
+	else if (!strcmp(v, "0.94"))
+		name = "rss094";
+	else if (!strncmp(v, "2.", 2))
+		name = "rss20";
+	else if (!strcmp(v, "0.90"))
+		name = "rss090";
+	f->version = strdup(name);
+	if (!f->version)
+		x->b->oom = 1;
+}
+
+/* ---- SAX callbacks ---- */
+
+static int
+push_frame(struct px *x, int ctx, const xmlChar **attrs, int n)
+{
+	struct frame *fr;
+	char *xb;
+
+	if (x->depth + 1 >= x->cap) {
+		unsigned cap = x->cap * 2;
+		struct frame *p = realloc(x->stack, cap * sizeof(*p));
+
+		if (!p) {
+			x->b->oom = 1;
+			return -1;
+		}
+		x->stack = p;
+		x->cap = cap;
+	}
+	fr = &x->stack[x->depth + 1];
+	fr->ctx = (unsigned char)ctx;
+	fr->base = x->stack[x->depth].base;
+	fr->base_owned = 0;
+	xb = n ? attr_dup(attrs, n, "base", 1) : NULL;
+	if (xb) {
+		char *abs = feed_resolve(fr->base, xb);
+
+		free(xb);
+		if (abs) {
+			fr->base = abs;
+			fr->base_owned = 1;
+		}
+	}
+	x->depth++;
+	return 0;
+}
+
+static void
+on_start(void *ud, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri, int nb_ns,
+         const xmlChar **nss, int n, int nb_def, const xmlChar **attrs)
+{
+	struct px *x = ud;
+	int parent, ctx, ns;
+
+	(void)nb_ns;
+	(void)nss;
+	(void)nb_def;
+	keep_entities(x);
+	if (x->stopped)
+		return;
+	if (x->depth >= x->max_depth) {
+		feedb_bozo(x->b, "line %d: elements nested deeper than %u; parsing stopped",
+		           xmlSAX2GetLineNumber(x->ctxt), x->max_depth);
+		stop(x);
+		return;
+	}
+	parent = x->stack[x->depth].ctx;
+	if (push_frame(x, C_SKIP, attrs, n) != 0) {
+		stop(x);
+		return;
+	}
+	if (parent == C_CAPTURE) {
+		struct capture *c = &x->cap_;
+
+		x->stack[x->depth].ctx = C_CAPTURE;
+		if (c->kind == K_XHTML && !c->xhtml_div && x->depth == c->depth + 1 && eq(l, "div") &&
+		    ns_of(x, uri, prefix) == NS_XHTML && x->text.n == 0) {
+			c->xhtml_div = x->depth;
+			return;
+		}
+		if (to_markup(x) != 0) {
+			x->b->oom = 1;
+			return;
+		}
+		serialize_start(x, l, prefix, n, attrs);
+		return;
+	}
+	if (parent == C_SKIP)
+		return;
+	ns = ns_of(x, uri, prefix);
+	switch (parent) {
+	case C_TOP:
+		ctx = root_element(x, ns, l, attrs, n);
+		break;
+	case C_RSS:
+	case C_RDF:
+		if (parent == C_RDF && ns == NS_RSS090 && x->b->f->version &&
+		    strcmp(x->b->f->version, "rss090") != 0) {
+			free(x->b->f->version);
+			x->b->f->version = strdup("rss090");
+			if (!x->b->f->version)
+				x->b->oom = 1;
+		}
+		if (eq(l, "channel")) {
+			ctx = C_CHANNEL;
+		} else if (eq(l, "item")) {
+			ctx = feedb_item_begin(x->b) == 0 ? C_ITEM : C_SKIP;
+		} else {
+			ctx = C_SKIP;
+		}
+		break;
+	case C_CHANNEL:
+		ctx = channel_element(x, ns, l, attrs, n);
+		break;
+	case C_ITEM:
+		ctx = item_element(x, ns, l, attrs, n);
+		break;
+	case C_MEDIA:
+		ctx = ns == NS_MEDIA ? item_element(x, ns, l, attrs, n) : C_SKIP;
+		break;
+	case C_PERSON_FEED:
+	case C_PERSON_ITEM:
+		if (eq(l, "name"))
+			begin_capture(x, T_PERSON_NAME, 0, 1, K_TEXT);
+		else if (eq(l, "email"))
+			begin_capture(x, T_PERSON_EMAIL, 0, 5, K_TEXT);
+		ctx = x->cap_.active ? C_CAPTURE : C_SKIP;
+		break;
+	default:
+		ctx = C_SKIP;
+		break;
+	}
+	x->stack[x->depth].ctx = (unsigned char)ctx;
+}
+
+static void
+on_end(void *ud, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri)
+{
+	struct px *x = ud;
+	struct frame *fr;
+	int ctx;
+
+	(void)uri;
+	keep_entities(x);
+	if (x->depth == 0)
+		return;
+	fr = &x->stack[x->depth];
+	ctx = fr->ctx;
+	if (ctx == C_CAPTURE && x->cap_.active) {
+		struct capture *c = &x->cap_;
+
+		if (x->depth == c->depth) {
+			end_capture(x, x->stack[x->depth - 1].ctx == C_PERSON_ITEM);
+		} else if (x->depth == c->xhtml_div) {
+			c->xhtml_div = 0;
+			flush_open(x);
+		} else if (c->pending_open) {
+			c->pending_open = 0;
+			if (fb_add(&x->text, "/>", 2) != 0)
+				x->b->oom = 1;
+		} else {
+			int bad = fb_add(&x->text, "</", 2);
+
+			if (prefix) {
+				bad |= fb_add(&x->text, (const char *)prefix, strlen((const char *)prefix));
+				bad |= fb_addc(&x->text, ':');
+			}
+			bad |= fb_add(&x->text, (const char *)l, strlen((const char *)l));
+			bad |= fb_addc(&x->text, '>');
+			if (bad)
+				x->b->oom = 1;
+		}
+	} else if (ctx == C_ITEM) {
+		feedb_item_end(x->b);
+	}
+	if (fr->base_owned)
+		free((char *)fr->base);
+	x->depth--;
+}
+
+static void
+on_chars(void *ud, const xmlChar *s, int n)
+{
+	struct px *x = ud;
+	int rc;
+
+	keep_entities(x);
+	if (!x->cap_.active || x->stopped)
+		return;
+	if (x->cap_.xhtml_div && x->depth < x->cap_.xhtml_div)
+		return; /* blanks around the xhtml wrapper div */
+	flush_open(x);
+	if (x->cap_.markup)
+		rc = fb_add_escaped(&x->text, (const char *)s, (size_t)n, 0);
+	else
+		rc = fb_add(&x->text, (const char *)s, (size_t)n);
+	if (rc != 0) {
+		feedb_bozo(x->b, "line %d: text longer than %zu bytes; parsing stopped",
+		           xmlSAX2GetLineNumber(x->ctxt), x->text.max);
+		stop(x);
+	}
+}
+
+/* ---- the parse ---- */
+
+/* The charset parameter of a Content-Type, as a malloc'd string, or NULL. */
+static char *
+content_type_charset(const char *ct)
+{
+	const char *p;
+	size_t n;
+
+	if (!ct)
+		return NULL;
+	for (p = ct; *p; p++) {
+		if (strncasecmp(p, "charset", 7))
+			continue;
+		p += 7;
+		while (*p == ' ')
+			p++;
+		if (*p != '=')
+			continue;
+		p++;
+		while (*p == ' ' || *p == '"' || *p == '\'')
+			p++;
+		n = strcspn(p, "\"'; \t");
+		return n ? strndup(p, n) : NULL;
+	}
+	return NULL;
+}
+
+static int
+has_bom(const char *buf, size_t len)
+{
+	const unsigned char *u = (const unsigned char *)buf;
+
+	return (len >= 3 && u[0] == 0xEF && u[1] == 0xBB && u[2] == 0xBF) ||
+	       (len >= 2 && ((u[0] == 0xFE && u[1] == 0xFF) || (u[0] == 0xFF && u[1] == 0xFE)));
+}
+
+static void
+lower_ascii(char *s)
+{
+	for (; s && *s; s++)
+		if (*s >= 'A' && *s <= 'Z')
+			*s = (char)(*s - 'A' + 'a');
+}
+
+/* One libxml2 pass over buf; forced names the encoding to use instead of
+ * the document's own (NULL: BOM, declaration, else UTF-8). */
+static int
+run(struct px *x, const char *buf, size_t len, const char *forced)
+{
+	xmlParserCtxtPtr ctxt;
+	xmlSAXHandlerPtr oldsax;
+	const char *enc = NULL;
+
+	if (len > INT32_MAX)
+		return -1;
+	ctxt = xmlCreateMemoryParserCtxt(buf, (int)len);
+	if (!ctxt)
+		return -1;
+	oldsax = ctxt->sax;
+	ctxt->sax = &x->sax;
+	ctxt->userData = x;
+	x->ctxt = ctxt;
+	xmlCtxtUseOptions(ctxt, XML_PARSE_NONET | XML_PARSE_RECOVER | XML_PARSE_NOCDATA |
+	                          (forced ? XML_PARSE_IGNORE_ENC : 0));
+	if (forced) {
+		xmlCharEncodingHandlerPtr h = xmlFindCharEncodingHandler(forced);
+
+		if (h && xmlSwitchToEncoding(ctxt, h) == 0)
+			enc = forced;
+	}
+	xmlParseDocument(ctxt);
+	if (!enc && ctxt->input && ctxt->input->buf && ctxt->input->buf->encoder)
+		enc = ctxt->input->buf->encoder->name;
+	if (!enc && ctxt->encoding)
+		enc = (const char *)ctxt->encoding;
+	if (!enc)
+		enc = "utf-8";
+	free(x->b->f->encoding);
+	x->b->f->encoding = strdup(enc);
+	if (!x->b->f->encoding)
+		x->b->oom = 1;
+	lower_ascii(x->b->f->encoding);
+	ctxt->sax = oldsax;
+	ctxt->userData = ctxt;
+	xmlFreeParserCtxt(ctxt);
+	x->ctxt = NULL;
+	return 0;
+}
+
+static void
+px_clear(struct px *x)
+{
+	while (x->depth > 0) {
+		if (x->stack[x->depth].base_owned)
+			free((char *)x->stack[x->depth].base);
+		x->depth--;
+	}
+	free(x->stack);
+	x->stack = NULL;
+	fb_free(&x->text);
+	free(x->rss_version);
+	x->rss_version = NULL;
+	free(x->first_error);
+	x->first_error = NULL;
+	free(x->fakes);
+	x->fakes = NULL;
+	x->n_fakes = 0;
+}
+
+static int
+px_init(struct px *x, struct feedb *b, unsigned max_depth)
+{
+	memset(x, 0, sizeof(*x));
+	x->b = b;
+	x->max_depth = max_depth;
+	x->cap = 32;
+	x->stack = calloc(x->cap, sizeof(*x->stack));
+	if (!x->stack)
+		return -1;
+	x->stack[0].ctx = C_TOP;
+	x->stack[0].base = b->base_url && *b->base_url ? b->base_url : NULL;
+	x->text.max = b->max_bytes * 6 + 64;
+	x->sy_freq = 1;
+	x->sax.initialized = XML_SAX2_MAGIC;
+	x->sax.startElementNs = on_start;
+	x->sax.endElementNs = on_end;
+	x->sax.characters = on_chars;
+	x->sax.cdataBlock = on_chars;
+	x->sax.getEntity = on_get_entity;
+	x->sax.internalSubset = on_internal_subset;
+	x->sax.serror = on_error;
+	return 0;
+}
+
+/* Resets the builder's feed for a second pass. */
+static int
+reset_feed(struct feedb *b)
+{
+	const char *base = b->base_url;
+	size_t max = b->max_bytes;
+
+	fr_feed_free(b->f);
+	memset(b, 0, sizeof(*b));
+	b->f = calloc(1, sizeof(*b->f));
+	if (!b->f)
+		return -1;
+	b->f->updated_s = FR_DATE_NONE;
+	b->f->ttl_s = -1;
+	b->f->update_period_s = -1;
+	memset(b->frank, RANK_NONE, sizeof(b->frank));
+	b->base_url = base;
+	b->max_bytes = max;
+	return 0;
+}
+
+int
+feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_feed_opts *o,
+               char *err, size_t errlen)
+{
+	struct px x;
+	unsigned max_depth = o && o->max_depth ? o->max_depth : FR_FEED_MAX_DEPTH_DEFAULT;
+	char *charset = has_bom(buf, len) ? NULL : content_type_charset(o ? o->content_type : NULL);
+	int rc = 0, retried = 0;
+
+	xmlInitParser();
+	if (px_init(&x, b, max_depth) != 0) {
+		free(charset);
+		return fr_errf(err, errlen, "out of memory");
+	}
+	if (run(&x, buf, len, charset) != 0) {
+		rc = fr_errf(err, errlen, "out of memory");
+		goto done;
+	}
+	/* Declared (or taken as) UTF-8 but is not: read it again as
+	 * windows-1252, the usual truth, and say so. */
+	if (x.enc_error && x.root_seen && !charset && !strcmp(b->f->encoding, "utf-8")) {
+		char *why = x.first_error ? strdup(x.first_error) : NULL;
+		int line = x.first_error_line;
+
+		px_clear(&x);
+		if (reset_feed(b) != 0 || px_init(&x, b, max_depth) != 0 ||
+		    run(&x, buf, len, "windows-1252") != 0) {
+			free(why);
+			rc = fr_errf(err, errlen, "out of memory");
+			goto done;
+		}
+		feedb_bozo(b, "line %d: not UTF-8 as declared (%s); read as windows-1252", line,
+		           why ? why : "bad byte sequence");
+		free(why);
+		retried = 1;
+	}
+	if (x.not_feed) {
+		rc = fr_errf(err, errlen, "not a feed: root <%s>", x.root_name);
+		goto done;
+	}
+	if (!x.root_seen) {
+		if (x.first_error)
+			rc = fr_errf(err, errlen, "not a feed: line %d: %s", x.first_error_line,
+			             x.first_error);
+		else
+			rc = fr_errf(err, errlen, "not a feed: no root element");
+		goto done;
+	}
+	if (x.first_error && !retried)
+		feedb_bozo(b, "line %d: %s", x.first_error_line, x.first_error);
+	rss_version(&x);
+	if (x.sy_period_s > 0 || x.sy_freq > 1)
+		b->f->update_period_s = (x.sy_period_s > 0 ? x.sy_period_s : 86400) / x.sy_freq;
+done:
+	px_clear(&x);
+	free(charset);
+	return rc;
+}
