@@ -91,11 +91,20 @@ parse_span(const char *s, int units, double *out)
 		return -1;
 	if (units && *end) {
 		switch (*end) {
-		case 's': mult = 1; break;
-		case 'm': mult = 60; break;
-		case 'h': mult = 3600; break;
-		case 'd': mult = 86400; break;
-		default: return -1;
+		case 's':
+			mult = 1;
+			break;
+		case 'm':
+			mult = 60;
+			break;
+		case 'h':
+			mult = 3600;
+			break;
+		case 'd':
+			mult = 86400;
+			break;
+		default:
+			return -1;
 		}
 		end++;
 	}
@@ -147,8 +156,11 @@ parse_formats(const char *s, struct fr_serve_feeds_config *c)
 			return -1;
 		c->formats[c->n_formats++] = (enum fr_serve_format)f;
 		p += n;
-		if (*p == ',' && *++p == '\0')
-			return -1;
+		if (*p == ',') {
+			p++;
+			if (*p == '\0')
+				return -1; /* a trailing comma */
+		}
 	}
 	return c->n_formats ? 0 : -1;
 }
@@ -186,13 +198,13 @@ struct opts {
 static int
 parse_args(int argc, char **argv, struct opts *o)
 {
-	const char *names[] = {"--world",  "--speed",     "--port",      "--port-file",
-	                       "--hosts",  "--opml",      "--log",       "--truth",
-	                       "--start",  "--duration",  "--window",    "--misbehave",
+	const char *names[] = {"--world",      "--speed",     "--port",    "--port-file",
+	                       "--hosts",      "--opml",      "--log",     "--truth",
+	                       "--start",      "--duration",  "--window",  "--misbehave",
 	                       "--host-limit", "--api-limit", "--formats", "--huge-mib"};
-	const char **slots[] = {&o->world,  &o->speed,      &o->port,      &o->port_file,
-	                        &o->hosts,  &o->opml,       &o->log,       &o->truth,
-	                        &o->start,  &o->duration,   &o->window,    &o->misbehave,
+	const char **slots[] = {&o->world,      &o->speed,     &o->port,    &o->port_file,
+	                        &o->hosts,      &o->opml,      &o->log,     &o->truth,
+	                        &o->start,      &o->duration,  &o->window,  &o->misbehave,
 	                        &o->host_limit, &o->api_limit, &o->formats, &o->huge_mib};
 	size_t n = sizeof(names) / sizeof(names[0]);
 
@@ -275,14 +287,16 @@ check_settings(const struct opts *o, struct settings *st)
 	}
 	if (o->hosts) {
 		if (parse_u64(o->hosts, 10000000, &u) < 0 || u == 0) {
-			cli_err("serve", "--hosts wants a whole number 1..10000000, not '%s'", o->hosts);
+			cli_err("serve", "--hosts wants a whole number 1..10000000, not '%s'",
+			        o->hosts);
 			return -1;
 		}
 		st->hosts = (uint32_t)u;
 	}
 	if (o->window) {
 		if (parse_u64(o->window, 100000, &u) < 0 || u == 0) {
-			cli_err("serve", "--window wants a whole number 1..100000, not '%s'", o->window);
+			cli_err("serve", "--window wants a whole number 1..100000, not '%s'",
+			        o->window);
 			return -1;
 		}
 		st->window = (unsigned)u;
@@ -305,13 +319,15 @@ check_settings(const struct opts *o, struct settings *st)
 		return -1;
 	}
 	if (o->formats && parse_formats(o->formats, &st->fc) < 0) {
-		cli_err("serve", "--formats wants a comma-separated list of rss, atom, json, not '%s'",
+		cli_err("serve",
+		        "--formats wants a comma-separated list of rss, atom, json, not '%s'",
 		        o->formats);
 		return -1;
 	}
 	if (o->huge_mib) {
 		if (parse_u64(o->huge_mib, 1 << 20, &u) < 0 || u == 0) {
-			cli_err("serve", "--huge-mib wants a whole number >= 1, not '%s'", o->huge_mib);
+			cli_err("serve", "--huge-mib wants a whole number >= 1, not '%s'",
+			        o->huge_mib);
 			return -1;
 		}
 		st->huge_bytes = u << 20;
@@ -325,7 +341,8 @@ check_settings(const struct opts *o, struct settings *st)
 	}
 	if (o->duration) {
 		if (parse_span(o->duration, 1, &st->duration_s) < 0) {
-			cli_err("serve", "--duration wants a positive span (e.g. 86400, 36h, 2d), not '%s'",
+			cli_err("serve",
+			        "--duration wants a positive span (e.g. 86400, 36h, 2d), not '%s'",
 			        o->duration);
 			return -1;
 		}
@@ -527,15 +544,16 @@ cmd_serve(int argc, char **argv)
 		if (o.truth && write_truth(feeds, o.truth, t_end, &truth_rows) < 0)
 			goto out;
 		fr_time_format(t_end, t1, sizeof(t1));
-		fprintf(stderr,
-		        "freshet serve: %s at clock %s: %llu requests (%llu 200, %llu 304, %llu 3xx, "
-		        "%llu 404, %llu 429, %llu 500, %llu 503, %llu other)",
-		        sig == SIGINT ? "interrupted" : "terminated", t1,
-		        (unsigned long long)stats.requests, (unsigned long long)stats.ok,
-		        (unsigned long long)stats.not_modified, (unsigned long long)stats.redirect,
-		        (unsigned long long)stats.not_found, (unsigned long long)stats.too_many,
-		        (unsigned long long)stats.fail500, (unsigned long long)stats.fail503,
-		        (unsigned long long)stats.other);
+		fprintf(
+		    stderr,
+		    "freshet serve: %s at clock %s: %llu requests (%llu 200, %llu 304, %llu 3xx, "
+		    "%llu 404, %llu 429, %llu 500, %llu 503, %llu other)",
+		    sig == SIGINT ? "interrupted" : "terminated", t1,
+		    (unsigned long long)stats.requests, (unsigned long long)stats.ok,
+		    (unsigned long long)stats.not_modified, (unsigned long long)stats.redirect,
+		    (unsigned long long)stats.not_found, (unsigned long long)stats.too_many,
+		    (unsigned long long)stats.fail500, (unsigned long long)stats.fail503,
+		    (unsigned long long)stats.other);
 		if (o.truth)
 			fprintf(stderr, "; truth: %zu items -> %s", truth_rows, o.truth);
 		fputc('\n', stderr);

@@ -20,9 +20,9 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define N_STRIPES 64                 /* locks over the per-source cache */
-#define BODY_MAX ((size_t)64 << 20)   /* cap on one rendered body */
-#define NAME_URL_MAX 1024             /* cap on a percent-encoded source name */
+#define N_STRIPES 64                /* locks over the per-source cache */
+#define BODY_MAX ((size_t)64 << 20) /* cap on one rendered body */
+#define NAME_URL_MAX 1024           /* cap on a percent-encoded source name */
 
 /* A rendered body, shared by the cache and the answers sending it. */
 struct body {
@@ -50,9 +50,9 @@ struct fr_serve_feeds {
 };
 
 static const char *const EXT[FR_SERVE_N_FORMATS] = {"rss", "atom", "json"};
-static const char *const CTYPE[FR_SERVE_N_FORMATS] = {
-    "application/rss+xml; charset=utf-8", "application/atom+xml; charset=utf-8",
-    "application/feed+json; charset=utf-8"};
+static const char *const CTYPE[FR_SERVE_N_FORMATS] = {"application/rss+xml; charset=utf-8",
+                                                      "application/atom+xml; charset=utf-8",
+                                                      "application/feed+json; charset=utf-8"};
 
 const char *
 fr_serve_format_ext(enum fr_serve_format f)
@@ -92,7 +92,8 @@ buf_add(struct buf *b, const char *s, size_t n)
 
 		while (cap < b->len + n + 1)
 			cap *= 2;
-		if (cap > BODY_MAX || !(p = realloc(b->p, cap))) {
+		p = cap > BODY_MAX ? NULL : realloc(b->p, cap);
+		if (!p) {
 			b->bad = 1;
 			return;
 		}
@@ -157,12 +158,23 @@ buf_xml(struct buf *b, const char *s)
 		const char *rep;
 
 		switch (*s) {
-		case '&': rep = "&amp;"; break;
-		case '<': rep = "&lt;"; break;
-		case '>': rep = "&gt;"; break;
-		case '"': rep = "&quot;"; break;
-		case '\'': rep = "&apos;"; break;
-		default: continue;
+		case '&':
+			rep = "&amp;";
+			break;
+		case '<':
+			rep = "&lt;";
+			break;
+		case '>':
+			rep = "&gt;";
+			break;
+		case '"':
+			rep = "&quot;";
+			break;
+		case '\'':
+			rep = "&apos;";
+			break;
+		default:
+			continue;
 		}
 		buf_add(b, run, (size_t)(s - run));
 		buf_puts(b, rep);
@@ -273,8 +285,7 @@ feed_url(const struct fr_serve_feeds *f, uint32_t s, char *buf, size_t len)
 
 	fr_serve_host_name(f->src_host[s], f->cfg.domain, host, sizeof(host));
 	url_segment(fr_trace_source_name(f->tr, s), seg, sizeof(seg));
-	snprintf(buf, len, "http://%s/feeds/%s.%s", host, seg,
-	         EXT[fr_serve_feeds_format(f, s)]);
+	snprintf(buf, len, "http://%s/feeds/%s.%s", host, seg, EXT[fr_serve_feeds_format(f, s)]);
 	return buf;
 }
 
@@ -352,7 +363,8 @@ fr_serve_feeds_new(const struct fr_serve_feeds_config *cfg, char *err, size_t er
 	for (unsigned i = 0; i < f->cfg.n_formats; i++) {
 		if ((unsigned)f->cfg.formats[i] >= FR_SERVE_N_FORMATS) {
 			fr_serve_feeds_free(f);
-			fr_errf(err, errlen, "serve: bad feed format %u", (unsigned)f->cfg.formats[i]);
+			fr_errf(err, errlen, "serve: bad feed format %u",
+			        (unsigned)f->cfg.formats[i]);
 			return NULL;
 		}
 	}
@@ -434,8 +446,8 @@ render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct buf *b)
 	size_t first = tr->first[s], lo = count > f->cfg.window ? count - f->cfg.window : 0;
 	char host[128], seg[NAME_URL_MAX], url[NAME_URL_MAX + 192], date[FR_HTTPDATE_LEN],
 	    d3339[40];
-	int64_t newest_ms = count ? item_ms(f, first + count - 1)
-	                          : (int64_t)floor(f->cfg.clock->wall0_s * 1000);
+	int64_t newest_ms =
+	    count ? item_ms(f, first + count - 1) : (int64_t)floor(f->cfg.clock->wall0_s * 1000);
 
 	fr_serve_host_name(f->src_host[s], f->cfg.domain, host, sizeof(host));
 	url_segment(name, seg, sizeof(seg));
@@ -448,8 +460,9 @@ render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct buf *b)
 		           host);
 		buf_xml(b, name);
 		buf_printf(b, " on %s (freshet serve)</description>\n", host);
-		buf_printf(b, "<lastBuildDate>%s</lastBuildDate>\n",
-		           fr_serve_httpdate_format(floor_div(newest_ms, 1000), date, sizeof(date)));
+		buf_printf(
+		    b, "<lastBuildDate>%s</lastBuildDate>\n",
+		    fr_serve_httpdate_format(floor_div(newest_ms, 1000), date, sizeof(date)));
 	} else if (fmt == FR_SERVE_ATOM) {
 		buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		            "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>Source ");
@@ -458,11 +471,13 @@ render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct buf *b)
 		buf_xml(b, url);
 		buf_puts(b, "</id>\n<link rel=\"self\" href=\"");
 		buf_xml(b, url);
-		buf_printf(b, "\"/>\n<link rel=\"alternate\" href=\"http://%s/\"/>\n"
-		              "<updated>%s</updated>\n<author><name>freshet serve</name></author>\n",
+		buf_printf(b,
+		           "\"/>\n<link rel=\"alternate\" href=\"http://%s/\"/>\n"
+		           "<updated>%s</updated>\n<author><name>freshet serve</name></author>\n",
 		           host, rfc3339_ms(newest_ms, d3339, sizeof(d3339)));
 	} else {
-		buf_puts(b, "{\"version\":\"https://jsonfeed.org/version/1.1\",\"title\":\"Source ");
+		buf_puts(b,
+		         "{\"version\":\"https://jsonfeed.org/version/1.1\",\"title\":\"Source ");
 		buf_json(b, name);
 		buf_printf(b, "\",\"home_page_url\":\"http://%s/\",\"feed_url\":\"", host);
 		buf_json(b, url);
@@ -475,13 +490,14 @@ render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct buf *b)
 		if (fmt == FR_SERVE_RSS) {
 			buf_puts(b, "<item>\n<title>");
 			buf_xml(b, name);
-			buf_printf(b, " item %zu%s</title>\n<link>http://%s/items/%s/%zu</link>\n"
-			              "<guid isPermaLink=\"false\">",
+			buf_printf(b,
+			           " item %zu%s</title>\n<link>http://%s/items/%s/%zu</link>\n"
+			           "<guid isPermaLink=\"false\">",
 			           k, bad ? ": Q&A <update>" : "", host, seg, k);
 			buf_xml(b, name);
-			buf_printf(b, "-%zu</guid>\n<pubDate>%s</pubDate>\n<description>Item %zu of ",
-			           k, fr_serve_httpdate_format(floor_div(ms, 1000), date, sizeof(date)),
-			           k);
+			buf_printf(
+			    b, "-%zu</guid>\n<pubDate>%s</pubDate>\n<description>Item %zu of ", k,
+			    fr_serve_httpdate_format(floor_div(ms, 1000), date, sizeof(date)), k);
 			buf_xml(b, name);
 			buf_printf(b, ", published %s.</description>\n</item>\n", d3339);
 		} else if (fmt == FR_SERVE_ATOM) {
@@ -489,17 +505,19 @@ render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct buf *b)
 			buf_xml(b, name);
 			buf_printf(b, " item %zu%s</title>\n<id>", k, bad ? ": Q&A <update>" : "");
 			buf_xml(b, name);
-			buf_printf(b, "-%zu</id>\n<link rel=\"alternate\" href=\"http://%s/items/%s/%zu\"/>\n"
-			              "<published>%s</published>\n<updated>%s</updated>\n"
-			              "<summary>Item %zu of ",
-			           k, host, seg, k, d3339, d3339, k);
+			buf_printf(
+			    b,
+			    "-%zu</id>\n<link rel=\"alternate\" href=\"http://%s/items/%s/%zu\"/>\n"
+			    "<published>%s</published>\n<updated>%s</updated>\n"
+			    "<summary>Item %zu of ",
+			    k, host, seg, k, d3339, d3339, k);
 			buf_xml(b, name);
 			buf_printf(b, ", published %s.</summary>\n</entry>\n", d3339);
 		} else {
 			buf_puts(b, k + 1 == count ? "\n{\"id\":\"" : ",\n{\"id\":\"");
 			buf_json(b, name);
-			buf_printf(b, "-%zu\",\"url\":\"http://%s/items/%s/%zu\",\"title\":\"", k, host,
-			           seg, k);
+			buf_printf(b, "-%zu\",\"url\":\"http://%s/items/%s/%zu\",\"title\":\"", k,
+			           host, seg, k);
 			buf_json(b, name);
 			buf_printf(b, " item %zu\",\"content_text\":\"Item %zu of ", k, k);
 			buf_json(b, name);
@@ -689,7 +707,8 @@ fr_serve_feeds_handle(void *ctx, const struct fr_serve_req *req, struct fr_serve
 		const char *name = path + 7, *slash = strrchr(name, '/'), *p;
 		size_t k = 0;
 
-		if (!slash || !slash[1] || !find_source(f, req->host, name, (size_t)(slash - name), &s)) {
+		if (!slash || !slash[1] ||
+		    !find_source(f, req->host, name, (size_t)(slash - name), &s)) {
 			not_found(resp);
 			return 0;
 		}
@@ -744,8 +763,8 @@ outline_set(struct fr_opml_outline *o, const char *url, const char *home, const 
 }
 
 int
-fr_serve_feeds_write_opml(const struct fr_serve_feeds *f, FILE *out, const char *name,
-                          char *err, size_t errlen)
+fr_serve_feeds_write_opml(const struct fr_serve_feeds *f, FILE *out, const char *name, char *err,
+                          size_t errlen)
 {
 	const struct fr_trace *tr = f->tr;
 	size_t n = tr->n_sources, n_out = 0;
@@ -769,7 +788,8 @@ fr_serve_feeds_write_opml(const struct fr_serve_feeds *f, FILE *out, const char 
 			continue;
 		fr_serve_host_name(h, f->cfg.domain, host, sizeof(host));
 		snprintf(home, sizeof(home), "http://%s/", host);
-		snprintf(url, sizeof(url), "http://%s%s", host, fr_serve_huge_path(h, hp, sizeof(hp)));
+		snprintf(url, sizeof(url), "http://%s%s", host,
+		         fr_serve_huge_path(h, hp, sizeof(hp)));
 		snprintf(title, sizeof(title), "Huge feed of %s", host);
 		o[n_out].category = "huge";
 		rc = outline_set(&o[n_out++], url, home, title);

@@ -22,9 +22,9 @@ const char *fr_serve_format_ext(enum fr_serve_format f);
 struct fr_serve_feeds_config {
 	const struct fr_trace *tr;          /* borrowed; outlives the feeds */
 	const struct fr_serve_clock *clock; /* borrowed, wall0_s already set */
-	uint32_t n_hosts;   /* 0: the trace's hosts when it has fewer hosts than
-	                       sources, else max(1, sources / 10) */
-	unsigned window;    /* items per feed, newest first: 25 */
+	uint32_t n_hosts;                   /* 0: the trace's hosts when it has fewer hosts than
+	                                       sources, else max(1, sources / 10) */
+	unsigned window;                    /* items per feed, newest first: 25 */
 	enum fr_serve_format formats[FR_SERVE_N_FORMATS]; /* source s gets */
 	unsigned n_formats; /*   formats[s % n_formats]; 0: rss, atom, json */
 	int misbehave;      /* as the server's: ill-formed XML on FR_SERVE_HOST_ILLFORMED

@@ -27,7 +27,7 @@
 
 /* Sliding window: the times of the last n requests let through. */
 struct window {
-	double *t; /* ring of n times */
+	double *t;               /* ring of n times */
 	unsigned n, count, head; /* head: index of the oldest */
 	double span_s;
 };
@@ -44,7 +44,7 @@ struct fr_serve {
 	struct host *hosts; /* [n_hosts] */
 	pthread_mutex_t log_mu;
 	pthread_mutex_t err_mu;
-	char mhd_err[256]; /* last message libmicrohttpd logged */
+	char mhd_err[256];          /* last message libmicrohttpd logged */
 	atomic_uint_fast64_t st[9]; /* in the order of struct fr_serve_stats */
 };
 
@@ -66,13 +66,26 @@ fr_serve_host_flags(uint32_t k, int misbehave)
 	if (!misbehave)
 		return f;
 	switch (r) {
-	case 3: f |= FR_SERVE_HOST_SLOW; break;
-	case 5: f |= FR_SERVE_HOST_FAIL500; break;
-	case 11: f |= FR_SERVE_HOST_FAIL503; break;
-	case 13: f |= FR_SERVE_HOST_ILLFORMED; break;
-	case 15: f |= FR_SERVE_HOST_REDIRECT; break;
-	case 17: f |= FR_SERVE_HOST_HUGE; break;
-	default: break;
+	case 3:
+		f |= FR_SERVE_HOST_SLOW;
+		break;
+	case 5:
+		f |= FR_SERVE_HOST_FAIL500;
+		break;
+	case 11:
+		f |= FR_SERVE_HOST_FAIL503;
+		break;
+	case 13:
+		f |= FR_SERVE_HOST_ILLFORMED;
+		break;
+	case 15:
+		f |= FR_SERVE_HOST_REDIRECT;
+		break;
+	case 17:
+		f |= FR_SERVE_HOST_HUGE;
+		break;
+	default:
+		break;
 	}
 	return f;
 }
@@ -191,9 +204,9 @@ parse_host(const struct fr_serve *s, const char *v)
 		if (k >= s->cfg.n_hosts)
 			return -1;
 	}
-	if (*p++ != '.' || strncasecmp(p, dom, dlen) != 0)
+	if (*p != '.' || strncasecmp(p + 1, dom, dlen) != 0)
 		return -1;
-	p += dlen;
+	p += 1 + dlen;
 	if (*p == '.')
 		p++;
 	if (*p == ':') {
@@ -397,7 +410,8 @@ decide(struct fr_serve *s, uint32_t h, const char *path, double now, struct answ
 			         "User-agent: *\nDisallow: /private/\nCrawl-delay: %d\n",
 			         FR_SERVE_CRAWL_DELAY_S);
 		else
-			snprintf(a->robots, sizeof(a->robots), "User-agent: *\nDisallow: /private/\n");
+			snprintf(a->robots, sizeof(a->robots),
+			         "User-agent: *\nDisallow: /private/\n");
 		set_static(a, 200, a->robots);
 		return;
 	}
@@ -410,7 +424,8 @@ decide(struct fr_serve *s, uint32_t h, const char *path, double now, struct answ
 	t = fr_serve_clock_trace(s->cfg.clock, now);
 	frac = fr_serve_clock_frac(s->cfg.clock, t);
 	if ((flags & FR_SERVE_HOST_FAIL500) && frac < FR_SERVE_FAIL500_UNTIL) {
-		set_static(a, 500, "internal server error (freshet serve: this host fails for a while)\n");
+		set_static(a, 500,
+		           "internal server error (freshet serve: this host fails for a while)\n");
 		return;
 	}
 	if ((flags & FR_SERVE_HOST_FAIL503) && frac >= FR_SERVE_FAIL503_FROM &&
@@ -462,21 +477,35 @@ count(struct fr_serve *s, int status)
 	int k;
 
 	switch (status) {
-	case 200: k = ST_OK; break;
-	case 304: k = ST_304; break;
-	case 404: k = ST_404; break;
-	case 429: k = ST_429; break;
-	case 500: k = ST_500; break;
-	case 503: k = ST_503; break;
-	default: k = (status >= 300 && status < 400) ? ST_3XX : ST_OTHER; break;
+	case 200:
+		k = ST_OK;
+		break;
+	case 304:
+		k = ST_304;
+		break;
+	case 404:
+		k = ST_404;
+		break;
+	case 429:
+		k = ST_429;
+		break;
+	case 500:
+		k = ST_500;
+		break;
+	case 503:
+		k = ST_503;
+		break;
+	default:
+		k = (status >= 300 && status < 400) ? ST_3XX : ST_OTHER;
+		break;
 	}
 	atomic_fetch_add(&s->st[ST_REQ], 1);
 	atomic_fetch_add(&s->st[k], 1);
 }
 
 static void
-log_request(struct fr_serve *s, double now, const char *host, const char *method,
-            const char *path, int status, uint64_t bytes, int inm, int ims, const char *ua)
+log_request(struct fr_serve *s, double now, const char *host, const char *method, const char *path,
+            int status, uint64_t bytes, int inm, int ims, const char *ua)
 {
 	char h[LOG_FIELD_CAP], p[LOG_FIELD_CAP], u[LOG_FIELD_CAP], m[32];
 
@@ -535,8 +564,7 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 		return MHD_NO;
 	host_hdr = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_HOST);
 	inm = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_NONE_MATCH);
-	ims = MHD_lookup_connection_value(conn, MHD_HEADER_KIND,
-	                                  MHD_HTTP_HEADER_IF_MODIFIED_SINCE);
+	ims = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_IF_MODIFIED_SINCE);
 	ua = MHD_lookup_connection_value(conn, MHD_HEADER_KIND, MHD_HTTP_HEADER_USER_AGENT);
 	log_field(hostlog, sizeof(hostlog), host_hdr);
 	{
@@ -610,8 +638,8 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	count(s, a->status);
 	log_request(s, now, hostlog, method, url, a->status,
-	            a->status == 304 || !strcmp(method, "HEAD") ? 0 : (uint64_t)a->len,
-	            inm != NULL, ims != NULL, ua);
+	            a->status == 304 || !strcmp(method, "HEAD") ? 0 : (uint64_t)a->len, inm != NULL,
+	            ims != NULL, ua);
 	if ((flags & FR_SERVE_HOST_SLOW) && s->cfg.slow_s > 0)
 		sleep_s(s->cfg.slow_s);
 	ret = MHD_queue_response(conn, (unsigned)a->status, r);
@@ -708,8 +736,8 @@ fr_serve_start(const struct fr_serve_config *cfg, char *err, size_t errlen)
 	    (unsigned)1024, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, s, MHD_OPTION_END);
 	if (!s->d) {
 		pthread_mutex_lock(&s->err_mu);
-		fr_errf(err, errlen, "serve: cannot listen on 127.0.0.1:%u%s%s", (unsigned)cfg->port,
-		        s->mhd_err[0] ? ": " : "", s->mhd_err);
+		fr_errf(err, errlen, "serve: cannot listen on 127.0.0.1:%u%s%s",
+		        (unsigned)cfg->port, s->mhd_err[0] ? ": " : "", s->mhd_err);
 		pthread_mutex_unlock(&s->err_mu);
 		free_server(s);
 		return NULL;
@@ -718,7 +746,8 @@ fr_serve_start(const struct fr_serve_config *cfg, char *err, size_t errlen)
 	s->port = info ? info->port : cfg->port;
 	if (cfg->log) {
 		pthread_mutex_lock(&s->log_mu);
-		fputs("wall_s\thost\tmethod\tpath\tstatus\tbytes\tinm\tims\tuser_agent\n", cfg->log);
+		fputs("wall_s\thost\tmethod\tpath\tstatus\tbytes\tinm\tims\tuser_agent\n",
+		      cfg->log);
 		fflush(cfg->log);
 		pthread_mutex_unlock(&s->log_mu);
 	}

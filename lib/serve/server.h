@@ -78,18 +78,18 @@ struct fr_serve_handler {
 };
 
 struct fr_serve_config {
-	uint16_t port;               /* 0: an ephemeral port */
-	uint32_t n_hosts;            /* virtual hosts h0..h<n-1> (>= 1) */
-	const char *domain;          /* "freshet.test"; borrowed */
-	int misbehave;               /* 1: the misbehaving hosts misbehave */
-	unsigned limit_n;            /* every host: at most limit_n requests per */
-	double limit_window_s;       /*   limit_window_s wall seconds; 0: no limit */
-	unsigned api_limit_n;        /* API hosts: 2 */
-	double api_limit_window_s;   /*   per 5 s; 0: no limit */
-	double slow_s;               /* delay of slow hosts: 2 */
-	uint64_t huge_bytes;         /* length of the huge feeds: 64 MiB */
-	unsigned max_conns;          /* concurrent connections: 1024 */
-	FILE *log;                   /* request log, borrowed (NULL: none) */
+	uint16_t port;                      /* 0: an ephemeral port */
+	uint32_t n_hosts;                   /* virtual hosts h0..h<n-1> (>= 1) */
+	const char *domain;                 /* "freshet.test"; borrowed */
+	int misbehave;                      /* 1: the misbehaving hosts misbehave */
+	unsigned limit_n;                   /* every host: at most limit_n requests per */
+	double limit_window_s;              /*   limit_window_s wall seconds; 0: no limit */
+	unsigned api_limit_n;               /* API hosts: 2 */
+	double api_limit_window_s;          /*   per 5 s; 0: no limit */
+	double slow_s;                      /* delay of slow hosts: 2 */
+	uint64_t huge_bytes;                /* length of the huge feeds: 64 MiB */
+	unsigned max_conns;                 /* concurrent connections: 1024 */
+	FILE *log;                          /* request log, borrowed (NULL: none) */
 	const struct fr_serve_clock *clock; /* borrowed; outlives the server */
 	struct fr_serve_handler handler;
 };
@@ -100,8 +100,7 @@ void fr_serve_config_defaults(struct fr_serve_config *c);
 
 /* Counts of answered requests, by status. */
 struct fr_serve_stats {
-	uint64_t requests, ok, not_modified, redirect, not_found, too_many, fail500, fail503,
-	    other;
+	uint64_t requests, ok, not_modified, redirect, not_found, too_many, fail500, fail503, other;
 };
 
 struct fr_serve;
