@@ -4,6 +4,7 @@
 #include "net/fetch.h"
 
 #include "core/err.h"
+#include "core/strmap.h"
 #include "net/httpdate.h"
 
 #include <curl/curl.h>
@@ -36,10 +37,16 @@ struct fr_fetcher {
 	char *user_agent, *proxy, *accept;
 	long connect_timeout_ms, timeout_ms, low_speed_time_s, low_speed_bytes;
 	size_t max_body;
-	int max_redirects, max_total, http2, truncate_body, both_validators;
+	int max_redirects, max_total, max_per_host, http2, truncate_body, both_validators;
 	struct transfer *active;       /* doubly linked, in the multi handle */
 	struct transfer *qhead, *qtail; /* waiting for a slot, FIFO */
 	size_t n_active, n_queued;
+	/* Transfers running per host of the requested URL. Counted here, not
+	 * with CURLMOPT_MAX_HOST_CONNECTIONS, which counts per connect-to
+	 * destination (all virtual hosts of a test server would share it). */
+	struct fr_strmap *hosts;
+	uint32_t *host_active;
+	size_t host_cap;
 };
 
 struct transfer {
@@ -49,6 +56,7 @@ struct transfer {
 	struct curl_slist *headers;
 	char *url;
 	uint64_t tag;
+	uint32_t host; /* id in f->hosts */
 	double started_s, t0_mono_s;
 	char errbuf[CURL_ERROR_SIZE];
 	/* The body of the current response. */
@@ -103,6 +111,18 @@ static int
 lower(int c)
 {
 	return c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c;
+}
+
+static int
+strncasecmp_ascii(const char *a, const char *b, size_t n)
+{
+	for (size_t i = 0; i < n; i++) {
+		int x = lower((unsigned char)a[i]), y = lower((unsigned char)b[i]);
+
+		if (x != y || !x)
+			return x - y;
+	}
+	return 0;
 }
 
 void
@@ -233,14 +253,14 @@ fr_fetcher_new(struct fr_fetcher **out, const struct fr_fetch_opts *opts, char *
 		f->max_body = (size_t)LONG_MAX / 2;
 	f->max_redirects = opts->max_redirects ? opts->max_redirects : DEF_MAX_REDIRECTS;
 	f->max_total = opts->max_total > 0 ? opts->max_total : DEF_MAX_TOTAL;
+	f->max_per_host = opts->max_per_host > 0 ? opts->max_per_host : DEF_MAX_PER_HOST;
 	f->http2 = opts->http2 != 0;
 	f->truncate_body = opts->truncate_body != 0;
 	f->both_validators = opts->send_both_validators != 0;
+	f->hosts = fr_strmap_new();
 	f->multi = curl_multi_init();
-	if (!f->multi)
+	if (!f->multi || !f->hosts)
 		goto oom;
-	curl_multi_setopt(f->multi, CURLMOPT_MAX_HOST_CONNECTIONS,
-			  (long)(opts->max_per_host > 0 ? opts->max_per_host : DEF_MAX_PER_HOST));
 	curl_multi_setopt(f->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)f->max_total);
 	curl_multi_setopt(f->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
 	*out = f;
@@ -295,6 +315,9 @@ fr_fetcher_free(struct fr_fetcher *f)
 	if (f->multi)
 		curl_multi_cleanup(f->multi);
 	curl_slist_free_all(f->connect_to);
+	if (f->hosts)
+		fr_strmap_free(f->hosts);
+	free(f->host_active);
 	free(f->user_agent);
 	free(f->proxy);
 	free(f->accept);
@@ -506,8 +529,11 @@ setup_handle(struct transfer *t, const struct fr_request *req)
 		curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)f->max_body);
 	curl_easy_setopt(h, CURLOPT_HTTP_VERSION,
 			 f->http2 ? (long)CURL_HTTP_VERSION_2TLS : (long)CURL_HTTP_VERSION_1_1);
-	/* Wait for a connection that can multiplex rather than open another. */
-	curl_easy_setopt(h, CURLOPT_PIPEWAIT, 1L);
+	/* Over TLS, where HTTP/2 may be negotiated, wait for a connection that can
+	 * multiplex rather than open another. Not for http://: libcurl then
+	 * runs one HTTP/1.1 transfer per host at a time. */
+	if (f->http2 && strncasecmp_ascii(t->url, "https:", 6) == 0)
+		curl_easy_setopt(h, CURLOPT_PIPEWAIT, 1L);
 	curl_easy_setopt(h, CURLOPT_SUPPRESS_CONNECT_HEADERS, 1L);
 	curl_easy_setopt(h, CURLOPT_TCP_KEEPALIVE, 1L);
 	if (f->connect_to)
@@ -528,28 +554,108 @@ unlink_active(struct fr_fetcher *f, struct transfer *t)
 		t->next->prev = t->prev;
 	t->prev = t->next = NULL;
 	f->n_active--;
+	f->host_active[t->host]--;
 }
 
-/* Moves queued transfers into the multi handle while slots are free. A
- * transfer libcurl refuses stays queued (tried again on the next poll). */
+/* Host and port of url, lower-cased ("" when it does not parse). */
+static char *
+host_key(const char *url)
+{
+	CURLU *u = curl_url();
+	char *host = NULL, *port = NULL, *key = NULL;
+	size_t n;
+
+	if (u && curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK) {
+		curl_url_get(u, CURLUPART_HOST, &host, 0);
+		curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT);
+	}
+	n = (host ? strlen(host) : 0) + (port ? strlen(port) : 0) + 2;
+	key = malloc(n);
+	if (key) {
+		snprintf(key, n, "%s%s%s", host ? host : "", port ? ":" : "", port ? port : "");
+		for (char *c = key; *c; c++)
+			*c = (char)lower((unsigned char)*c);
+	}
+	curl_free(host);
+	curl_free(port);
+	if (u)
+		curl_url_cleanup(u);
+	return key;
+}
+
+/* Sets t->host, growing the per-host counts. Returns 0 or -1 (out of memory). */
+static int
+intern_host(struct fr_fetcher *f, struct transfer *t)
+{
+	char *key = host_key(t->url);
+	int rc;
+
+	if (!key)
+		return -1;
+	rc = fr_strmap_intern(f->hosts, key, strlen(key), &t->host, NULL);
+	free(key);
+	if (rc < 0)
+		return -1;
+	if (t->host >= f->host_cap) {
+		size_t cap = f->host_cap ? f->host_cap * 2 : 64;
+		uint32_t *a;
+
+		while (cap <= t->host)
+			cap *= 2;
+		a = realloc(f->host_active, cap * sizeof(*a));
+		if (!a)
+			return -1;
+		memset(a + f->host_cap, 0, (cap - f->host_cap) * sizeof(*a));
+		f->host_active = a;
+		f->host_cap = cap;
+	}
+	return 0;
+}
+
+static int
+can_start(const struct fr_fetcher *f, const struct transfer *t)
+{
+	return f->n_active < (size_t)f->max_total &&
+	       f->host_active[t->host] < (uint32_t)f->max_per_host;
+}
+
+/* Hands t to libcurl. Returns 0, or -1 when libcurl refuses (t is not linked). */
+static int
+start(struct fr_fetcher *f, struct transfer *t)
+{
+	if (curl_multi_add_handle(f->multi, t->h) != CURLM_OK)
+		return -1;
+	t->next = f->active;
+	t->prev = NULL;
+	if (f->active)
+		f->active->prev = t;
+	f->active = t;
+	f->n_active++;
+	f->host_active[t->host]++;
+	return 0;
+}
+
+/* Starts queued transfers, oldest first, while there is room overall and on
+ * their hosts. A transfer libcurl refuses stays queued for the next poll. */
 static void
 start_queued(struct fr_fetcher *f)
 {
-	while (f->qhead && f->n_active < (size_t)f->max_total) {
-		struct transfer *t = f->qhead;
+	struct transfer *prev = NULL, *t = f->qhead, *next;
 
-		if (curl_multi_add_handle(f->multi, t->h) != CURLM_OK)
-			return;
-		f->qhead = t->next;
-		if (!f->qhead)
-			f->qtail = NULL;
-		f->n_queued--;
-		t->next = f->active;
-		t->prev = NULL;
-		if (f->active)
-			f->active->prev = t;
-		f->active = t;
-		f->n_active++;
+	while (t && f->n_active < (size_t)f->max_total) {
+		next = t->next;
+		if (can_start(f, t) && start(f, t) == 0) {
+			if (prev)
+				prev->next = next;
+			else
+				f->qhead = next;
+			if (f->qtail == t)
+				f->qtail = prev;
+			f->n_queued--;
+		} else {
+			prev = t;
+		}
+		t = next;
 	}
 }
 
@@ -572,15 +678,21 @@ fr_fetcher_submit(struct fr_fetcher *f, const struct fr_request *req, char *err,
 		transfer_free(t);
 		return fr_errf(err, errlen, "%.*s: out of memory", URL_IN_ERR, req->url);
 	}
+	if (intern_host(f, t) < 0) {
+		transfer_free(t);
+		return fr_errf(err, errlen, "%.*s: out of memory", URL_IN_ERR, req->url);
+	}
 	t->started_s = wall_s();
 	t->t0_mono_s = mono_s();
+	/* Straight to libcurl when there is room, else into the queue. */
+	if (can_start(f, t) && start(f, t) == 0)
+		return 0;
 	if (f->qtail)
 		f->qtail->next = t;
 	else
 		f->qhead = t;
 	f->qtail = t;
 	f->n_queued++;
-	start_queued(f);
 	return 0;
 }
 

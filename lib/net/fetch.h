@@ -28,8 +28,10 @@ struct fr_fetch_opts {
 	long low_speed_bytes;                                 /* 0: 10 B/s */
 	size_t max_body;   /* decoded bytes; 0: 16 MiB; enforced while streaming */
 	int max_redirects; /* 0: 5; negative: follow none */
-	int max_per_host;  /* connections per host, 0: 2 (CURLMOPT_MAX_HOST_CONNECTIONS) */
-	int max_total;     /* concurrent transfers, 0: 64; more are queued in submit order */
+	int max_per_host;  /* transfers at once per host:port of the requested URL, 0: 2;
+	                    * counted by the fetcher (libcurl's own limit would count
+	                    * per connect-to target); more wait in its queue */
+	int max_total;     /* concurrent transfers, 0: 64; more wait in the queue, oldest first */
 	int http2;         /* 1 (the default of fr_fetch_opts_init): allow HTTP/2 over TLS; 0: 1.1 only */
 	/* Added beyond the first contract: */
 	int truncate_body;        /* 1: a body over max_body is cut there and the outcome is OK
