@@ -265,6 +265,8 @@ feed_html_unescape(char *s)
 	*w = '\0';
 }
 
+static int is_url_absolute(const char *s, size_t n);
+
 char *
 feed_resolve(const char *base, const char *ref)
 {
@@ -273,6 +275,13 @@ feed_resolve(const char *base, const char *ref)
 
 	if (!ref)
 		return NULL;
+	while (is_blank(*ref))
+		ref++;
+	if (is_url_absolute(ref, strlen(ref))) {
+		/* Absolute links are kept as the feed gave them. */
+		out = strdup(ref);
+		return out ? feed_trim(out) : NULL;
+	}
 	out = fr_url_resolve(base && *base ? base : NULL, ref, err, sizeof(err));
 	if (!out) {
 		out = strdup(ref);
@@ -372,6 +381,43 @@ feed_resolve_html(char *html, const char *base)
 	return fb_take(&out);
 }
 
+int
+feed_utf8_valid(const char *s, size_t n)
+{
+	const unsigned char *p = (const unsigned char *)s, *e = p + n;
+
+	while (p < e) {
+		unsigned c = *p;
+		size_t k;
+		uint32_t cp;
+
+		if (c < 0x80) {
+			p++;
+			continue;
+		}
+		if (c >= 0xC2 && c <= 0xDF)
+			k = 1, cp = c & 0x1F;
+		else if (c >= 0xE0 && c <= 0xEF)
+			k = 2, cp = c & 0x0F;
+		else if (c >= 0xF0 && c <= 0xF4)
+			k = 3, cp = c & 0x07;
+		else
+			return 0;
+		if ((size_t)(e - p) <= k)
+			return 0;
+		for (size_t i = 1; i <= k; i++) {
+			if ((p[i] & 0xC0) != 0x80)
+				return 0;
+			cp = (cp << 6) | (p[i] & 0x3F);
+		}
+		if ((k == 2 && cp < 0x800) || (k == 3 && (cp < 0x10000 || cp > 0x10FFFF)) ||
+		    (cp >= 0xD800 && cp <= 0xDFFF))
+			return 0;
+		p += k + 1;
+	}
+	return 1;
+}
+
 char *
 feed_base64(const char *s, size_t n)
 {
@@ -421,6 +467,139 @@ feed_base64(const char *s, size_t n)
 bad:
 	free(out);
 	return NULL;
+}
+
+/* Whether s (at '&') starts a character or entity reference. */
+static int
+is_reference(const char *s, size_t n)
+{
+	size_t i = 1;
+
+	if (n > 2 && s[1] == '#') {
+		int hex = s[2] == 'x' || s[2] == 'X';
+		size_t start;
+
+		i = hex ? 3 : 2;
+		start = i;
+		while (i < n && i < 16 &&
+		       ((s[i] >= '0' && s[i] <= '9') ||
+		        (hex && ((s[i] >= 'a' && s[i] <= 'f') || (s[i] >= 'A' && s[i] <= 'F')))))
+			i++;
+		return i > start && i < n && s[i] == ';';
+	}
+	if (i >= n || !((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') || s[i] == '_' ||
+	                s[i] == ':' || (unsigned char)s[i] >= 0x80))
+		return 0;
+	while (i < n && i < 64 &&
+	       ((s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z') ||
+	        (s[i] >= '0' && s[i] <= '9') || s[i] == '_' || s[i] == ':' || s[i] == '.' ||
+	        s[i] == '-' || (unsigned char)s[i] >= 0x80))
+		i++;
+	return i < n && s[i] == ';';
+}
+
+/* The first n-byte needle in hay[0..hn), or NULL (memmem is a GNU
+ * extension). */
+static const char *
+find_seq(const char *hay, size_t hn, const char *needle, size_t n)
+{
+	const char *p = hay, *e = hay + hn;
+
+	while (n && (size_t)(e - p) >= n && (p = memchr(p, needle[0], (size_t)(e - p - n + 1))) != NULL) {
+		if (!memcmp(p, needle, n))
+			return p;
+		p++;
+	}
+	return NULL;
+}
+
+/* End (one past) of the comment, CDATA section or processing instruction
+ * starting at buf[k] == '<', or 0 when none starts there. */
+static size_t
+construct_end(const char *buf, size_t len, size_t k)
+{
+	static const struct {
+		const char *open, *close;
+	} cs[] = {{"<![CDATA[", "]]>"}, {"<!--", "-->"}, {"<?", "?>"}};
+
+	for (size_t i = 0; i < sizeof(cs) / sizeof(cs[0]); i++) {
+		size_t on = strlen(cs[i].open), cn = strlen(cs[i].close);
+		const char *e;
+
+		if (len - k < on || memcmp(buf + k, cs[i].open, on))
+			continue;
+		e = find_seq(buf + k + on, len - k - on, cs[i].close, cn);
+		return e ? (size_t)(e - buf) + cn : len;
+	}
+	return 0;
+}
+
+int
+feed_fix_ampersands(const char *buf, size_t len, char **out, size_t *out_len, unsigned long *line)
+{
+	struct fb_buf o = {0};
+	size_t i = 0, pos = 0, skip_until = 0, copied = 0;
+	int found = 0;
+
+	*out = NULL;
+	while (i < len) {
+		const char *amp = memchr(buf + i, '&', len - i);
+		size_t j;
+		int inside = 0;
+
+		if (!amp)
+			break;
+		j = (size_t)(amp - buf);
+		i = j + 1;
+		if (j < skip_until || is_reference(amp, len - j))
+			continue;
+		/* A bare '&': is it inside a comment, CDATA or PI? */
+		while (pos < j) {
+			const char *lt = memchr(buf + pos, '<', j - pos);
+			size_t k, end;
+
+			if (!lt) {
+				pos = j;
+				break;
+			}
+			k = (size_t)(lt - buf);
+			end = construct_end(buf, len, k);
+			if (!end) {
+				pos = k + 1;
+				continue;
+			}
+			pos = end;
+			if (end > j) {
+				skip_until = end;
+				inside = 1;
+				break;
+			}
+		}
+		if (inside)
+			continue;
+		if (!found) {
+			unsigned long nl = 1;
+
+			for (const char *p = buf; (p = memchr(p, '\n', (size_t)(amp - p))) != NULL; p++)
+				nl++;
+			*line = nl;
+			found = 1;
+		}
+		if (fb_add(&o, buf + copied, j + 1 - copied) != 0 || fb_add(&o, "amp;", 4) != 0) {
+			fb_free(&o);
+			return -1;
+		}
+		copied = j + 1;
+	}
+	if (!found)
+		return 0;
+	if (fb_add(&o, buf + copied, len - copied) != 0) {
+		fb_free(&o);
+		return -1;
+	}
+	*out_len = o.n;
+	*out = fb_take(&o);
+	return 1;
 }
 
 /* ---- the builder ---- */

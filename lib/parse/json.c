@@ -139,12 +139,16 @@ feed_parse_json(struct feedb *b, const char *buf, size_t len, unsigned max_depth
 	end = json_tokener_get_parse_end(tok);
 	json_tokener_free(tok);
 	ver = jstr(root, "version");
+	/* The version is a jsonfeed.org URL; some feeds write "1.0" with an
+	 * items array. */
 	if (!json_object_is_type(root, json_type_object) || !ver ||
-	    !strstr(ver, "jsonfeed.org/version/")) {
+	    (!strstr(ver, "jsonfeed.org/version/") &&
+	     !(json_object_object_get_ex(root, "items", &v) &&
+	       json_object_is_type(v, json_type_array)))) {
 		json_object_put(root);
 		return fr_errf(err, errlen, "not a feed: JSON without a jsonfeed.org version");
 	}
-	b->f->version = strdup(strstr(ver, "version/1.1") ? "json11" : "json1");
+	b->f->version = strdup(strstr(ver, "1.1") ? "json11" : "json1");
 	b->f->encoding = strdup("utf-8");
 	if (!b->f->version || !b->f->encoding)
 		b->oom = 1;

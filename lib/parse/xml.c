@@ -21,7 +21,7 @@ enum { C_TOP, C_RSS, C_RDF, C_CHANNEL, C_ITEM, C_PERSON_FEED, C_PERSON_ITEM, C_M
 
 /* What a captured text is for. */
 enum { T_NONE, T_ITEM_STR, T_ITEM_LINK, T_ITEM_GUID, T_ITEM_AUTHOR, T_ITEM_DATE, T_ITEM_PUBUPD,
-       T_ITEM_TAG, T_ITEM_COMMENTS_URL, T_ITEM_NCOMMENTS, T_FEED_STR, T_FEED_LINK, T_FEED_AUTHOR,
+       T_ITEM_TAG, T_ITEM_KEYWORDS, T_ITEM_COMMENTS_URL, T_ITEM_NCOMMENTS, T_FEED_STR, T_FEED_LINK, T_FEED_AUTHOR,
        T_FEED_DATE, T_FEED_TTL, T_SY_PERIOD, T_SY_FREQ, T_PERSON_NAME, T_PERSON_EMAIL };
 
 /* How a captured text is encoded (Atom text constructs; RSS is K_HTML). */
@@ -95,6 +95,7 @@ static const struct {
 	{"www.w3.org/1999/xhtml", NS_XHTML},
 	{"purl.org/rss/1.0", NS_NONE},
 	{"my.netscape.com/rdf/simple/0.9", NS_RSS090},
+	{"channel.netscape.com/rdf/simple/0.9", NS_RSS090},
 	{"backend.userland.com/rss2", NS_NONE},
 	{"backend.userland.com/rss", NS_NONE},
 	{"blogs.law.harvard.edu/tech/rss", NS_NONE},
@@ -436,19 +437,30 @@ end_capture(struct px *x, int in_item_person)
 	if (!v)
 		return;
 	if (c->kind == K_BASE64) {
+		/* Binary media types are base64; an unknown type that does not
+		 * decode to UTF-8 text was text after all. */
 		char *d = feed_base64(v, strlen(v));
 
-		free(v);
-		if (!d)
-			return;
-		v = d;
+		if (d && feed_utf8_valid(d, strlen(d))) {
+			free(v);
+			v = d;
+		} else {
+			free(d);
+		}
 	}
 	switch (c->target) {
 	case T_ITEM_STR:
 		if (c->field == IF_TITLE) {
 			feed_trim(v);
-			if (c->kind == K_HTML || c->kind == K_XHTML)
+			if (c->kind == K_HTML || c->kind == K_XHTML) {
+				char *r = feed_resolve_html(v, c->base);
+
+				if (r != v) {
+					free(v);
+					v = r;
+				}
 				feed_html_unescape(v);
+			}
 		} else if (c->field == IF_SUMMARY || c->field == IF_CONTENT) {
 			char *r = feed_resolve_html(v, c->base ? c->base : b->base_url);
 
@@ -463,8 +475,27 @@ end_capture(struct px *x, int in_item_person)
 		feedb_item_str(b, IF_LINK, feed_resolve(c->base, feed_trim(v)), c->rank);
 		break;
 	case T_ITEM_GUID:
-		feedb_item_str(b, IF_ID, feed_trim(v), c->rank);
+		feed_trim(v);
+		if (c->field == 1 && c->base && c->base != x->stack[0].base) {
+			/* An Atom id under an xml:base resolves against it (as
+			 * feedparser does); never against the feed's own URL, so
+			 * that ids do not change when the feed moves. */
+			char *r = feed_resolve(c->base, v);
+
+			if (r) {
+				free(v);
+				v = r;
+			}
+		}
+		feedb_item_str(b, IF_ID, v, c->rank);
 		return;
+	case T_ITEM_KEYWORDS: {
+		char *save = NULL;
+
+		for (char *t = strtok_r(v, ",", &save); t; t = strtok_r(NULL, ",", &save))
+			feedb_item_tag(b, strdup(t));
+		break;
+	}
 	case T_ITEM_AUTHOR:
 		feedb_item_str(b, IF_AUTHOR, person_name(v), c->rank);
 		return;
@@ -491,8 +522,15 @@ end_capture(struct px *x, int in_item_person)
 		break;
 	case T_FEED_STR:
 		feed_trim(v);
-		if (c->field == FF_TITLE && (c->kind == K_HTML || c->kind == K_XHTML))
+		if (c->field == FF_TITLE && (c->kind == K_HTML || c->kind == K_XHTML)) {
+			char *r = feed_resolve_html(v, c->base);
+
+			if (r != v) {
+				free(v);
+				v = r;
+			}
 			feed_html_unescape(v);
+		}
 		feedb_feed_str(b, c->field, v, c->rank);
 		return;
 	case T_FEED_LINK:
@@ -649,7 +687,7 @@ item_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int 
 			else if (eq(l, "link"))
 				atom_link(x, 1, attrs, n);
 			else if (eq(l, "id"))
-				begin_capture(x, T_ITEM_GUID, 0, 1, K_TEXT);
+				begin_capture(x, T_ITEM_GUID, 1, 1, K_TEXT);
 			else if (eq(l, "summary"))
 				begin_capture(x, T_ITEM_STR, IF_SUMMARY, 1, atom_kind(attrs, n, a03));
 			else if (eq(l, "content")) {
@@ -778,6 +816,10 @@ item_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int 
 		}
 		if (eq(l, "group") || eq(l, "content"))
 			return C_MEDIA;
+		if (eq(l, "keywords")) {
+			begin_capture(x, T_ITEM_KEYWORDS, 0, 1, K_TEXT);
+			return C_CAPTURE;
+		}
 		break;
 	case NS_ITUNES:
 		if (eq(l, "author")) {
@@ -786,6 +828,10 @@ item_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int 
 		}
 		if (eq(l, "summary")) {
 			begin_capture(x, T_ITEM_STR, IF_SUMMARY, 3, K_TEXT);
+			return C_CAPTURE;
+		}
+		if (eq(l, "keywords")) {
+			begin_capture(x, T_ITEM_KEYWORDS, 0, 1, K_TEXT);
 			return C_CAPTURE;
 		}
 		break;
@@ -905,7 +951,8 @@ channel_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, i
 
 /* The root element: which format, or not a feed. */
 static int
-root_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int n)
+root_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int n, int nb_ns,
+             const xmlChar **nss)
 {
 	struct fr_feed *f = x->b->f;
 	char *v;
@@ -917,7 +964,14 @@ root_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int 
 		return C_RSS;
 	}
 	if (eq(l, "RDF") && ns == NS_RDF) {
-		f->version = strdup("rss10"); /* rss090 when its elements say so */
+		int v090 = 0;
+
+		for (int i = 0; i < nb_ns; i++)
+			if (!nss[2 * i] && nss[2 * i + 1] &&
+			    ns_lookup((const char *)nss[2 * i + 1]) == NS_RSS090)
+				v090 = 1;
+		/* rss090 also when its elements say so */
+		f->version = strdup(v090 ? "rss090" : "rss10");
 		if (!f->version)
 			x->b->oom = 1;
 		return C_RDF;
@@ -1029,8 +1083,6 @@ on_start(void *ud, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri, 
 	struct px *x = ud;
 	int parent, ctx, ns;
 
-	(void)nb_ns;
-	(void)nss;
 	(void)nb_def;
 	keep_entities(x);
 	if (x->stopped)
@@ -1067,7 +1119,7 @@ on_start(void *ud, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri, 
 	ns = ns_of(x, uri, prefix);
 	switch (parent) {
 	case C_TOP:
-		ctx = root_element(x, ns, l, attrs, n);
+		ctx = root_element(x, ns, l, attrs, n, nb_ns, nss);
 		break;
 	case C_RSS:
 	case C_RDF:
@@ -1341,9 +1393,29 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 	struct px x;
 	unsigned max_depth = o && o->max_depth ? o->max_depth : FR_FEED_MAX_DEPTH_DEFAULT;
 	char *charset = has_bom(buf, len) ? NULL : content_type_charset(o ? o->content_type : NULL);
-	int rc = 0, retried = 0;
+	int rc = 0, retried = 0, ascii_compatible;
+	char *fixed = NULL;
+	size_t fixed_len = 0;
+	unsigned long amp_line = 0;
 
 	xmlInitParser();
+	/* Bare ampersands ("Fish & Chips") are ill-formed; libxml2's recovery
+	 * drops them, so they are escaped first (not in UTF-16/32). */
+	ascii_compatible = !(len >= 2 && (buf[0] == '\0' || buf[1] == '\0' ||
+	                                  ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF) ||
+	                                  ((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE)));
+	if (ascii_compatible) {
+		int fr = feed_fix_ampersands(buf, len, &fixed, &fixed_len, &amp_line);
+
+		if (fr < 0) {
+			free(charset);
+			return fr_errf(err, errlen, "out of memory");
+		}
+		if (fr > 0) {
+			buf = fixed;
+			len = fixed_len;
+		}
+	}
 	if (px_init(&x, b, max_depth) != 0) {
 		free(charset);
 		return fr_errf(err, errlen, "out of memory");
@@ -1382,6 +1454,9 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 			rc = fr_errf(err, errlen, "not a feed: no root element");
 		goto done;
 	}
+	if (fixed)
+		feedb_bozo(b, "line %lu: '&' that starts no entity or character reference, read as text",
+		           amp_line);
 	if (x.first_error && !retried)
 		feedb_bozo(b, "line %d: %s", x.first_error_line, x.first_error);
 	rss_version(&x);
@@ -1390,5 +1465,6 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 done:
 	px_clear(&x);
 	free(charset);
+	free(fixed);
 	return rc;
 }
