@@ -1,11 +1,148 @@
-/* cmd_export.c - PLACEHOLDER, replaced by its owner this session. */
+/* cmd_export.c - `freshet export --opml`: the active sources as an OPML 2.0
+ * file, grouped under their categories, for feed readers and `add --opml`. */
 #include "cmd.h"
+#include "dbopt.h"
+
+#include "core/err.h"
+#include "parse/opml.h"
+#include "store/store.h"
+
+#include <errno.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char USAGE[] =
+    "usage: freshet export --opml [FILE] [--db PATH]\n"
+    "\n"
+    "Writes the active sources as an OPML 2.0 document to FILE, or to standard\n"
+    "output when FILE is absent or '-'. Sources with a category (an OPML folder\n"
+    "they were imported from) are grouped under it; each feed carries its title\n"
+    "and site address when known. 'freshet add --opml FILE' reads it back. A FILE\n"
+    "is written beside itself and renamed into place, so a failure leaves the old\n"
+    "one.\n"
+    "\n"
+    "options:\n"
+    "  --opml [FILE]     OPML output (the only format so far; required)\n" DBOPT_HELP
+    "  --help            show this help\n";
+
+/* Writes the document to f. Returns 0 or -1 (message printed). */
+static int
+write_opml(struct fr_store *st, FILE *f, const char *name)
+{
+	struct fr_store_source *v = NULL;
+	struct fr_opml_outline *o;
+	char err[FR_ERRLEN];
+	size_t n = 0;
+	int rc;
+
+	if (fr_store_load_sources(st, &v, &n, err, sizeof(err)) < 0) {
+		cli_err("export", "%s", err);
+		return -1;
+	}
+	o = calloc(n ? n : 1, sizeof(*o));
+	if (!o) {
+		cli_err("export", "out of memory");
+		fr_store_sources_free(v, n);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		o[i].xml_url = v[i].url;
+		o[i].html_url = v[i].site_url;
+		o[i].title = v[i].title;
+		o[i].category = v[i].category;
+	}
+	rc = fr_opml_write(f, "freshet sources", o, n);
+	if (rc == 0 && fflush(f) != 0)
+		rc = -1;
+	if (rc < 0)
+		cli_err("export", "%s: write error: %s", name, strerror(errno));
+	free(o);
+	fr_store_sources_free(v, n);
+	return rc;
+}
 
 int
 cmd_export(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_err("export", "not built yet");
-	return EXIT_FAIL;
+	const char *db = NULL, *out = NULL, *val;
+	int opml = 0, rc;
+	struct fr_store *st;
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(USAGE, stdout);
+			return EXIT_OK;
+		}
+		rc = dbopt_value("export", "--db", argc, argv, &i, &val);
+		if (rc < 0)
+			return EXIT_USAGE;
+		if (rc > 0) {
+			db = val;
+		} else if (!strcmp(a, "--opml")) {
+			opml = 1;
+			/* An optional value: the next argument unless it is an option. */
+			if (i + 1 < argc && (argv[i + 1][0] != '-' || !strcmp(argv[i + 1], "-")))
+				out = argv[++i];
+		} else if (!strncmp(a, "--opml=", 7)) {
+			opml = 1;
+			out = a + 7;
+		} else if (a[0] == '-' && a[1] != '\0') {
+			cli_err("export", "unknown option '%s' (try --help)", a);
+			return EXIT_USAGE;
+		} else if (!out) {
+			out = a;
+		} else {
+			cli_err("export", "one output file at most, not '%s' too (try --help)", a);
+			return EXIT_USAGE;
+		}
+	}
+	if (!opml) {
+		cli_err("export", "say the format: --opml (try --help)");
+		return EXIT_USAGE;
+	}
+	if (out && !*out) {
+		cli_err("export", "--opml: empty file name");
+		return EXIT_USAGE;
+	}
+	st = dbopt_open("export", db);
+	if (!st)
+		return EXIT_FAIL;
+	if (!out || !strcmp(out, "-")) {
+		rc = write_opml(st, stdout, "standard output");
+	} else {
+		size_t len = strlen(out) + 16;
+		char *tmp = malloc(len);
+		FILE *f = NULL;
+
+		rc = -1;
+		if (!tmp) {
+			cli_err("export", "out of memory");
+		} else {
+			snprintf(tmp, len, "%s.tmp%ld", out, (long)getpid());
+			f = fopen(tmp, "wb");
+			if (!f)
+				cli_err("export", "%s: cannot create: %s", tmp, strerror(errno));
+		}
+		if (f) {
+			rc = write_opml(st, f, out);
+			if (fclose(f) != 0 && rc == 0) {
+				cli_err("export", "%s: write error: %s", out, strerror(errno));
+				rc = -1;
+			}
+			if (rc == 0 && rename(tmp, out) != 0) {
+				cli_err("export", "%s: cannot rename %s into place: %s", out, tmp,
+					strerror(errno));
+				rc = -1;
+			}
+			if (rc < 0)
+				unlink(tmp);
+		}
+		free(tmp);
+	}
+	fr_store_close(st);
+	return rc < 0 ? EXIT_FAIL : EXIT_OK;
 }

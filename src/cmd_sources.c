@@ -1,11 +1,291 @@
-/* cmd_sources.c - PLACEHOLDER, replaced by its owner this session. */
+/* cmd_sources.c - `freshet sources`: the subscribed sources with their
+ * crawl state, as an aligned table, JSON Lines or CSV. */
 #include "cmd.h"
+#include "dbopt.h"
+
+#include "core/err.h"
+#include "core/timefmt.h"
+#include "store/store.h"
+
+#include <json-c/json.h>
+
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+static const char USAGE[] =
+    "usage: freshet sources [--format table|jsonl|csv] [--all] [--db PATH]\n"
+    "\n"
+    "Lists the sources in the store, by id: address, state, last fetch, last error,\n"
+    "learned publishing rate per day, next due time and items stored. The state\n"
+    "is one of: never fetched; backing off until TIME (after errors); error N (N\n"
+    "errors in a row); redirected (a permanent redirect seen, not yet adopted);\n"
+    "ok; removed (with --all). Times are RFC 3339, UTC.\n"
+    "\n"
+    "formats:\n"
+    "  table   aligned columns for reading (default)\n"
+    "  jsonl   one JSON object a line: id, url, kind, group, host, title, category,\n"
+    "          state, last_fetch, last_status, last_error, last_error_time, errors,\n"
+    "          backoff_until, redirect_url, rate_per_day, next_due, items, added,\n"
+    "          active (null when unknown)\n"
+    "  csv     the same columns with a header, RFC 4180 quoting\n"
+    "\n"
+    "options:\n"
+    "  --format F        table, jsonl or csv\n"
+    "  --all             include removed sources\n" DBOPT_HELP
+    "  --help            show this help\n";
+
+/* The state column. buf holds the "backing off until" text. */
+static const char *
+state_of(const struct fr_store_source *s, double now, char *buf, size_t len)
+{
+	char t[32];
+
+	if (!s->active)
+		return "removed";
+	if (s->last_fetch_s == 0)
+		return "never fetched";
+	if (s->backoff_until_s > now) {
+		snprintf(buf, len, "backing off until %s",
+			 fr_time_format(s->backoff_until_s, t, sizeof(t)));
+		return buf;
+	}
+	if (s->err_count > 0) {
+		snprintf(buf, len, "error %d", s->err_count);
+		return buf;
+	}
+	if (s->redirect_url)
+		return "redirected";
+	return "ok";
+}
+
+/* A time as RFC 3339, or NULL for 0 (never). */
+static const char *
+time_or_null(double t, char *buf, size_t len)
+{
+	return t != 0 ? fr_time_format(t, buf, len) : NULL;
+}
+
+static void
+json_put_str(json_object *o, const char *key, const char *v)
+{
+	char *tmp;
+	const char *s = dbopt_utf8(v, &tmp);
+
+	json_object_object_add(o, key, s ? json_object_new_string(s) : NULL);
+	free(tmp);
+}
+
+static void
+print_jsonl(const struct fr_store_source *s, const char *state)
+{
+	json_object *o = json_object_new_object();
+	char t[32];
+
+	json_object_object_add(o, "id", json_object_new_int64(s->id));
+	json_put_str(o, "url", s->url);
+	json_put_str(o, "kind", s->kind);
+	json_put_str(o, "group", s->grp);
+	json_put_str(o, "host", s->host);
+	json_put_str(o, "title", s->title);
+	json_put_str(o, "category", s->category);
+	json_put_str(o, "state", state);
+	json_put_str(o, "last_fetch", time_or_null(s->last_fetch_s, t, sizeof(t)));
+	json_object_object_add(o, "last_status",
+			       s->last_status ? json_object_new_int64(s->last_status) : NULL);
+	json_put_str(o, "last_error", s->last_error);
+	json_put_str(o, "last_error_time", time_or_null(s->last_error_s, t, sizeof(t)));
+	json_object_object_add(o, "errors", json_object_new_int(s->err_count));
+	json_put_str(o, "backoff_until", time_or_null(s->backoff_until_s, t, sizeof(t)));
+	json_put_str(o, "redirect_url", s->redirect_url);
+	json_object_object_add(o, "rate_per_day",
+			       s->rate_per_day > 0 ? json_object_new_double(s->rate_per_day)
+						   : NULL);
+	json_put_str(o, "next_due", time_or_null(s->next_due_s, t, sizeof(t)));
+	json_object_object_add(o, "items", json_object_new_int64(s->n_items));
+	json_put_str(o, "added", time_or_null(s->added_s, t, sizeof(t)));
+	json_object_object_add(o, "active", json_object_new_boolean(s->active));
+	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
+						   JSON_C_TO_STRING_NOSLASHESCAPE));
+	json_object_put(o);
+}
+
+static const char CSV_HEADER[] =
+    "id,url,kind,group,host,title,category,state,last_fetch,last_status,last_error,"
+    "last_error_time,errors,backoff_until,redirect_url,rate_per_day,next_due,items,added,"
+    "active\n";
+
+static void
+print_csv(const struct fr_store_source *s, const char *state)
+{
+	const char *strs[] = {s->url, s->kind, s->grp, s->host, s->title, s->category, state};
+	char t[32];
+
+	printf("%lld", (long long)s->id);
+	for (size_t k = 0; k < sizeof(strs) / sizeof(strs[0]); k++) {
+		putchar(',');
+		dbopt_csv_field(stdout, strs[k]);
+	}
+	putchar(',');
+	dbopt_csv_field(stdout, time_or_null(s->last_fetch_s, t, sizeof(t)));
+	if (s->last_status)
+		printf(",%ld,", s->last_status);
+	else
+		fputs(",,", stdout);
+	dbopt_csv_field(stdout, s->last_error);
+	putchar(',');
+	dbopt_csv_field(stdout, time_or_null(s->last_error_s, t, sizeof(t)));
+	printf(",%d,", s->err_count);
+	dbopt_csv_field(stdout, time_or_null(s->backoff_until_s, t, sizeof(t)));
+	putchar(',');
+	dbopt_csv_field(stdout, s->redirect_url);
+	if (s->rate_per_day > 0)
+		printf(",%.6g,", s->rate_per_day);
+	else
+		fputs(",,", stdout);
+	dbopt_csv_field(stdout, time_or_null(s->next_due_s, t, sizeof(t)));
+	printf(",%lld,", (long long)s->n_items);
+	dbopt_csv_field(stdout, time_or_null(s->added_s, t, sizeof(t)));
+	printf(",%d\n", s->active);
+}
+
+enum { C_ID, C_STATE, C_FETCH, C_RATE, C_DUE, C_ITEMS, C_URL, C_ERROR, N_COL };
+
+static const char *const HEAD[N_COL] = {"ID",       "STATE", "LAST FETCH", "RATE/DAY",
+					"NEXT DUE", "ITEMS", "ADDRESS",    "LAST ERROR"};
+
+/* The cells of one row, in bufs. */
+static void
+table_cells(const struct fr_store_source *s, double now, char bufs[N_COL][96],
+	    const char *cell[N_COL])
+{
+	char t[32];
+
+	snprintf(bufs[C_ID], 96, "%lld", (long long)s->id);
+	cell[C_ID] = bufs[C_ID];
+	cell[C_STATE] = state_of(s, now, bufs[C_STATE], 96);
+	cell[C_FETCH] = s->last_fetch_s ? fr_time_format(s->last_fetch_s, bufs[C_FETCH], 96) : "-";
+	if (s->rate_per_day > 0)
+		snprintf(bufs[C_RATE], 96, "%.2f", s->rate_per_day);
+	else
+		snprintf(bufs[C_RATE], 96, "-");
+	cell[C_RATE] = bufs[C_RATE];
+	cell[C_DUE] = s->next_due_s ? fr_time_format(s->next_due_s, t, sizeof(t)) : "-";
+	snprintf(bufs[C_DUE], 96, "%s", cell[C_DUE]);
+	cell[C_DUE] = bufs[C_DUE];
+	snprintf(bufs[C_ITEMS], 96, "%lld", (long long)s->n_items);
+	cell[C_ITEMS] = bufs[C_ITEMS];
+	cell[C_URL] = s->url ? s->url : "";
+	cell[C_ERROR] = s->err_count > 0 || s->last_error_s > s->last_ok_s
+			    ? (s->last_error ? s->last_error : "")
+			    : "";
+}
+
+#define URL_MAX 70   /* characters of an address shown in the table */
+#define ERROR_MAX 60 /* characters of an error shown */
+
+static void
+print_table(const struct fr_store_source *v, size_t n, double now)
+{
+	size_t w[N_COL];
+	char bufs[N_COL][96];
+	const char *cell[N_COL];
+
+	for (int c = 0; c < N_COL; c++)
+		w[c] = strlen(HEAD[c]);
+	for (size_t i = 0; i < n; i++) {
+		table_cells(&v[i], now, bufs, cell);
+		for (int c = 0; c < N_COL - 1; c++) {
+			size_t k = strlen(cell[c]);
+
+			if (c == C_URL && k > URL_MAX)
+				k = URL_MAX;
+			if (k > w[c])
+				w[c] = k;
+		}
+	}
+	for (int c = 0; c < N_COL; c++) {
+		dbopt_cell(stdout, HEAD[c], w[c], c < N_COL - 1);
+		fputs(c < N_COL - 1 ? "  " : "\n", stdout);
+	}
+	for (size_t i = 0; i < n; i++) {
+		table_cells(&v[i], now, bufs, cell);
+		for (int c = 0; c < N_COL; c++) {
+			int right = c == C_ID || c == C_RATE || c == C_ITEMS;
+
+			if (right)
+				printf("%*s", (int)w[c], cell[c]);
+			else
+				dbopt_cell(stdout, cell[c], c == C_ERROR ? ERROR_MAX : w[c],
+					   c < N_COL - 1);
+			fputs(c < N_COL - 1 ? "  " : "\n", stdout);
+		}
+	}
+}
 
 int
 cmd_sources(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_err("sources", "not built yet");
-	return EXIT_FAIL;
+	const char *db = NULL, *format = "table", *val;
+	struct fr_store_source *v = NULL;
+	struct fr_store *st;
+	char err[FR_ERRLEN], buf[96];
+	size_t n = 0;
+	int all = 0, rc;
+	double now = (double)time(NULL);
+
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(USAGE, stdout);
+			return EXIT_OK;
+		}
+		if (!strcmp(a, "--all")) {
+			all = 1;
+			continue;
+		}
+		if ((rc = dbopt_value("sources", "--db", argc, argv, &i, &val)) > 0)
+			db = val;
+		else if (rc == 0 && (rc = dbopt_value("sources", "--format", argc, argv, &i, &val)) > 0)
+			format = val;
+		if (rc < 0)
+			return EXIT_USAGE;
+		if (rc == 0) {
+			cli_err("sources", "unknown argument '%s' (try --help)", a);
+			return EXIT_USAGE;
+		}
+	}
+	if (strcmp(format, "table") != 0 && strcmp(format, "jsonl") != 0 &&
+	    strcmp(format, "csv") != 0) {
+		cli_err("sources", "unknown format '%s' (table, jsonl or csv)", format);
+		return EXIT_USAGE;
+	}
+	st = dbopt_open("sources", db);
+	if (!st)
+		return EXIT_FAIL;
+	rc = all ? fr_store_load_all_sources(st, &v, &n, err, sizeof(err))
+		 : fr_store_load_sources(st, &v, &n, err, sizeof(err));
+	fr_store_close(st);
+	if (rc < 0) {
+		cli_err("sources", "%s", err);
+		return EXIT_FAIL;
+	}
+	if (!strcmp(format, "table")) {
+		print_table(v, n, now);
+	} else if (!strcmp(format, "csv")) {
+		fputs(CSV_HEADER, stdout);
+		for (size_t i = 0; i < n; i++)
+			print_csv(&v[i], state_of(&v[i], now, buf, sizeof(buf)));
+	} else {
+		for (size_t i = 0; i < n; i++)
+			print_jsonl(&v[i], state_of(&v[i], now, buf, sizeof(buf)));
+	}
+	fr_store_sources_free(v, n);
+	if (fflush(stdout) != 0 || ferror(stdout)) {
+		cli_err("sources", "write error on standard output");
+		return EXIT_FAIL;
+	}
+	return EXIT_OK;
 }

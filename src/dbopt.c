@@ -1,0 +1,175 @@
+/* dbopt.c - the --db option and FRESHET_DB, shared by every command that
+ * touches the store. */
+#include "dbopt.h"
+
+#include "cmd.h"
+#include "core/err.h"
+#include "store/store.h"
+
+#include <stdlib.h>
+#include <string.h>
+
+const char *
+dbopt_path(const char *arg)
+{
+	const char *env;
+
+	if (arg)
+		return arg;
+	env = getenv("FRESHET_DB");
+	return env && *env ? env : "freshet.db";
+}
+
+struct fr_store *
+dbopt_open(const char *sub, const char *arg)
+{
+	struct fr_store *st = NULL;
+	char err[FR_ERRLEN];
+
+	if (fr_store_open(&st, dbopt_path(arg), err, sizeof(err)) < 0) {
+		cli_err(sub, "%s", err);
+		return NULL;
+	}
+	return st;
+}
+
+int
+dbopt_value(const char *sub, const char *name, int argc, char **argv, int *i,
+	    const char **val)
+{
+	const char *a = argv[*i];
+	size_t n = strlen(name);
+
+	if (strncmp(a, name, n) != 0)
+		return 0;
+	if (a[n] == '=') {
+		*val = a + n + 1;
+		return 1;
+	}
+	if (a[n] != '\0')
+		return 0;
+	if (*i + 1 >= argc) {
+		cli_err(sub, "%s needs a value (try --help)", name);
+		return -1;
+	}
+	*val = argv[++*i];
+	return 1;
+}
+
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 when invalid. */
+static size_t
+utf8_len(const unsigned char *s)
+{
+	unsigned c = s[0];
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		return (s[1] & 0xC0) == 0x80 ? 2 : 0;
+	if (c >= 0xE0 && c <= 0xEF) {
+		if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
+			return 0;
+		if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0))
+			return 0;
+		return 3;
+	}
+	if (c >= 0xF0 && c <= 0xF4) {
+		if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80)
+			return 0;
+		if ((c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] >= 0x90))
+			return 0;
+		return 4;
+	}
+	return 0;
+}
+
+const char *
+dbopt_utf8(const char *s, char **tmp)
+{
+	const unsigned char *p;
+	size_t bad = 0, n, k;
+	char *out, *w;
+
+	*tmp = NULL;
+	if (!s)
+		return NULL;
+	for (p = (const unsigned char *)s; *p; p += k ? k : 1) {
+		k = utf8_len(p);
+		bad += k == 0;
+	}
+	if (!bad)
+		return s;
+	n = strlen(s);
+	out = malloc(n + 2 * bad + 1);
+	if (!out)
+		return "";
+	w = out;
+	for (p = (const unsigned char *)s; *p; p += k ? k : 1) {
+		k = utf8_len(p);
+		if (k) {
+			memcpy(w, p, k);
+			w += k;
+		} else {
+			memcpy(w, "\xEF\xBF\xBD", 3);
+			w += 3;
+		}
+	}
+	*w = '\0';
+	*tmp = out;
+	return out;
+}
+
+void
+dbopt_csv_field(FILE *f, const char *s)
+{
+	if (!s)
+		return;
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+void
+dbopt_cell(FILE *f, const char *s, size_t width, int pad)
+{
+	const unsigned char *p = (const unsigned char *)(s ? s : "");
+	size_t chars = 0, used = 0, room, k;
+	int cut;
+
+	/* Width in characters (code points), a fair guess at columns. */
+	for (const unsigned char *q = p; *q; q += k ? k : 1) {
+		k = utf8_len(q);
+		chars++;
+	}
+	cut = chars > width;
+	room = cut ? (width >= 3 ? width - 3 : 0) : width;
+	while (*p && used < room) {
+		k = utf8_len(p);
+		if (k == 0) {
+			fputs("\xEF\xBF\xBD", f);
+			k = 1;
+		} else if (*p < 0x20 || *p == 0x7F) {
+			fputc(' ', f);
+		} else {
+			fwrite(p, 1, k, f);
+		}
+		used++;
+		p += k;
+	}
+	if (cut && width >= 3) {
+		fputs("...", f);
+		used += 3;
+	}
+	while (pad && used < width) {
+		fputc(' ', f);
+		used++;
+	}
+}

@@ -1,0 +1,47 @@
+/* dbopt.h - what the store commands share: where the store is (--db PATH,
+ * else $FRESHET_DB, else ./freshet.db), opening it with a message, reading
+ * "--name VALUE" / "--name=VALUE" options, and output helpers (UTF-8 for
+ * JSON, CSV fields, table cells). */
+#ifndef FR_DBOPT_H
+#define FR_DBOPT_H
+
+#include <stddef.h>
+#include <stdio.h>
+
+struct fr_store;
+
+/* Help line for --db, to paste into a command's usage text. */
+#define DBOPT_HELP                                                                                 \
+	"  --db PATH         the store (default: $FRESHET_DB when set, else ./freshet.db)\n"
+
+/* The store's path: arg (the value of --db) when not NULL, else
+ * $FRESHET_DB when set and not empty, else "freshet.db". Borrowed. */
+const char *dbopt_path(const char *arg);
+
+/* Opens the store at dbopt_path(arg), creating it when absent. Returns the
+ * handle (close with fr_store_close), or NULL after printing
+ * "freshet SUB: <reason naming the path>" on stderr. */
+struct fr_store *dbopt_open(const char *sub, const char *arg);
+
+/* Matches argv[*i] against the option name ("--db"), as "--db VALUE" (then
+ * *i moves past the value) or "--db=VALUE". Returns 1 and *val when it
+ * matches, 0 when argv[*i] is another argument, -1 after printing
+ * "freshet SUB: --db needs a value" when the value is missing. */
+int dbopt_value(const char *sub, const char *name, int argc, char **argv, int *i,
+		const char **val);
+
+/* s as valid UTF-8 for JSON output: s itself when it is valid (or NULL),
+ * else a malloc'd copy with each invalid byte replaced by U+FFFD, also
+ * stored in *tmp for the caller to free (*tmp is NULL otherwise). */
+const char *dbopt_utf8(const char *s, char **tmp);
+
+/* Writes s as one RFC 4180 CSV field: quoted (with "" for a quote) when it
+ * holds a comma, a quote, CR or LF; NULL as an empty field. */
+void dbopt_csv_field(FILE *f, const char *s);
+
+/* Writes at most width characters of s ("..." marking a cut), control
+ * characters as spaces and invalid UTF-8 as U+FFFD, padded with spaces to
+ * width when pad. */
+void dbopt_cell(FILE *f, const char *s, size_t width, int pad);
+
+#endif
