@@ -27,9 +27,9 @@
 #define URL_IN_ERR 160        /* bytes of the URL quoted in an error */
 
 static const char DEF_ACCEPT[] =
-	"application/rss+xml, application/atom+xml, application/feed+json, "
-	"application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.9, text/html;q=0.8, "
-	"*/*;q=0.5";
+    "application/rss+xml, application/atom+xml, application/feed+json, "
+    "application/xml;q=0.9, text/xml;q=0.9, application/json;q=0.9, text/html;q=0.8, "
+    "*/*;q=0.5";
 
 struct fr_fetcher {
 	CURLM *multi;
@@ -38,7 +38,7 @@ struct fr_fetcher {
 	long connect_timeout_ms, timeout_ms, low_speed_time_s, low_speed_bytes;
 	size_t max_body;
 	int max_redirects, max_total, max_per_host, http2, truncate_body, both_validators;
-	struct transfer *active;       /* doubly linked, in the multi handle */
+	struct transfer *active;        /* doubly linked, in the multi handle */
 	struct transfer *qhead, *qtail; /* waiting for a slot, FIFO */
 	size_t n_active, n_queued;
 	/* Transfers running per host of the requested URL. Counted here, not
@@ -65,9 +65,9 @@ struct transfer {
 	int too_large, truncated;
 	/* The current response's headers (reset at each status line). */
 	char *content_type, *etag, *last_modified, *retry_after, *cache_control, *expires, *date;
-	long cur_status;   /* status of the current response, 0 before the first */
-	int hops;          /* responses before the current one (redirects followed) */
-	int all_permanent; /* every such response was 301 or 308 */
+	long cur_status;     /* status of the current response, 0 before the first */
+	int hops;            /* responses before the current one (redirects followed) */
+	int all_permanent;   /* every such response was 301 or 308 */
 	double headers_at_s; /* wall clock when the current response's headers began */
 };
 
@@ -200,8 +200,7 @@ to_ms(double s, double def)
 }
 
 int
-fr_fetcher_new(struct fr_fetcher **out, const struct fr_fetch_opts *opts, char *err,
-	       size_t errlen)
+fr_fetcher_new(struct fr_fetcher **out, const struct fr_fetch_opts *opts, char *err, size_t errlen)
 {
 	struct fr_fetch_opts def;
 	struct fr_fetcher *f;
@@ -221,8 +220,8 @@ fr_fetcher_new(struct fr_fetcher **out, const struct fr_fetch_opts *opts, char *
 		curl_global_cleanup();
 		return fr_errf(err, errlen, "fetcher: out of memory");
 	}
-	contact = opts->contact_url && *opts->contact_url ? opts->contact_url
-	                                                    : FR_FETCH_CONTACT_DEFAULT;
+	contact =
+	    opts->contact_url && *opts->contact_url ? opts->contact_url : FR_FETCH_CONTACT_DEFAULT;
 	if (opts->user_agent && *opts->user_agent) {
 		f->user_agent = dup0(opts->user_agent);
 	} else {
@@ -247,7 +246,8 @@ fr_fetcher_new(struct fr_fetcher **out, const struct fr_fetch_opts *opts, char *
 	f->timeout_ms = to_ms(opts->timeout_s, DEF_TIMEOUT_S);
 	lst = opts->low_speed_time_s > 0 ? opts->low_speed_time_s : DEF_LOW_SPEED_TIME_S;
 	f->low_speed_time_s = lst < 1 ? 1 : lst > 86400 ? 86400 : (long)ceil(lst);
-	f->low_speed_bytes = opts->low_speed_bytes > 0 ? opts->low_speed_bytes : DEF_LOW_SPEED_BYTES;
+	f->low_speed_bytes =
+	    opts->low_speed_bytes > 0 ? opts->low_speed_bytes : DEF_LOW_SPEED_BYTES;
 	f->max_body = opts->max_body ? opts->max_body : DEF_MAX_BODY;
 	if (f->max_body > (size_t)LONG_MAX / 2)
 		f->max_body = (size_t)LONG_MAX / 2;
@@ -273,7 +273,7 @@ oom:
 static void
 reset_headers(struct transfer *t)
 {
-	char **fields[] = {&t->content_type, &t->etag,    &t->last_modified, &t->retry_after,
+	char **fields[] = {&t->content_type,  &t->etag,    &t->last_modified, &t->retry_after,
 	                   &t->cache_control, &t->expires, &t->date};
 
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
@@ -379,7 +379,8 @@ header_is(const char *h, size_t n, const char *name, const char **v, size_t *vn)
 	k++;
 	while (k < e && (h[k] == ' ' || h[k] == '\t'))
 		k++;
-	while (e > k && (h[e - 1] == '\r' || h[e - 1] == '\n' || h[e - 1] == ' ' || h[e - 1] == '\t'))
+	while (e > k &&
+	       (h[e - 1] == '\r' || h[e - 1] == '\n' || h[e - 1] == ' ' || h[e - 1] == '\t'))
 		e--;
 	*v = h + k;
 	*vn = e - k;
@@ -528,7 +529,7 @@ setup_handle(struct transfer *t, const struct fr_request *req)
 	if (!f->truncate_body) /* a Content-Length over the cap fails before the body */
 		curl_easy_setopt(h, CURLOPT_MAXFILESIZE_LARGE, (curl_off_t)f->max_body);
 	curl_easy_setopt(h, CURLOPT_HTTP_VERSION,
-			 f->http2 ? (long)CURL_HTTP_VERSION_2TLS : (long)CURL_HTTP_VERSION_1_1);
+	                 f->http2 ? (long)CURL_HTTP_VERSION_2TLS : (long)CURL_HTTP_VERSION_1_1);
 	/* Over TLS, where HTTP/2 may be negotiated, wait for a connection that can
 	 * multiplex rather than open another. Not for http://: libcurl then
 	 * runs one HTTP/1.1 transfer per host at a time. */
@@ -790,21 +791,23 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 		rc = CURLE_OK;
 		r->truncated = 1;
 	}
-	if (rc == CURLE_OK) {
-		if (status == 304)
-			r->outcome = FR_NET_NOT_MODIFIED;
-		else if (status >= 200 && status < 300)
-			r->outcome = FR_NET_OK;
-		else if (status >= 300 && status < 400)
-			r->outcome = FR_NET_HTTP_ERROR, why = "redirect not followed";
-		else if (status >= 400)
-			r->outcome = FR_NET_HTTP_ERROR;
-		else
-			r->outcome = FR_NET_OTHER, why = "no HTTP status";
+	if (rc == CURLE_OK && status == 304) {
+		r->outcome = FR_NET_NOT_MODIFIED;
+	} else if (rc == CURLE_OK && status >= 200 && status < 300) {
+		r->outcome = FR_NET_OK;
+	} else if (rc == CURLE_OK && status >= 300 && status < 400) {
+		r->outcome = FR_NET_HTTP_ERROR;
+		why = "redirect not followed";
+	} else if (rc == CURLE_OK && status >= 400) {
+		r->outcome = FR_NET_HTTP_ERROR;
+	} else if (rc == CURLE_OK) {
+		r->outcome = FR_NET_OTHER;
+		why = "no HTTP status";
 	} else if (rc == CURLE_WRITE_ERROR && t->too_large) {
 		r->outcome = FR_NET_TOO_LARGE;
 	} else if (rc == CURLE_WRITE_ERROR) {
-		r->outcome = FR_NET_OTHER, why = "out of memory for the body";
+		r->outcome = FR_NET_OTHER;
+		why = "out of memory for the body";
 	} else {
 		r->outcome = outcome_of(rc);
 	}
@@ -838,8 +841,10 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 		r->body = t->body;
 		r->len = t->body ? t->len : 0;
 		t->body = NULL;
-		if (!r->body)
-			r->outcome = FR_NET_OTHER, why = "out of memory for the body";
+		if (!r->body) {
+			r->outcome = FR_NET_OTHER;
+			why = "out of memory for the body";
+		}
 	}
 
 	if (r->outcome == FR_NET_OK || r->outcome == FR_NET_NOT_MODIFIED)
@@ -848,16 +853,16 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 		snprintf(r->err, sizeof(r->err), "%.*s: HTTP %ld", URL_IN_ERR, t->url, status);
 	} else if (r->outcome == FR_NET_HTTP_ERROR) {
 		snprintf(r->err, sizeof(r->err), "%.*s: HTTP %ld (%s)", URL_IN_ERR, t->url, status,
-			 why);
+		         why);
 	} else if (r->outcome == FR_NET_TOO_LARGE) {
 		snprintf(r->err, sizeof(r->err), "%.*s: body larger than %zu bytes", URL_IN_ERR,
-			 t->url, f->max_body);
+		         t->url, f->max_body);
 	} else if (why) {
 		snprintf(r->err, sizeof(r->err), "%.*s: %s", URL_IN_ERR, t->url, why);
 	} else {
 		/* libcurl's message (up to CURL_ERROR_SIZE) is cut to fit beside the URL. */
 		snprintf(r->err, sizeof(r->err), "%.*s: %.90s", URL_IN_ERR, t->url,
-			 t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc));
+		         t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc));
 	}
 }
 
@@ -871,11 +876,14 @@ drain(struct fr_fetcher *f, void (*done)(void *, const struct fr_response *), vo
 	CURLMsg *m;
 	int left, n = 0;
 
-	while ((m = curl_multi_info_read(f->multi, &left)) != NULL) {
+	for (;;) {
 		struct transfer *t = NULL;
 		struct fr_response r;
 		CURLcode rc;
 
+		m = curl_multi_info_read(f->multi, &left);
+		if (!m)
+			break;
 		if (m->msg != CURLMSG_DONE)
 			continue;
 		rc = m->data.result;
@@ -901,7 +909,7 @@ drain(struct fr_fetcher *f, void (*done)(void *, const struct fr_response *), vo
 
 static int
 poll_impl(struct fr_fetcher *f, int timeout_ms, void (*done)(void *, const struct fr_response *),
-	  void *arg, struct fr_response *steal)
+          void *arg, struct fr_response *steal)
 {
 	double deadline = mono_s() + (timeout_ms > 0 ? timeout_ms : 0) / 1000.0;
 
@@ -929,7 +937,7 @@ poll_impl(struct fr_fetcher *f, int timeout_ms, void (*done)(void *, const struc
 
 int
 fr_fetcher_poll(struct fr_fetcher *f, int timeout_ms,
-		void (*done)(void *arg, const struct fr_response *res), void *arg)
+                void (*done)(void *arg, const struct fr_response *res), void *arg)
 {
 	return poll_impl(f, timeout_ms, done, arg, NULL);
 }
@@ -954,8 +962,8 @@ fr_http_get(const char *url, const struct fr_fetch_opts *opts, struct fr_respons
 		if (poll_impl(f, 1000, NULL, NULL, out) < 0) {
 			fr_fetcher_free(f);
 			fr_response_clear(out);
-			snprintf(out->err, sizeof(out->err), "%.*s: libcurl multi failure", URL_IN_ERR,
-				 url ? url : "");
+			snprintf(out->err, sizeof(out->err), "%.*s: libcurl multi failure",
+			         URL_IN_ERR, url ? url : "");
 			out->outcome = FR_NET_OTHER;
 			return -1;
 		}

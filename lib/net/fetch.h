@@ -25,21 +25,23 @@ struct fr_fetch_opts {
 	const char *const *connect_to;
 	size_t n_connect_to; /* CURLOPT_CONNECT_TO entries, e.g. "::127.0.0.1:8080" */
 	double connect_timeout_s, timeout_s, low_speed_time_s; /* 0: 10 s, 30 s, 15 s */
-	long low_speed_bytes;                                 /* 0: 10 B/s */
+	long low_speed_bytes;                                  /* 0: 10 B/s */
 	size_t max_body;   /* decoded bytes; 0: 16 MiB; enforced while streaming */
 	int max_redirects; /* 0: 5; negative: follow none */
 	int max_per_host;  /* transfers at once per host:port of the requested URL, 0: 2;
 	                    * counted by the fetcher (libcurl's own limit would count
 	                    * per connect-to target); more wait in its queue */
 	int max_total;     /* concurrent transfers, 0: 64; more wait in the queue, oldest first */
-	int http2;         /* 1 (the default of fr_fetch_opts_init): allow HTTP/2 over TLS; 0: 1.1 only */
+	/* 1 (fr_fetch_opts_init's default): allow HTTP/2 (negotiated over TLS); 0: HTTP/1.1. */
+	int http2;
 	/* Added beyond the first contract: */
-	int truncate_body;        /* 1: a body over max_body is cut there and the outcome is OK
-	                           * with truncated = 1 (robots.txt); 0: FR_NET_TOO_LARGE */
-	int send_both_validators; /* 1: send If-Modified-Since beside If-None-Match; 0: the ETag
-	                           * alone when there is one (servers must ignore IMS then anyway) */
-	const char *proxy;        /* NULL: libcurl's default (the *_proxy environment); "": none */
-	const char *accept;       /* Accept header; NULL: a feed-friendly default */
+	int truncate_body; /* 1: a body over max_body is cut there and the outcome is OK
+	                    * with truncated = 1 (robots.txt); 0: FR_NET_TOO_LARGE */
+	/* 1: send If-Modified-Since beside If-None-Match; 0: the ETag alone when
+	 * there is one (a server must then ignore If-Modified-Since anyway). */
+	int send_both_validators;
+	const char *proxy;  /* NULL: libcurl's default (the *_proxy environment); "": none */
+	const char *accept; /* Accept header; NULL: a feed-friendly default */
 };
 
 /* Fills o with the defaults (all zero but http2 = 1). */
@@ -74,34 +76,34 @@ struct fr_request {
 struct fr_response {
 	uint64_t tag;
 	enum fr_net_outcome outcome;
-	long status; /* final HTTP status, 0 if none */
+	long status;   /* final HTTP status, 0 if none */
 	char err[256]; /* a readable reason naming the URL when outcome is not OK/NOT_MODIFIED */
 	char *body;
-	size_t len;         /* decoded body (NUL-terminated), NULL on 304 and errors */
+	size_t len; /* decoded body (NUL-terminated), NULL on 304 and errors */
 	char *content_type, *etag, *last_modified; /* of the final response; on 304 the new
 	                                            * validators if the server sent them */
-	char *effective_url; /* after redirects */
+	char *effective_url;                       /* after redirects */
 	char *permanent_url; /* set when every redirect hop was 301/308: the final URL; else NULL */
-	double retry_after_at_s; /* absolute Unix time from Retry-After (seconds or an HTTP
-	                          * date) of the final response, or -1 */
-	double max_age_s;        /* Cache-Control max-age (s-maxage ignored), or -1 */
+	double retry_after_at_s;     /* absolute Unix time from Retry-After (seconds or an HTTP
+	                              * date) of the final response, or -1 */
+	double max_age_s;            /* Cache-Control max-age (s-maxage ignored), or -1 */
 	double started_s, elapsed_s; /* wall clock at submit (Unix s), and duration to the end */
 	size_t wire_bytes;           /* bytes received on the wire: headers + (compressed) body */
 	char *http_version;          /* "1.0", "1.1", "2", "3" */
 	/* Added beyond the first contract: */
-	double expires_at_s;   /* Expires header as Unix time, or -1 */
-	double date_s;         /* Date header as Unix time (the server's clock), or -1 */
-	int no_store;          /* Cache-Control no-store or no-cache was sent */
-	int redirects;         /* redirects followed */
-	int truncated;         /* body cut at max_body (truncate_body only) */
-	double connect_s;      /* from start to connected (0 on a reused connection), or -1 */
-	double first_byte_s;   /* from start to the first response byte, or -1 */
+	double expires_at_s; /* Expires header as Unix time, or -1 */
+	double date_s;       /* Date header as Unix time (the server's clock), or -1 */
+	int no_store;        /* Cache-Control no-store or no-cache was sent */
+	int redirects;       /* redirects followed */
+	int truncated;       /* body cut at max_body (truncate_body only) */
+	double connect_s;    /* from start to connected (0 on a reused connection), or -1 */
+	double first_byte_s; /* from start to the first response byte, or -1 */
 };
 
 /* Creates a fetcher (opts may be NULL). Returns 0 and sets *out (free with
  * fr_fetcher_free), or -1 with err set. */
 int fr_fetcher_new(struct fr_fetcher **out, const struct fr_fetch_opts *opts, char *err,
-		   size_t errlen);
+                   size_t errlen);
 /* Aborts transfers still running (done is not called for them). Not from a done callback. */
 void fr_fetcher_free(struct fr_fetcher *f);
 
@@ -109,15 +111,14 @@ void fr_fetcher_free(struct fr_fetcher *f);
  * max_total transfers run. Returns 0, or -1 with err set (out of memory, no URL). A bad
  * or unsupported URL is not an error here: it finishes as FR_NET_OTHER. May
  * be called from a done callback. */
-int fr_fetcher_submit(struct fr_fetcher *f, const struct fr_request *req, char *err,
-		      size_t errlen);
+int fr_fetcher_submit(struct fr_fetcher *f, const struct fr_request *req, char *err, size_t errlen);
 
 /* Drives transfers for at most timeout_ms (returns early once one has
  * finished); calls done for each finished transfer with a response borrowed
  * for the call (copy what you keep). Returns the number still running or
  * queued, or -1 on a libcurl multi failure (not a transfer's). */
 int fr_fetcher_poll(struct fr_fetcher *f, int timeout_ms,
-		    void (*done)(void *arg, const struct fr_response *res), void *arg);
+                    void (*done)(void *arg, const struct fr_response *res), void *arg);
 /* Transfers running or queued. */
 size_t fr_fetcher_running(const struct fr_fetcher *f);
 

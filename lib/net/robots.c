@@ -68,10 +68,10 @@ norm(const char *s, size_t n, char *out)
 
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		int hi, lo;
+		int hi = i + 2 < n ? hexval((unsigned char)s[i + 1]) : -1;
+		int lo = i + 2 < n ? hexval((unsigned char)s[i + 2]) : -1;
 
-		if (c == '%' && i + 2 < n && (hi = hexval((unsigned char)s[i + 1])) >= 0 &&
-		    (lo = hexval((unsigned char)s[i + 2])) >= 0) {
+		if (c == '%' && hi >= 0 && lo >= 0) {
 			int v = hi * 16 + lo;
 
 			if (unreserved(v)) {
@@ -212,11 +212,11 @@ key_of(const char *k, size_t n)
 		const char *name;
 		enum key key;
 	} keys[] = {
-		{"user-agent", K_AGENT},  {"useragent", K_AGENT},     {"user agent", K_AGENT},
-		{"allow", K_ALLOW},       {"disallow", K_DISALLOW},   {"dissallow", K_DISALLOW},
-		{"dissalow", K_DISALLOW}, {"disalow", K_DISALLOW},    {"diasllow", K_DISALLOW},
-		{"disallaw", K_DISALLOW}, {"crawl-delay", K_DELAY},   {"crawldelay", K_DELAY},
-		{"crawl delay", K_DELAY}, {"sitemap", K_SITEMAP},     {"site-map", K_SITEMAP},
+	    {"user-agent", K_AGENT},  {"useragent", K_AGENT},   {"user agent", K_AGENT},
+	    {"allow", K_ALLOW},       {"disallow", K_DISALLOW}, {"dissallow", K_DISALLOW},
+	    {"dissalow", K_DISALLOW}, {"disalow", K_DISALLOW},  {"diasllow", K_DISALLOW},
+	    {"disallaw", K_DISALLOW}, {"crawl-delay", K_DELAY}, {"crawldelay", K_DELAY},
+	    {"crawl delay", K_DELAY}, {"sitemap", K_SITEMAP},   {"site-map", K_SITEMAP},
 	};
 	char buf[16];
 
@@ -559,7 +559,7 @@ origin_of(const char *url, int for_key)
 	out = malloc(n);
 	if (out)
 		snprintf(out, n, "%s://%s%s%s%s", scheme, host, port ? ":" : "", port ? port : "",
-			 for_key ? "" : "/robots.txt");
+		         for_key ? "" : "/robots.txt");
 done:
 	curl_free(scheme);
 	curl_free(host);
@@ -609,7 +609,7 @@ fnv1a(const char *s)
 
 int
 fr_robots_cache_new(struct fr_robots_cache **out, const char *ua,
-		    const struct fr_robots_cache_opts *o, char *err, size_t errlen)
+                    const struct fr_robots_cache_opts *o, char *err, size_t errlen)
 {
 	struct fr_robots_cache *c = calloc(1, sizeof(*c));
 
@@ -771,7 +771,7 @@ get(struct fr_robots_cache *c, char *key, double now_s)
 
 enum fr_robots_verdict
 fr_robots_cache_check(struct fr_robots_cache *c, const char *url, double now_s,
-		      double *crawl_delay_s)
+                      double *crawl_delay_s)
 {
 	char *key = origin_of(url, 1);
 	struct entry *e;
@@ -810,7 +810,8 @@ fr_robots_cache_check(struct fr_robots_cache *c, const char *url, double now_s,
 
 			pq = malloc(n);
 			if (pq)
-				snprintf(pq, n, "%s%s%s", path, query ? "?" : "", query ? query : "");
+				snprintf(pq, n, "%s%s%s", path, query ? "?" : "",
+				         query ? query : "");
 		}
 		curl_free(path);
 		curl_free(query);
@@ -830,7 +831,7 @@ fr_robots_cache_check(struct fr_robots_cache *c, const char *url, double now_s,
 
 int
 fr_robots_cache_put(struct fr_robots_cache *c, const char *url, long status, const char *body,
-		    size_t len, double now_s)
+                    size_t len, double now_s)
 {
 	char *key = origin_of(url, 1);
 	struct entry *e;
@@ -875,7 +876,7 @@ fr_robots_cache_put(struct fr_robots_cache *c, const char *url, long status, con
 
 int
 fr_robots_cache_put_response(struct fr_robots_cache *c, const char *url,
-			     const struct fr_response *res, double now_s)
+                             const struct fr_response *res, double now_s)
 {
 	if (res->outcome == FR_NET_NOT_MODIFIED) {
 		char *key = origin_of(url, 1);

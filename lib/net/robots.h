@@ -35,7 +35,7 @@ struct fr_robots *fr_robots_disallow_all(void);
  * 429, 5xx and 0 disallow all ("unreachable") and set *unreachable to 1
  * (else 0; may be NULL) so the caller retries sooner. NULL on out-of-memory. */
 struct fr_robots *fr_robots_for_status(long status, const char *body, size_t len, const char *ua,
-				       int *unreachable);
+                                       int *unreachable);
 
 void fr_robots_free(struct fr_robots *r);
 
@@ -95,7 +95,7 @@ enum fr_robots_verdict {
 /* ua as for fr_robots_parse (copied). o may be NULL. Returns 0 and sets *out
  * (free with fr_robots_cache_free), or -1 with err set. */
 int fr_robots_cache_new(struct fr_robots_cache **out, const char *ua,
-			const struct fr_robots_cache_opts *o, char *err, size_t errlen);
+                        const struct fr_robots_cache_opts *o, char *err, size_t errlen);
 void fr_robots_cache_free(struct fr_robots_cache *c);
 
 /* The verdict for url at now_s. With ALLOWED or DENIED, *crawl_delay_s (may
@@ -103,18 +103,18 @@ void fr_robots_cache_free(struct fr_robots_cache *c);
  * A URL that is not http(s) with a host is ALLOWED (the fetcher reports it);
  * out-of-memory gives PENDING. */
 enum fr_robots_verdict fr_robots_cache_check(struct fr_robots_cache *c, const char *url,
-					     double now_s, double *crawl_delay_s);
+                                             double now_s, double *crawl_delay_s);
 
 /* Hands in the outcome of fetching robots.txt for url's origin (url may be
  * any URL of the origin): status and body as for fr_robots_for_status.
  * Returns 0, or -1 on a URL without an http(s) origin or out-of-memory. */
 int fr_robots_cache_put(struct fr_robots_cache *c, const char *url, long status, const char *body,
-			size_t len, double now_s);
+                        size_t len, double now_s);
 /* The same from a fetcher response (status 0 unless an HTTP answer came;
  * a 304 keeps the rules and renews them; a body that did not come whole
  * counts as unreachable). */
 int fr_robots_cache_put_response(struct fr_robots_cache *c, const char *url,
-				 const struct fr_response *res, double now_s);
+                                 const struct fr_response *res, double now_s);
 
 /* Entries held (for tests and stats). */
 size_t fr_robots_cache_len(const struct fr_robots_cache *c);

@@ -35,7 +35,7 @@ static char seen_inm[256], seen_ims[256], seen_host[256], seen_ua[512], seen_ae[
 static uint64_t huge_sent;
 static int sleeping, peak_sleeping, connections;
 
-static char *plain;        /* the text served compressed */
+static char *plain; /* the text served compressed */
 static size_t plain_len;
 static unsigned char *gz, *zl, *bomb;
 static size_t gz_len, zl_len, bomb_len;
@@ -56,7 +56,7 @@ reply(struct MHD_Connection *c, unsigned status, const void *body, size_t len, c
       const char *v1, const char *h2, const char *v2)
 {
 	struct MHD_Response *r =
-		MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
+	    MHD_create_response_from_buffer(len, (void *)body, MHD_RESPMEM_MUST_COPY);
 	enum MHD_Result ret;
 
 	if (h1)
@@ -129,7 +129,7 @@ stream(struct MHD_Connection *c, uint64_t size, MHD_ContentReaderCallback cb)
 
 static enum MHD_Result
 handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
-	const char *version, const char *upload, size_t *upload_len, void **state)
+        const char *version, const char *upload, size_t *upload_len, void **state)
 {
 	(void)cls;
 	(void)method;
@@ -149,7 +149,7 @@ handler(void *cls, struct MHD_Connection *c, const char *url, const char *method
 	record(seen_ims, sizeof(seen_ims), c, "If-Modified-Since");
 	if (strcmp(url, "/text") == 0)
 		return reply(c, 200, "hello", 5, "Cache-Control", "public, max-age=300", "Expires",
-			     RETRY_DATE);
+		             RETRY_DATE);
 	if (strcmp(url, "/gzip") == 0)
 		return reply(c, 200, gz, gz_len, "Content-Encoding", "gzip", NULL, NULL);
 	if (strcmp(url, "/deflate") == 0)
@@ -161,13 +161,13 @@ handler(void *cls, struct MHD_Connection *c, const char *url, const char *method
 
 		if (inm && strcmp(inm, "\"v1\"") == 0)
 			return reply(c, 304, "", 0, "ETag", "\"v1\"", "Last-Modified",
-				     "Sun, 02 Jan 2022 00:00:00 GMT");
+			             "Sun, 02 Jan 2022 00:00:00 GMT");
 		return reply(c, 200, "etag body", 9, "ETag", "\"v1\"", "Last-Modified",
-			     LAST_MODIFIED);
+		             LAST_MODIFIED);
 	}
 	if (strcmp(url, "/lm") == 0) {
 		const char *ims =
-			MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-Modified-Since");
+		    MHD_lookup_connection_value(c, MHD_HEADER_KIND, "If-Modified-Since");
 
 		if (ims && strcmp(ims, LAST_MODIFIED) == 0)
 			return reply(c, 304, "", 0, NULL, NULL, NULL, NULL);
@@ -217,7 +217,8 @@ handler(void *cls, struct MHD_Connection *c, const char *url, const char *method
 	}
 	if (strcmp(url, "/sleep") == 0) {
 		pthread_mutex_lock(&mu);
-		if (++sleeping > peak_sleeping)
+		sleeping++;
+		if (sleeping > peak_sleeping)
 			peak_sleeping = sleeping;
 		pthread_mutex_unlock(&mu);
 		usleep(300 * 1000);
@@ -231,7 +232,7 @@ handler(void *cls, struct MHD_Connection *c, const char *url, const char *method
 
 static void
 on_connection(void *cls, struct MHD_Connection *c, void **socket_context,
-	      enum MHD_ConnectionNotificationCode code)
+              enum MHD_ConnectionNotificationCode code)
 {
 	(void)cls;
 	(void)c;
@@ -286,11 +287,10 @@ server_start(void)
 	sa.sin_family = AF_INET;
 	sa.sin_port = 0;
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
-	daemon_ = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION,
-				   0, NULL, NULL, handler, NULL, MHD_OPTION_SOCK_ADDR,
-				   (struct sockaddr *)&sa, MHD_OPTION_NOTIFY_CONNECTION,
-				   on_connection, NULL, MHD_OPTION_CONNECTION_TIMEOUT,
-				   (unsigned)10, MHD_OPTION_END);
+	daemon_ = MHD_start_daemon(
+	    MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_THREAD_PER_CONNECTION, 0, NULL, NULL, handler,
+	    NULL, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa, MHD_OPTION_NOTIFY_CONNECTION,
+	    on_connection, NULL, MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_END);
 	if (!daemon_) {
 		fprintf(stderr, "cannot start the test server\n");
 		exit(1);
@@ -430,8 +430,8 @@ test_compressed_bodies_decoded(void)
 
 	fr_net_features(&ft);
 	fprintf(stderr, "libcurl %s (%s): http2 %d, brotli %d, zstd %d, gzip %d, https %d\n",
-		ft.curl_version, ft.ssl_version ? ft.ssl_version : "no TLS", ft.http2, ft.brotli,
-		ft.zstd, ft.gzip, ft.https);
+	        ft.curl_version, ft.ssl_version ? ft.ssl_version : "no TLS", ft.http2, ft.brotli,
+	        ft.zstd, ft.gzip, ft.https);
 	CHECK(ft.gzip == 1);
 	CHECK(get("/gzip", NULL, &r) == 0);
 	CHECK(r.outcome == FR_NET_OK);
@@ -786,7 +786,8 @@ run_sleepers(const struct fr_fetch_opts *o, int n, int hosts, struct tally *t)
 	for (int i = 0; i < n; i++) {
 		struct fr_request q = {u[i], NULL, NULL, (uint64_t)i};
 
-		snprintf(u[i], sizeof(u[i]), "http://h%d.freshet.test:%u/sleep", i % hosts + 1, port);
+		snprintf(u[i], sizeof(u[i]), "http://h%d.freshet.test:%u/sleep", i % hosts + 1,
+		         port);
 		CHECK(fr_fetcher_submit(f, &q, err, sizeof(err)) == 0);
 	}
 	CHECK(fr_fetcher_running(f) == (size_t)n);
@@ -820,7 +821,7 @@ test_concurrency(void)
 	peak = peak_sleeping;
 	pthread_mutex_unlock(&mu);
 	fprintf(stderr, "64 transfers of 300 ms each: %.2f s, peak %d at once on the server\n",
-		took, peak);
+	        took, peak);
 	CHECK(t.done == 64 && t.ok == 64);
 	CHECK(t.seen_tags == UINT64_MAX);
 	CHECK(peak >= 32);

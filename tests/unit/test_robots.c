@@ -20,7 +20,12 @@ slurp(const char *path, size_t *len)
 	char *buf;
 	long n;
 
-	if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
+	if (!f || fseek(f, 0, SEEK_END) != 0) {
+		fprintf(stderr, "cannot read %s\n", path);
+		exit(1);
+	}
+	n = ftell(f);
+	if (n < 0 || fseek(f, 0, SEEK_SET) != 0) {
 		fprintf(stderr, "cannot read %s\n", path);
 		exit(1);
 	}
@@ -78,22 +83,24 @@ test_golden_table(void)
 		if (strcmp(path, "@crawl-delay") == 0) {
 			double d = fr_robots_crawl_delay_s(r);
 
-			ok = strcmp(want, "none") == 0 ? d == -1 : fabs(d - strtod(want, NULL)) < 1e-9;
+			ok = strcmp(want, "none") == 0 ? d == -1
+			                               : fabs(d - strtod(want, NULL)) < 1e-9;
 			if (!ok)
-				fprintf(stderr, "expected.tsv:%lu: %s %s: crawl-delay %g, want %s\n",
-					lineno, file, agent, d, want);
+				fprintf(stderr,
+				        "expected.tsv:%lu: %s %s: crawl-delay %g, want %s\n",
+				        lineno, file, agent, d, want);
 		} else if (strcmp(path, "@sitemaps") == 0) {
 			ok = fr_robots_n_sitemaps(r) == strtoul(want, NULL, 10);
 			if (!ok)
-				fprintf(stderr, "expected.tsv:%lu: %s: %zu sitemaps, want %s\n", lineno,
-					file, fr_robots_n_sitemaps(r), want);
+				fprintf(stderr, "expected.tsv:%lu: %s: %zu sitemaps, want %s\n",
+				        lineno, file, fr_robots_n_sitemaps(r), want);
 		} else {
 			int got = fr_robots_allowed(r, path);
 
 			ok = got == (strcmp(want, "allow") == 0);
 			if (!ok)
 				fprintf(stderr, "expected.tsv:%lu: %s %s %s: %s, want %s\n", lineno,
-					file, agent, path, got ? "allow" : "deny", want);
+				        file, agent, path, got ? "allow" : "deny", want);
 		}
 		CHECK(ok);
 		rows++;
@@ -130,17 +137,17 @@ test_product_token_from_user_agent(void)
 static void
 test_paths(void)
 {
-	struct fr_robots *r = parse_str("User-agent: *\nDisallow: /a\nSitemap: http://x/s.xml\n",
-	                                "x");
+	struct fr_robots *r =
+	    parse_str("User-agent: *\nDisallow: /a\nSitemap: http://x/s.xml\n", "x");
 
 	CHECK(fr_robots_n_rules(r) == 1);
 	CHECK_STR(fr_robots_sitemap(r, 0), "http://x/s.xml");
 	CHECK(fr_robots_sitemap(r, 1) == NULL);
-	CHECK(!fr_robots_allowed(r, "a"));     /* a missing leading slash is added */
-	CHECK(fr_robots_allowed(r, ""));       /* "" is "/" */
+	CHECK(!fr_robots_allowed(r, "a")); /* a missing leading slash is added */
+	CHECK(fr_robots_allowed(r, ""));   /* "" is "/" */
 	CHECK(fr_robots_allowed(r, NULL));
-	CHECK(fr_robots_allowed(r, "?a=1"));   /* "/?a=1" */
-	CHECK(fr_robots_allowed(NULL, "/a"));  /* no rules */
+	CHECK(fr_robots_allowed(r, "?a=1"));  /* "/?a=1" */
+	CHECK(fr_robots_allowed(NULL, "/a")); /* no rules */
 	CHECK(fr_robots_crawl_delay_s(NULL) == -1);
 	fr_robots_free(r);
 	fr_robots_free(NULL);
@@ -153,7 +160,8 @@ test_paths(void)
 		p[0] = '/';
 		memset(p + 1, 'a', n);
 		p[n + 1] = '\0';
-		r = parse_str("User-agent: *\nDisallow: /*a*a*a*a*a*a*a*a*b\nDisallow: /aaa$\n", "x");
+		r = parse_str("User-agent: *\nDisallow: /*a*a*a*a*a*a*a*a*b\nDisallow: /aaa$\n",
+		              "x");
 		CHECK(fr_robots_allowed(r, p));
 		p[n] = 'b';
 		CHECK(!fr_robots_allowed(r, p));
@@ -195,17 +203,17 @@ test_status_rules(void)
 		long status;
 		int allowed_y, allowed_x, unreachable;
 	} cases[] = {
-		{200, 1, 0, 0}, /* parsed */
-		{404, 1, 1, 0}, /* unavailable: allow all */
-		{410, 1, 1, 0}, {401, 1, 1, 0}, {301, 1, 1, 0}, /* redirects left over */
-		{429, 0, 0, 1}, /* too many requests counts as unreachable */
-		{500, 0, 0, 1}, {503, 0, 0, 1}, {0, 0, 0, 1},   /* no answer */
+	    {200, 1, 0, 0},                                 /* parsed */
+	    {404, 1, 1, 0},                                 /* unavailable: allow all */
+	    {410, 1, 1, 0}, {401, 1, 1, 0}, {301, 1, 1, 0}, /* redirects left over */
+	    {429, 0, 0, 1}, /* too many requests counts as unreachable */
+	    {500, 0, 0, 1}, {503, 0, 0, 1}, {0, 0, 0, 1}, /* no answer */
 	};
 
 	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
 		int down = -1;
 		struct fr_robots *r =
-			fr_robots_for_status(cases[i].status, body, strlen(body), "bot", &down);
+		    fr_robots_for_status(cases[i].status, body, strlen(body), "bot", &down);
 
 		CHECK(r != NULL);
 		CHECK(fr_robots_allowed(r, "/y") == cases[i].allowed_y);
