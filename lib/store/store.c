@@ -310,73 +310,93 @@ fr_store_load_all_sources(struct fr_store *st, struct fr_store_source **out, siz
 	return st->ops->load_sources(st->impl, 1, out, n, err, errlen);
 }
 
-/* ---- item identity and content hash ---- */
+/* ---- item identity and content hash ----
+ * Hashed 8 bytes at a time (a byte-wise FNV was a third of commit_fetch's
+ * time on feeds with long summaries). Not cryptographic: a 64-bit value to
+ * tell "changed" from "same". NOTE: changing it makes every stored item
+ * look changed once. */
 
-#define FNV_OFFSET 0xcbf29ce484222325ull
-#define FNV_PRIME 0x100000001b3ull
+#define K1 0x9E3779B97F4A7C15ull
+#define K2 0xBF58476D1CE4E5B9ull
 
 static uint64_t
-fnv_bytes(uint64_t h, const void *p, size_t n)
+mix(uint64_t h, uint64_t v)
+{
+	h ^= v * K1;
+	h = (h << 31 | h >> 33) * K2;
+	return h;
+}
+
+static uint64_t
+hash_bytes(uint64_t h, const void *p, size_t n)
 {
 	const unsigned char *b = p;
+	uint64_t w;
 
-	for (size_t i = 0; i < n; i++) {
-		h ^= b[i];
-		h *= FNV_PRIME;
+	h = mix(h, n);
+	for (; n >= 8; n -= 8, b += 8) {
+		memcpy(&w, b, 8);
+		h = mix(h, w);
+	}
+	if (n) {
+		w = 0;
+		memcpy(&w, b, n);
+		h = mix(h, w);
 	}
 	return h;
 }
 
-/* A string with a presence mark and a terminator, so that (NULL, "") and
- * ("a", "b") vs ("ab", "") differ. */
+/* NULL and "" differ (the length is mixed in, NULL as an impossible one). */
 static uint64_t
-fnv_str(uint64_t h, const char *s)
+hash_str(uint64_t h, const char *s)
 {
-	unsigned char mark = s ? 1 : 0;
-
-	h = fnv_bytes(h, &mark, 1);
-	if (s)
-		h = fnv_bytes(h, s, strlen(s) + 1);
-	return h;
+	return s ? hash_bytes(h, s, strlen(s)) : mix(h, UINT64_MAX);
 }
 
 static uint64_t
-fnv_i64(uint64_t h, int64_t v)
+hash_i64(uint64_t h, int64_t v)
 {
-	unsigned char b[8];
+	return mix(h, (uint64_t)v);
+}
 
-	for (int i = 0; i < 8; i++)
-		b[i] = (unsigned char)((uint64_t)v >> (8 * i));
-	return fnv_bytes(h, b, 8);
+/* splitmix64's finaliser: every input bit reaches every output bit. */
+static uint64_t
+hash_end(uint64_t h)
+{
+	h ^= h >> 30;
+	h *= K2;
+	h ^= h >> 27;
+	h *= 0x94D049BB133111EBull;
+	return h ^ (h >> 31);
 }
 
 static void
 item_key(const struct fr_store_item *it, struct fr_store_item_key *k)
 {
-	uint64_t h = FNV_OFFSET;
+	uint64_t h = 0;
 
-	h = fnv_str(h, it->url);
-	h = fnv_str(h, it->title);
-	h = fnv_str(h, it->author);
-	h = fnv_str(h, it->summary);
-	h = fnv_str(h, it->content);
-	h = fnv_str(h, it->enclosure_url);
-	h = fnv_str(h, it->enclosure_type);
-	h = fnv_i64(h, it->enclosure_length);
-	h = fnv_i64(h, it->published_s);
-	h = fnv_i64(h, it->updated_s);
-	k->hash = h;
+	h = hash_str(h, it->url);
+	h = hash_str(h, it->title);
+	h = hash_str(h, it->author);
+	h = hash_str(h, it->summary);
+	h = hash_str(h, it->content);
+	h = hash_str(h, it->enclosure_url);
+	h = hash_str(h, it->enclosure_type);
+	h = hash_i64(h, it->enclosure_length);
+	h = hash_i64(h, it->published_s);
+	h = hash_i64(h, it->updated_s);
+	k->hash = hash_end(h);
 	if (it->id && *it->id) {
 		k->key = it->id;
 	} else if (it->url && *it->url) {
 		k->key = it->url;
 	} else {
-		uint64_t t = FNV_OFFSET;
+		uint64_t t = 1;
 
-		t = fnv_str(t, it->title);
-		t = fnv_str(t, it->summary);
-		t = fnv_str(t, it->content);
-		snprintf(k->buf, sizeof(k->buf), "hash:%016llx", (unsigned long long)t);
+		t = hash_str(t, it->title);
+		t = hash_str(t, it->summary);
+		t = hash_str(t, it->content);
+		snprintf(k->buf, sizeof(k->buf), "hash:%016llx", (unsigned long long)hash_end(t));
 		k->key = k->buf;
 	}
 }
