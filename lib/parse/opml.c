@@ -14,6 +14,8 @@
 #include <string.h>
 
 struct walk {
+	char first_err[256]; /* libxml2's first error (the last is often a consequence) */
+	int first_line;
 	const char *label;
 	int (*each)(void *arg, const struct fr_opml_outline *o);
 	void *arg;
@@ -166,6 +168,20 @@ walk_outlines(struct walk *w, xmlNodePtr parent, const char *folder)
 	return 0;
 }
 
+/* libxml2's structured error hook: keeps the first error. */
+static void
+keep_first_error(void *user, xmlErrorPtr e)
+{
+	xmlParserCtxtPtr ctxt = user;
+	struct walk *w = ctxt ? ctxt->_private : NULL;
+
+	if (!w || !e || w->first_err[0] || e->level < XML_ERR_ERROR)
+		return;
+	snprintf(w->first_err, sizeof(w->first_err), "%s",
+		 e->message ? e->message : "not well-formed XML");
+	w->first_line = e->line;
+}
+
 int
 fr_opml_parse(const char *buf, size_t len, const char *label,
 	      int (*each)(void *arg, const struct fr_opml_outline *o), void *arg, char *err,
@@ -175,7 +191,8 @@ fr_opml_parse(const char *buf, size_t len, const char *label,
 	 * entities stay references; NONET forbids fetching anything. */
 	const int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
 			 XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA;
-	struct walk w = {label ? label : "opml", each, arg, err, errlen};
+	struct walk w = {.label = label ? label : "opml", .each = each, .arg = arg, .err = err,
+			 .errlen = errlen};
 	xmlParserCtxtPtr ctxt;
 	xmlDocPtr doc;
 	xmlNodePtr root, body = NULL;
@@ -187,18 +204,23 @@ fr_opml_parse(const char *buf, size_t len, const char *label,
 	ctxt = xmlNewParserCtxt();
 	if (!ctxt)
 		return fr_errf(err, errlen, "%s: out of memory", w.label);
+	ctxt->_private = &w;
+	ctxt->sax->serror = keep_first_error; /* called with ctxt->userData, the context */
 	doc = xmlCtxtReadMemory(ctxt, buf, (int)len, w.label, NULL, opts);
 	if (!doc || !ctxt->wellFormed) {
 		xmlErrorPtr e = xmlCtxtGetLastError(ctxt);
 		char msg[256];
+		int line = w.first_err[0] ? w.first_line : e ? e->line : 0;
 		size_t k;
 
 		snprintf(msg, sizeof(msg), "%s",
-			 e && e->message ? e->message : "not well-formed XML");
+			 w.first_err[0] ? w.first_err
+			 : e && e->message ? e->message
+					   : "not well-formed XML");
 		k = strlen(msg);
 		while (k > 0 && is_blank(msg[k - 1]))
 			msg[--k] = '\0';
-		fr_errf(err, errlen, "%s:%d: %s", w.label, e ? e->line : 0, msg);
+		fr_errf(err, errlen, "%s:%d: %s", w.label, line, msg);
 		goto out;
 	}
 	root = xmlDocGetRootElement(doc);

@@ -179,6 +179,9 @@ on_error(void *ud, xmlErrorPtr e)
 	n = strlen(x->first_error);
 	while (n && (x->first_error[n - 1] == '\n' || x->first_error[n - 1] == ' '))
 		x->first_error[--n] = '\0';
+	for (char *p = x->first_error; *p; p++)
+		if (*p == '\n' || *p == '\r')
+			*p = ' ';
 	x->first_error_line = e->line;
 }
 
