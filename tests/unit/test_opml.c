@@ -153,8 +153,8 @@ test_errors_name_file_and_line(void)
 	/* An unclosed outline: libxml2's message at the line it noticed. */
 	CHECK(parse_file("bad.opml", &g, err, sizeof(err)) == -1);
 	CHECK(strncmp(err, "bad.opml:", 9) == 0);
-	CHECK(strstr(err, "bad.opml:7:") || strstr(err, "bad.opml:8:") ||
-	      strstr(err, "bad.opml:9:"));
+	/* The first error, not the "premature end" it leads to at the end. */
+	CHECK_STR(err, "bad.opml:7: Opening and ending tag mismatch: outline line 6 and body");
 	CHECK(strchr(err, '\n') == NULL);
 	got_free(&g);
 
