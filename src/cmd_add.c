@@ -48,7 +48,7 @@ struct adder {
 /* Adds one address. where names it for messages ("list.txt:3", "argument 2"). */
 static void
 add_one(struct adder *a, const char *where, const char *raw, const char *title,
-	const char *site_url, const char *category)
+        const char *site_url, const char *category)
 {
 	char err[FR_ERRLEN];
 	char *url;
@@ -67,7 +67,7 @@ add_one(struct adder *a, const char *where, const char *raw, const char *title,
 		return;
 	}
 	if (fr_store_add_source(a->st, url, a->kind, a->grp, title, site_url, &id, &existed, err,
-				sizeof(err)) < 0) {
+	                        sizeof(err)) < 0) {
 		cli_err("add", "%s: %s", where, err);
 		a->bad++;
 		free(url);
@@ -86,7 +86,7 @@ add_one(struct adder *a, const char *where, const char *raw, const char *title,
 			s.category = strdup(category);
 			if (!s.category || fr_store_put_source(a->st, &s, err, sizeof(err)) < 0)
 				cli_err("add", "%s: category not kept: %s", where,
-					s.category ? err : "out of memory");
+				        s.category ? err : "out of memory");
 			fr_store_source_clear(&s);
 		} else {
 			cli_err("add", "%s: category not kept: %s", where, err);
@@ -150,8 +150,9 @@ opml_each(void *arg, const struct fr_opml_outline *o)
 	snprintf(where, sizeof(where), "%s:%ld", oa->path, o->line);
 	/* A text that is only the address (as export writes for a source
 	 * without a title) is no title. */
-	add_one(oa->a, where, o->xml_url, o->title && strcmp(o->title, o->xml_url) ? o->title : NULL,
-		o->html_url, o->category);
+	add_one(oa->a, where, o->xml_url,
+	        o->title && strcmp(o->title, o->xml_url) ? o->title : NULL, o->html_url,
+	        o->category);
 	return 0;
 }
 
@@ -286,7 +287,8 @@ cmd_add(int argc, char **argv)
 		goto out;
 	}
 	if (n_in == 0) {
-		cli_err("add", "nothing to add: give URLs, --file LIST or --opml FILE (try --help)");
+		cli_err("add",
+		        "nothing to add: give URLs, --file LIST or --opml FILE (try --help)");
 		rc = EXIT_USAGE;
 		goto out;
 	}

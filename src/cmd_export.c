@@ -135,7 +135,7 @@ cmd_export(int argc, char **argv)
 			}
 			if (rc == 0 && rename(tmp, out) != 0) {
 				cli_err("export", "%s: cannot rename %s into place: %s", out, tmp,
-					strerror(errno));
+				        strerror(errno));
 				rc = -1;
 			}
 			if (rc < 0)

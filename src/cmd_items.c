@@ -40,8 +40,7 @@ static const char USAGE[] =
     "  --since TIME      items first seen at or after TIME\n"
     "  --source S        items of one source, by id or address\n"
     "  --format F        jsonl, csv or table\n"
-    "  --limit N         at most N items\n" DBOPT_HELP
-    "  --help            show this help\n";
+    "  --limit N         at most N items\n" DBOPT_HELP "  --help            show this help\n";
 
 enum format { F_JSONL, F_CSV, F_TABLE };
 
@@ -126,16 +125,16 @@ print_jsonl(const struct fr_store_item_row *r)
 		json_put_str(e, "type", it->enclosure_type);
 		if (it->enclosure_length >= 0)
 			json_object_object_add(e, "length",
-					       json_object_new_int64(it->enclosure_length));
+			                       json_object_new_int64(it->enclosure_length));
 		json_object_object_add(o, "enclosure", e);
 	}
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-						   JSON_C_TO_STRING_NOSLASHESCAPE));
+	                                           JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
 static const char CSV_HEADER[] = "id,source,link,title,author,published,updated,first_seen,"
-				 "summary,content,enclosure_url,enclosure_type,enclosure_length\n";
+                                 "summary,content,enclosure_url,enclosure_type,enclosure_length\n";
 
 static void
 print_csv(const struct fr_store_item_row *r)
@@ -143,17 +142,17 @@ print_csv(const struct fr_store_item_row *r)
 	const struct fr_store_item *it = &r->it;
 	char t1[32], t2[32], t3[32];
 	const char *f[] = {it->id,
-			   r->source_url,
-			   it->url,
-			   it->title,
-			   it->author,
-			   time_str(it->published_s, t1, sizeof(t1)),
-			   time_str(it->updated_s, t2, sizeof(t2)),
-			   fr_time_format(r->first_seen_s, t3, sizeof(t3)),
-			   it->summary,
-			   it->content,
-			   it->enclosure_url,
-			   it->enclosure_type};
+	                   r->source_url,
+	                   it->url,
+	                   it->title,
+	                   it->author,
+	                   time_str(it->published_s, t1, sizeof(t1)),
+	                   time_str(it->updated_s, t2, sizeof(t2)),
+	                   fr_time_format(r->first_seen_s, t3, sizeof(t3)),
+	                   it->summary,
+	                   it->content,
+	                   it->enclosure_url,
+	                   it->enclosure_type};
 
 	for (size_t k = 0; k < sizeof(f) / sizeof(f[0]); k++) {
 		dbopt_csv_field(stdout, f[k]);

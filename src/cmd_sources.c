@@ -48,7 +48,7 @@ state_of(const struct fr_store_source *s, double now, char *buf, size_t len)
 		return "never fetched";
 	if (s->backoff_until_s > now) {
 		snprintf(buf, len, "backing off until %s",
-			 fr_time_format(s->backoff_until_s, t, sizeof(t)));
+		         fr_time_format(s->backoff_until_s, t, sizeof(t)));
 		return buf;
 	}
 	if (s->err_count > 0) {
@@ -93,21 +93,21 @@ print_jsonl(const struct fr_store_source *s, const char *state)
 	json_put_str(o, "state", state);
 	json_put_str(o, "last_fetch", time_or_null(s->last_fetch_s, t, sizeof(t)));
 	json_object_object_add(o, "last_status",
-			       s->last_status ? json_object_new_int64(s->last_status) : NULL);
+	                       s->last_status ? json_object_new_int64(s->last_status) : NULL);
 	json_put_str(o, "last_error", s->last_error);
 	json_put_str(o, "last_error_time", time_or_null(s->last_error_s, t, sizeof(t)));
 	json_object_object_add(o, "errors", json_object_new_int(s->err_count));
 	json_put_str(o, "backoff_until", time_or_null(s->backoff_until_s, t, sizeof(t)));
 	json_put_str(o, "redirect_url", s->redirect_url);
 	json_object_object_add(o, "rate_per_day",
-			       s->rate_per_day > 0 ? json_object_new_double(s->rate_per_day)
-						   : NULL);
+	                       s->rate_per_day > 0 ? json_object_new_double(s->rate_per_day)
+	                                           : NULL);
 	json_put_str(o, "next_due", time_or_null(s->next_due_s, t, sizeof(t)));
 	json_object_object_add(o, "items", json_object_new_int64(s->n_items));
 	json_put_str(o, "added", time_or_null(s->added_s, t, sizeof(t)));
 	json_object_object_add(o, "active", json_object_new_boolean(s->active));
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-						   JSON_C_TO_STRING_NOSLASHESCAPE));
+	                                           JSON_C_TO_STRING_NOSLASHESCAPE));
 	json_object_put(o);
 }
 
@@ -153,12 +153,12 @@ print_csv(const struct fr_store_source *s, const char *state)
 enum { C_ID, C_STATE, C_FETCH, C_RATE, C_DUE, C_ITEMS, C_URL, C_ERROR, N_COL };
 
 static const char *const HEAD[N_COL] = {"ID",       "STATE", "LAST FETCH", "RATE/DAY",
-					"NEXT DUE", "ITEMS", "ADDRESS",    "LAST ERROR"};
+                                        "NEXT DUE", "ITEMS", "ADDRESS",    "LAST ERROR"};
 
 /* The cells of one row, in bufs. */
 static void
 table_cells(const struct fr_store_source *s, double now, char bufs[N_COL][96],
-	    const char *cell[N_COL])
+            const char *cell[N_COL])
 {
 	char t[32];
 
@@ -178,8 +178,8 @@ table_cells(const struct fr_store_source *s, double now, char bufs[N_COL][96],
 	cell[C_ITEMS] = bufs[C_ITEMS];
 	cell[C_URL] = s->url ? s->url : "";
 	cell[C_ERROR] = s->err_count > 0 || s->last_error_s > s->last_ok_s
-			    ? (s->last_error ? s->last_error : "")
-			    : "";
+	                    ? (s->last_error ? s->last_error : "")
+	                    : "";
 }
 
 #define URL_MAX 70   /* characters of an address shown in the table */
@@ -218,7 +218,7 @@ print_table(const struct fr_store_source *v, size_t n, double now)
 				printf("%*s", (int)w[c], cell[c]);
 			else
 				dbopt_cell(stdout, cell[c], c == C_ERROR ? ERROR_MAX : w[c],
-					   c < N_COL - 1);
+				           c < N_COL - 1);
 			fputs(c < N_COL - 1 ? "  " : "\n", stdout);
 		}
 	}
@@ -248,7 +248,8 @@ cmd_sources(int argc, char **argv)
 		}
 		if ((rc = dbopt_value("sources", "--db", argc, argv, &i, &val)) > 0)
 			db = val;
-		else if (rc == 0 && (rc = dbopt_value("sources", "--format", argc, argv, &i, &val)) > 0)
+		else if (rc == 0 &&
+		         (rc = dbopt_value("sources", "--format", argc, argv, &i, &val)) > 0)
 			format = val;
 		if (rc < 0)
 			return EXIT_USAGE;
@@ -266,7 +267,7 @@ cmd_sources(int argc, char **argv)
 	if (!st)
 		return EXIT_FAIL;
 	rc = all ? fr_store_load_all_sources(st, &v, &n, err, sizeof(err))
-		 : fr_store_load_sources(st, &v, &n, err, sizeof(err));
+	         : fr_store_load_sources(st, &v, &n, err, sizeof(err));
 	fr_store_close(st);
 	if (rc < 0) {
 		cli_err("sources", "%s", err);

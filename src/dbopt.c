@@ -34,8 +34,7 @@ dbopt_open(const char *sub, const char *arg)
 }
 
 int
-dbopt_value(const char *sub, const char *name, int argc, char **argv, int *i,
-	    const char **val)
+dbopt_value(const char *sub, const char *name, int argc, char **argv, int *i, const char **val)
 {
 	const char *a = argv[*i];
 	size_t n = strlen(name);

@@ -72,10 +72,10 @@ attr_text(struct walk *w, xmlNodePtr node, const char *name, char **out)
 		if (t->type == XML_ENTITY_REF_NODE) {
 			free(buf);
 			return fr_errf(w->err, w->errlen,
-				       "%s:%ld: attribute %s uses the entity '&%s;', which is not "
-				       "expanded (no custom entities)",
-				       w->label, xmlGetLineNo(node), name,
-				       t->name ? (const char *)t->name : "?");
+			               "%s:%ld: attribute %s uses the entity '&%s;', which is not "
+			               "expanded (no custom entities)",
+			               w->label, xmlGetLineNo(node), name,
+			               t->name ? (const char *)t->name : "?");
 		}
 		if (t->type != XML_TEXT_NODE || !t->content)
 			continue;
@@ -148,8 +148,8 @@ walk_outlines(struct walk *w, xmlNodePtr parent, const char *folder)
 			o.category = c;
 			o.line = xmlGetLineNo(n);
 			if (w->each(w->arg, &o) != 0) {
-				fr_errf(w->err, w->errlen, "%s:%ld: stopped by the caller", w->label,
-					o.line);
+				fr_errf(w->err, w->errlen, "%s:%ld: stopped by the caller",
+				        w->label, o.line);
 				goto out;
 			}
 		}
@@ -178,21 +178,24 @@ keep_first_error(void *user, xmlErrorPtr e)
 	if (!w || !e || w->first_err[0] || e->level < XML_ERR_ERROR)
 		return;
 	snprintf(w->first_err, sizeof(w->first_err), "%s",
-		 e->message ? e->message : "not well-formed XML");
+	         e->message ? e->message : "not well-formed XML");
 	w->first_line = e->line;
 }
 
 int
 fr_opml_parse(const char *buf, size_t len, const char *label,
-	      int (*each)(void *arg, const struct fr_opml_outline *o), void *arg, char *err,
-	      size_t errlen)
+              int (*each)(void *arg, const struct fr_opml_outline *o), void *arg, char *err,
+              size_t errlen)
 {
 	/* No XML_PARSE_NOENT (entity substitution) and no XML_PARSE_DTDLOAD:
 	 * entities stay references; NONET forbids fetching anything. */
 	const int opts = XML_PARSE_NONET | XML_PARSE_NOERROR | XML_PARSE_NOWARNING |
-			 XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA;
-	struct walk w = {.label = label ? label : "opml", .each = each, .arg = arg, .err = err,
-			 .errlen = errlen};
+	                 XML_PARSE_BIG_LINES | XML_PARSE_NOCDATA;
+	struct walk w = {.label = label ? label : "opml",
+	                 .each = each,
+	                 .arg = arg,
+	                 .err = err,
+	                 .errlen = errlen};
 	xmlParserCtxtPtr ctxt;
 	xmlDocPtr doc;
 	xmlNodePtr root, body = NULL;
@@ -214,9 +217,9 @@ fr_opml_parse(const char *buf, size_t len, const char *label,
 		size_t k;
 
 		snprintf(msg, sizeof(msg), "%s",
-			 w.first_err[0] ? w.first_err
-			 : e && e->message ? e->message
-					   : "not well-formed XML");
+		         w.first_err[0]    ? w.first_err
+		         : e && e->message ? e->message
+		                           : "not well-formed XML");
 		k = strlen(msg);
 		while (k > 0 && is_blank(msg[k - 1]))
 			msg[--k] = '\0';
@@ -226,16 +229,17 @@ fr_opml_parse(const char *buf, size_t len, const char *label,
 	root = xmlDocGetRootElement(doc);
 	if (!root || !root->name || xmlStrcmp(root->name, (const xmlChar *)"opml") != 0) {
 		fr_errf(err, errlen, "%s:%ld: not an OPML document (the root element is <%s>)",
-			w.label, root ? xmlGetLineNo(root) : 0L,
-			root && root->name ? (const char *)root->name : "none");
+		        w.label, root ? xmlGetLineNo(root) : 0L,
+		        root && root->name ? (const char *)root->name : "none");
 		goto out;
 	}
 	for (xmlNodePtr n = root->children; n; n = n->next)
-		if (n->type == XML_ELEMENT_NODE && xmlStrcasecmp(n->name, (const xmlChar *)"body") == 0)
+		if (n->type == XML_ELEMENT_NODE &&
+		    xmlStrcasecmp(n->name, (const xmlChar *)"body") == 0)
 			body = n;
 	if (!body) {
 		fr_errf(err, errlen, "%s:%ld: OPML document without a <body>", w.label,
-			xmlGetLineNo(root));
+		        xmlGetLineNo(root));
 		goto out;
 	}
 	rc = walk_outlines(&w, body, NULL);
@@ -398,7 +402,8 @@ fr_opml_write(FILE *f, const char *title, const struct fr_opml_outline *o, size_
 		qsort(ix, m, sizeof(*ix), cmp_cat);
 
 	fputs("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<opml version=\"2.0\">\n  <head>\n"
-	      "    <title>", f);
+	      "    <title>",
+	      f);
 	put_attr(f, title ? title : "freshet sources");
 	fputs("</title>\n  </head>\n  <body>\n", f);
 	for (size_t j = 0; j < m; j++) {

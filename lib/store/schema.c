@@ -53,7 +53,7 @@ const struct fr_store_migration fr_store_sqlite_migrations[] = {
      "  published_s INTEGER,\n"
      "  updated_s INTEGER,\n"
      "  first_seen_s REAL NOT NULL,\n"
-     "  changed_s REAL,\n" /* fetch time of the last content change; NULL never */
+     "  changed_s REAL,\n"        /* fetch time of the last content change; NULL never */
      "  hash INTEGER NOT NULL,\n" /* of the content, to tell an update */
      "  UNIQUE (source_id, ident)\n"
      ");\n"

@@ -19,7 +19,7 @@
 #define SRC_COLS                                                                                   \
 	"id, url, kind, grp, host, title, site_url, category, etag, last_modified, added_s, "      \
 	"last_fetch_s, last_ok_s, next_due_s, last_status, last_error, last_error_s, err_count, "  \
-	"backoff_until_s, hint_ttl_s, hint_period_s, hint_max_age_s, redirect_url, "                \
+	"backoff_until_s, hint_ttl_s, hint_period_s, hint_max_age_s, redirect_url, "               \
 	"redirect_hits, policy, policy_state, rate_per_day, n_items, active"
 
 /* ?1..?24 as bound by bind_state; ?25 is the id. */
@@ -75,7 +75,7 @@ static const char *const SQL[N_STMT] = {
     [S_RELEASE] = "RELEASE fr",
     [S_ROLLBACK_TO] = "ROLLBACK TO fr",
     [S_ADD] = "INSERT INTO sources (url, url_key, host, kind, grp, title, site_url, added_s) "
-	      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (url_key) DO NOTHING",
+              "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8) ON CONFLICT (url_key) DO NOTHING",
     [S_FIND_KEY] = "SELECT id, active, url FROM sources WHERE url_key = ?1",
     [S_FIND_ID] = "SELECT id, active, url FROM sources WHERE id = ?1",
     [S_REACTIVATE] = "UPDATE sources SET active = 1 WHERE id = ?1",
@@ -90,22 +90,22 @@ static const char *const SQL[N_STMT] = {
     [S_DEL_LOG] = "DELETE FROM fetch_log WHERE source_id = ?1",
     [S_DEL_SOURCE] = "DELETE FROM sources WHERE id = ?1",
     [S_ITEM_FIND] = "SELECT id, hash, first_seen_s, changed_s FROM items "
-		    "WHERE source_id = ?1 AND ident = ?2",
+                    "WHERE source_id = ?1 AND ident = ?2",
     [S_ITEM_INSERT] = "INSERT INTO items (source_id, ident, " ITEM_COLS ", first_seen_s, hash) "
-		      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
     [S_ITEM_UPDATE] = "UPDATE items SET url = ?3, title = ?4, author = ?5, summary = ?6, "
-		      "content = ?7, enclosure_url = ?8, enclosure_type = ?9, "
-		      "enclosure_length = ?10, published_s = ?11, updated_s = ?12, "
-		      "changed_s = ?13, hash = ?14 WHERE id = ?1",
+                      "content = ?7, enclosure_url = ?8, enclosure_type = ?9, "
+                      "enclosure_length = ?10, published_s = ?11, updated_s = ?12, "
+                      "changed_s = ?13, hash = ?14 WHERE id = ?1",
     [S_LOG_INSERT] = "INSERT INTO fetch_log (source_id, time_s, duration_s, status, outcome, "
-		     "bytes, n_items, n_new, n_updated, error) "
-		     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
+                     "bytes, n_items, n_new, n_updated, error) "
+                     "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
     [S_META_GET] = "SELECT value FROM meta WHERE key = ?1",
     [S_META_PUT] = "INSERT INTO meta (key, value) VALUES (?1, ?2) "
-		   "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+                   "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
     [S_STATS] = "SELECT (SELECT count(*) FROM sources), "
-		"(SELECT count(*) FROM sources WHERE active = 1), "
-		"(SELECT count(*) FROM items), (SELECT count(*) FROM fetch_log)",
+                "(SELECT count(*) FROM sources WHERE active = 1), "
+                "(SELECT count(*) FROM items), (SELECT count(*) FROM fetch_log)",
 };
 
 #define MAX_USER_TX 16
@@ -400,19 +400,19 @@ migrate(struct sq *q, char *err, size_t errlen)
 		goto fail;
 	if (app != 0 && app != APP_ID) {
 		fr_errf(err, errlen, "%s: not a freshet store (application_id 0x%08x)", q->path,
-			(unsigned)app);
+		        (unsigned)app);
 		goto fail;
 	}
 	if (app == 0 && version != 0) {
 		fr_errf(err, errlen, "%s: not a freshet store (user_version %d, no freshet mark)",
-			q->path, version);
+		        q->path, version);
 		goto fail;
 	}
 	if (version > FR_STORE_SCHEMA_VERSION) {
 		fr_errf(err, errlen,
-			"%s: the store has schema version %d, newer than this freshet's %d: "
-			"use a newer freshet",
-			q->path, version, FR_STORE_SCHEMA_VERSION);
+		        "%s: the store has schema version %d, newer than this freshet's %d: "
+		        "use a newer freshet",
+		        q->path, version, FR_STORE_SCHEMA_VERSION);
 		goto fail;
 	}
 	for (size_t i = 0; i < fr_store_sqlite_n_migrations; i++) {
@@ -421,11 +421,11 @@ migrate(struct sq *q, char *err, size_t errlen)
 		if (m->version <= version)
 			continue;
 		snprintf(what, sizeof(what), "migration to schema version %d (%s)", m->version,
-			 m->what);
+		         m->what);
 		if (exec(q, m->sql, err, errlen, what) < 0)
 			goto fail;
 		snprintf(sql, sizeof(sql), "PRAGMA user_version = %d; PRAGMA application_id = %d",
-			 m->version, APP_ID);
+		         m->version, APP_ID);
 		if (exec(q, sql, err, errlen, what) < 0)
 			goto fail;
 	}
@@ -465,8 +465,8 @@ sq_open(const char *path, char *err, size_t errlen)
 	}
 	/* NOMUTEX: a handle is used by one thread at a time. */
 	if (sqlite3_open_v2(path, &q->db,
-			    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
-			    NULL) != SQLITE_OK) {
+	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,
+	                    NULL) != SQLITE_OK) {
 		if (q->db)
 			dberr(q, err, errlen, "cannot open");
 		else
@@ -484,7 +484,7 @@ sq_open(const char *path, char *err, size_t errlen)
 	mode = (const char *)sqlite3_column_text(s, 0);
 	if (!mode || (strcmp(mode, "wal") != 0 && !(memory && strcmp(mode, "memory") == 0))) {
 		fr_errf(err, errlen, "%s: cannot switch to WAL mode (journal mode is %s)", path,
-			mode ? mode : "unknown");
+		        mode ? mode : "unknown");
 		goto fail;
 	}
 	sqlite3_finalize(s);
@@ -493,7 +493,7 @@ sq_open(const char *path, char *err, size_t errlen)
 	 * crash loses nothing committed; a power loss may lose the last
 	 * commits, never the file's consistency. */
 	if (exec(q, "PRAGMA synchronous = NORMAL; PRAGMA foreign_keys = ON", err, errlen,
-		 "settings") < 0)
+	         "settings") < 0)
 		goto fail;
 	if (migrate(q, err, errlen) < 0)
 		goto fail;
@@ -507,9 +507,9 @@ fail:
 /* ---- sources ---- */
 
 static int
-sq_add_source(void *impl, const char *url, const char *url_key, const char *host,
-	      const char *kind, const char *grp, const char *title, const char *site_url,
-	      double now_s, int64_t *id, int *existed, char *err, size_t errlen)
+sq_add_source(void *impl, const char *url, const char *url_key, const char *host, const char *kind,
+              const char *grp, const char *title, const char *site_url, double now_s, int64_t *id,
+              int *existed, char *err, size_t errlen)
 {
 	struct sq *q = impl;
 	sqlite3_stmt *s;
@@ -564,7 +564,7 @@ sq_find_source(void *impl, int64_t id, const char *url_key, int64_t *out)
 	char e[8];
 
 	return lookup(q, url_key ? S_FIND_KEY : S_FIND_ID, id, url_key, out, NULL, NULL, e,
-		      sizeof(e));
+	              sizeof(e));
 }
 
 static int
@@ -659,7 +659,7 @@ sq_put_source(void *impl, const struct fr_store_source *r, char *err, size_t err
 
 static int
 sq_load_sources(void *impl, int all, struct fr_store_source **out, size_t *n, char *err,
-		size_t errlen)
+                size_t errlen)
 {
 	struct sq *q = impl;
 	sqlite3_stmt *s = stmt(q, all ? S_LOAD_ALL : S_LOAD_ACTIVE, err, errlen);
@@ -723,8 +723,8 @@ bind_item(sqlite3_stmt *s, const struct fr_store_item *it, uint64_t hash)
 
 /* Inserts or updates item i. *what: 0 unchanged, 1 new, 2 updated. */
 static int
-put_item(struct sq *q, const struct fr_store_fetch *f, size_t i,
-	 const struct fr_store_item_key *k, int *what, char *err, size_t errlen)
+put_item(struct sq *q, const struct fr_store_fetch *f, size_t i, const struct fr_store_item_key *k,
+         int *what, char *err, size_t errlen)
 {
 	const struct fr_store_item *it = &f->items[i];
 	sqlite3_stmt *s = stmt(q, S_ITEM_FIND, err, errlen);
@@ -752,7 +752,8 @@ put_item(struct sq *q, const struct fr_store_fetch *f, size_t i,
 		rowid = sqlite3_column_int64(s, 0);
 		hash = (uint64_t)sqlite3_column_int64(s, 1);
 		seen = sqlite3_column_double(s, 2);
-		changed = sqlite3_column_type(s, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 3);
+		changed =
+		    sqlite3_column_type(s, 3) == SQLITE_NULL ? NAN : sqlite3_column_double(s, 3);
 		sqlite3_reset(s);
 		/* Unchanged, or already written by this very fetch (an identity
 		 * repeated within one feed: the first occurrence wins). */
@@ -769,13 +770,13 @@ put_item(struct sq *q, const struct fr_store_fetch *f, size_t i,
 	} else {
 		sqlite3_reset(s);
 		return fr_errf(err, errlen, "source %lld: item '%s': %s", (long long)f->source_id,
-			       k->key, sqlite3_errmsg(q->db));
+		               k->key, sqlite3_errmsg(q->db));
 	}
 	rc = sqlite3_step(s);
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return fr_errf(err, errlen, "source %lld: item '%s': %s", (long long)f->source_id,
-			       k->key, sqlite3_errmsg(q->db));
+		               k->key, sqlite3_errmsg(q->db));
 	return 0;
 }
 
@@ -795,7 +796,7 @@ set_str(char **dst, const char *v)
  * address already (then the url is set back to stored). */
 static int
 move_if_changed(struct sq *q, struct fr_store_source *r, const char *stored, char *err,
-		size_t errlen)
+                size_t errlen)
 {
 	char *key = NULL, *host = NULL;
 	sqlite3_stmt *s;
@@ -831,7 +832,7 @@ move_if_changed(struct sq *q, struct fr_store_source *r, const char *stored, cha
 	bind_text(s, 4, host);
 	if (sqlite3_step(s) != SQLITE_DONE) {
 		fr_errf(err, errlen, "source %lld: move to '%s': %s", (long long)r->id, r->url,
-			sqlite3_errmsg(q->db));
+		        sqlite3_errmsg(q->db));
 		sqlite3_reset(s);
 		goto out;
 	}
@@ -849,7 +850,7 @@ out:
 
 static int
 append_log(struct sq *q, const struct fr_store_fetch *f, size_t nn, size_t nu, char *err,
-	   size_t errlen)
+           size_t errlen)
 {
 	sqlite3_stmt *s = stmt(q, S_LOG_INSERT, err, errlen);
 	int rc;
@@ -870,16 +871,16 @@ append_log(struct sq *q, const struct fr_store_fetch *f, size_t nn, size_t nu, c
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return fr_errf(err, errlen, "source %lld: fetch log: %s", (long long)f->source_id,
-			       sqlite3_errmsg(q->db));
+		               sqlite3_errmsg(q->db));
 	return 0;
 }
 
 static int
 sq_commit_fetch(void *impl, const struct fr_store_fetch *f, const struct fr_store_item_key *keys,
-		uint8_t *is_new,
-		void (*learn)(void *, const uint8_t *, size_t, struct fr_store_source *),
-		void *arg, struct fr_store_source *src, size_t *n_new, size_t *n_updated,
-		char *err, size_t errlen)
+                uint8_t *is_new,
+                void (*learn)(void *, const uint8_t *, size_t, struct fr_store_source *), void *arg,
+                struct fr_store_source *src, size_t *n_new, size_t *n_updated, char *err,
+                size_t errlen)
 {
 	struct sq *q = impl;
 	struct fr_store_source own;
@@ -895,7 +896,7 @@ sq_commit_fetch(void *impl, const struct fr_store_fetch *f, const struct fr_stor
 	if (rc != 0) {
 		if (rc > 0)
 			fr_errf(err, errlen, "source %lld is not in the store",
-				(long long)f->source_id);
+			        (long long)f->source_id);
 		goto fail;
 	}
 	if (!src) {
@@ -951,8 +952,8 @@ fail_done:
 
 static int
 sq_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
-	     int (*each)(void *, const struct fr_store_item_row *), void *arg, char *err,
-	     size_t errlen)
+             int (*each)(void *, const struct fr_store_item_row *), void *arg, char *err,
+             size_t errlen)
 {
 	struct sq *q = impl;
 	char sql[768];
@@ -961,13 +962,13 @@ sq_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
 
 	/* Prepared per call: a callback may itself read the store. */
 	snprintf(sql, sizeof(sql),
-		 "SELECT i.id, i.source_id, s.url, i.ident, i.url, i.title, i.author, i.summary, "
-		 "i.content, i.enclosure_url, i.enclosure_type, i.enclosure_length, "
-		 "i.published_s, i.updated_s, i.first_seen_s "
-		 "FROM items i JOIN sources s ON s.id = i.source_id "
-		 "WHERE %s AND %s ORDER BY i.first_seen_s, i.id LIMIT ?3",
-		 since_s != 0 ? "i.first_seen_s >= ?1" : "?1 IS NULL",
-		 source_id != 0 ? "i.source_id = ?2" : "?2 IS NULL");
+	         "SELECT i.id, i.source_id, s.url, i.ident, i.url, i.title, i.author, i.summary, "
+	         "i.content, i.enclosure_url, i.enclosure_type, i.enclosure_length, "
+	         "i.published_s, i.updated_s, i.first_seen_s "
+	         "FROM items i JOIN sources s ON s.id = i.source_id "
+	         "WHERE %s AND %s ORDER BY i.first_seen_s, i.id LIMIT ?3",
+	         since_s != 0 ? "i.first_seen_s >= ?1" : "?1 IS NULL",
+	         source_id != 0 ? "i.source_id = ?2" : "?2 IS NULL");
 	if (sqlite3_prepare_v2(q->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return dberr(q, err, errlen, "read items");
 	if (since_s != 0)
@@ -992,11 +993,11 @@ sq_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
 		r.it.enclosure_length =
 		    sqlite3_column_type(s, 11) == SQLITE_NULL ? -1 : sqlite3_column_int64(s, 11);
 		r.it.published_s = sqlite3_column_type(s, 12) == SQLITE_NULL
-				       ? INT64_MIN
-				       : sqlite3_column_int64(s, 12);
+		                       ? INT64_MIN
+		                       : sqlite3_column_int64(s, 12);
 		r.it.updated_s = sqlite3_column_type(s, 13) == SQLITE_NULL
-				     ? INT64_MIN
-				     : sqlite3_column_int64(s, 13);
+		                     ? INT64_MIN
+		                     : sqlite3_column_int64(s, 13);
 		r.first_seen_s = sqlite3_column_double(s, 14);
 		if (each(arg, &r) != 0) {
 			rc = SQLITE_DONE;
@@ -1062,7 +1063,7 @@ sq_meta_put(void *impl, const char *key, const void *buf, size_t len, char *err,
 	sqlite3_reset(s);
 	if (rc != SQLITE_DONE)
 		return fr_errf(err, errlen, "%s: meta '%s': %s", q->path, key,
-			       sqlite3_errmsg(q->db));
+		               sqlite3_errmsg(q->db));
 	return 0;
 }
 
@@ -1140,9 +1141,10 @@ sq_check(void *impl, char *err, size_t errlen)
 		return dberr(q, err, errlen, "foreign key check");
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_ROW) {
-		fr_errf(err, errlen, "%s: foreign key check: a row of %s (rowid %lld) points to no %s",
-			q->path, (const char *)sqlite3_column_text(s, 0),
-			(long long)sqlite3_column_int64(s, 1), (const char *)sqlite3_column_text(s, 2));
+		fr_errf(
+		    err, errlen, "%s: foreign key check: a row of %s (rowid %lld) points to no %s",
+		    q->path, (const char *)sqlite3_column_text(s, 0),
+		    (long long)sqlite3_column_int64(s, 1), (const char *)sqlite3_column_text(s, 2));
 		bad = 1;
 	} else if (rc != SQLITE_DONE) {
 		dberr(q, err, errlen, "foreign key check");

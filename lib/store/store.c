@@ -217,8 +217,8 @@ url_ok(const char *url)
 
 int
 fr_store_add_source(struct fr_store *st, const char *url, const char *kind, const char *grp,
-		    const char *title, const char *site_url, int64_t *id, int *existed, char *err,
-		    size_t errlen)
+                    const char *title, const char *site_url, int64_t *id, int *existed, char *err,
+                    size_t errlen)
 {
 	char *key, *host;
 	int rc;
@@ -227,7 +227,7 @@ fr_store_add_source(struct fr_store *st, const char *url, const char *kind, cons
 	*existed = 0;
 	if (!url || !url_ok(url))
 		return fr_errf(err, errlen, "url '%s': not an absolute http(s) URL",
-			       url ? url : "(null)");
+		               url ? url : "(null)");
 	if (kind && !*kind)
 		return fr_errf(err, errlen, "url '%s': empty kind", url);
 	if (grp && !*grp)
@@ -240,8 +240,8 @@ fr_store_add_source(struct fr_store *st, const char *url, const char *kind, cons
 		return fr_errf(err, errlen, "url '%s': out of memory", url);
 	}
 	rc = st->ops->add_source(st->impl, url, key, host, kind ? kind : "feed",
-				 grp ? grp : "default", title, site_url, wall_now(), id, existed,
-				 err, errlen);
+	                         grp ? grp : "default", title, site_url, wall_now(), id, existed,
+	                         err, errlen);
 	free(key);
 	free(host);
 	return rc;
@@ -279,22 +279,21 @@ fr_store_find_source(struct fr_store *st, const char *url_or_id, int64_t *id)
 
 int
 fr_store_get_source(struct fr_store *st, int64_t id, struct fr_store_source *out, char *err,
-		    size_t errlen)
+                    size_t errlen)
 {
 	memset(out, 0, sizeof(*out));
 	return st->ops->get_source(st->impl, id, out, err, errlen);
 }
 
 int
-fr_store_put_source(struct fr_store *st, const struct fr_store_source *s, char *err,
-		    size_t errlen)
+fr_store_put_source(struct fr_store *st, const struct fr_store_source *s, char *err, size_t errlen)
 {
 	return st->ops->put_source(st->impl, s, err, errlen);
 }
 
 int
 fr_store_load_sources(struct fr_store *st, struct fr_store_source **out, size_t *n, char *err,
-		      size_t errlen)
+                      size_t errlen)
 {
 	*out = NULL;
 	*n = 0;
@@ -302,8 +301,8 @@ fr_store_load_sources(struct fr_store *st, struct fr_store_source **out, size_t 
 }
 
 int
-fr_store_load_all_sources(struct fr_store *st, struct fr_store_source **out, size_t *n,
-			  char *err, size_t errlen)
+fr_store_load_all_sources(struct fr_store *st, struct fr_store_source **out, size_t *n, char *err,
+                          size_t errlen)
 {
 	*out = NULL;
 	*n = 0;
@@ -403,10 +402,10 @@ item_key(const struct fr_store_item *it, struct fr_store_item_key *k)
 
 int
 fr_store_commit_fetch(struct fr_store *st, const struct fr_store_fetch *f,
-		      void (*learn)(void *arg, const uint8_t *is_new, size_t n_new,
-				    struct fr_store_source *src),
-		      void *arg, struct fr_store_source *src, size_t *n_new, size_t *n_updated,
-		      char *err, size_t errlen)
+                      void (*learn)(void *arg, const uint8_t *is_new, size_t n_new,
+                                    struct fr_store_source *src),
+                      void *arg, struct fr_store_source *src, size_t *n_new, size_t *n_updated,
+                      char *err, size_t errlen)
 {
 	struct fr_store_item_key *keys;
 	struct fr_store_source saved;
@@ -420,10 +419,10 @@ fr_store_commit_fetch(struct fr_store *st, const struct fr_store_fetch *f,
 		*n_updated = 0;
 	if (f->n_items && !f->items)
 		return fr_errf(err, errlen, "source %lld: %zu items but no array",
-			       (long long)f->source_id, f->n_items);
+		               (long long)f->source_id, f->n_items);
 	if (src && src->id != f->source_id)
 		return fr_errf(err, errlen, "source %lld: the row given is source %lld",
-			       (long long)f->source_id, (long long)src->id);
+		               (long long)f->source_id, (long long)src->id);
 	keys = malloc((f->n_items ? f->n_items : 1) * sizeof(*keys));
 	is_new = calloc(f->n_items ? f->n_items : 1, 1);
 	if (!keys || !is_new) {
@@ -441,7 +440,7 @@ fr_store_commit_fetch(struct fr_store *st, const struct fr_store_fetch *f,
 		return fr_errf(err, errlen, "source %lld: out of memory", (long long)f->source_id);
 	}
 	rc = st->ops->commit_fetch(st->impl, f, keys, is_new, learn, arg, src, &nn, &nu, err,
-				   errlen);
+	                           errlen);
 	if (rc == 0) {
 		if (n_new)
 			*n_new = nn;
@@ -460,8 +459,8 @@ fr_store_commit_fetch(struct fr_store *st, const struct fr_store_fetch *f,
 
 int
 fr_store_each_item(struct fr_store *st, double since_s, int64_t source_id, size_t limit,
-		   int (*each)(void *arg, const struct fr_store_item_row *r), void *arg, char *err,
-		   size_t errlen)
+                   int (*each)(void *arg, const struct fr_store_item_row *r), void *arg, char *err,
+                   size_t errlen)
 {
 	return st->ops->each_item(st->impl, since_s, source_id, limit, each, arg, err, errlen);
 }
@@ -478,7 +477,7 @@ fr_store_meta_get(struct fr_store *st, const char *key, void **buf, size_t *len)
 
 int
 fr_store_meta_put(struct fr_store *st, const char *key, const void *buf, size_t len, char *err,
-		  size_t errlen)
+                  size_t errlen)
 {
 	if (!key || (len && !buf))
 		return fr_errf(err, errlen, "meta: no key or no value");

@@ -190,10 +190,11 @@ static void
 test_external_entity_not_loaded(void)
 {
 	/* An external entity would read a local file if expanded. */
-	static const char doc[] = "<?xml version=\"1.0\"?>\n"
-				  "<!DOCTYPE opml [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n"
-				  "<opml><body>\n<outline text=\"&x;\" xmlUrl=\"http://a.example/\"/>\n"
-				  "</body></opml>\n";
+	static const char doc[] =
+	    "<?xml version=\"1.0\"?>\n"
+	    "<!DOCTYPE opml [<!ENTITY x SYSTEM \"file:///etc/passwd\">]>\n"
+	    "<opml><body>\n<outline text=\"&x;\" xmlUrl=\"http://a.example/\"/>\n"
+	    "</body></opml>\n";
 	struct got g = {0};
 	char err[FR_ERRLEN];
 	int rc = fr_opml_parse(doc, sizeof(doc) - 1, "ext.opml", collect, &g, err, sizeof(err));
@@ -270,7 +271,8 @@ test_write_parse_round_trip(void)
 			continue;
 		CHECK(streq(h.html[j], g.html[i]));
 		/* A feed without a title gets its address as text. */
-		CHECK(streq(h.title[j], g.title[i]) || (!g.title[i] && streq(h.title[j], g.url[i])));
+		CHECK(streq(h.title[j], g.title[i]) ||
+		      (!g.title[i] && streq(h.title[j], g.url[i])));
 		CHECK(streq(h.cat[j], g.cat[i]));
 	}
 	/* Uncategorised first, then folders in byte order: /Science.., News, Tech. */
@@ -292,9 +294,9 @@ test_write_parse_round_trip(void)
 	 * UTF-8; the output still parses and says the same, minus what XML
 	 * cannot hold. */
 	o[0] = (struct fr_opml_outline){"http://q.example/?a=\"1\"&b=<2>", NULL,
-					"line1\nline2\t\"x\" \x01\x7f<b>&amp;", "A \"cat\"", 0};
+	                                "line1\nline2\t\"x\" \x01\x7f<b>&amp;", "A \"cat\"", 0};
 	o[1] = (struct fr_opml_outline){"http://u.example/", "http://u.example/home",
-					"bad \xff\xc3( utf8 \xed\xa0\x80 end", NULL, 0};
+	                                "bad \xff\xc3( utf8 \xed\xa0\x80 end", NULL, 0};
 	o[2] = (struct fr_opml_outline){NULL, NULL, "skipped: no address", NULL, 0};
 	CHECK(round_trip(o, 3, &h, &text) == 0);
 	CHECK(h.n == 2);
@@ -302,7 +304,7 @@ test_write_parse_round_trip(void)
 		CHECK_STR(h.url[0], "http://u.example/");
 		CHECK_STR(h.html[0], "http://u.example/home");
 		CHECK_STR(h.title[0], "bad \xef\xbf\xbd\xef\xbf\xbd( utf8 \xef\xbf\xbd\xef\xbf\xbd"
-				      "\xef\xbf\xbd end");
+		                      "\xef\xbf\xbd end");
 		CHECK_STR(h.url[1], "http://q.example/?a=\"1\"&b=<2>");
 		CHECK_STR(h.title[1], "line1\nline2\t\"x\" <b>&amp;");
 		CHECK_STR(h.cat[1], "A \"cat\"");

@@ -196,7 +196,7 @@ test_open_refuses_other_files(void)
 	path = tmp("newer.db");
 	rm_db(path);
 	raw_exec(path, "PRAGMA application_id = 1718776680; PRAGMA user_version = 99;"
-		       "CREATE TABLE x (a)");
+	               "CREATE TABLE x (a)");
 	CHECK(fr_store_open(&st, path, err, sizeof(err)) == -1);
 	CHECK(strstr(err, "schema version 99, newer than this freshet") != NULL);
 	CHECK(strstr(err, path) == err);
@@ -267,8 +267,8 @@ test_sources_dedupe_remove_readd(void)
 	fr_store_source_clear(&s); /* twice is fine */
 
 	/* kind and group given. */
-	CHECK(fr_store_add_source(st, "https://forum.example/t/1", "forum", "api", "T", "https://forum.example/",
-				  &id, &ex, err, sizeof(err)) == 0);
+	CHECK(fr_store_add_source(st, "https://forum.example/t/1", "forum", "api", "T",
+	                          "https://forum.example/", &id, &ex, err, sizeof(err)) == 0);
 	CHECK(fr_store_get_source(st, id, &s, err, sizeof(err)) == 0);
 	CHECK_STR(s.kind, "forum");
 	CHECK_STR(s.grp, "api");
@@ -278,14 +278,14 @@ test_sources_dedupe_remove_readd(void)
 
 	/* Bad addresses. */
 	CHECK(fr_store_add_source(st, "ftp://x.example/", NULL, NULL, NULL, NULL, &id, &ex, err,
-				  sizeof(err)) == -1);
+	                          sizeof(err)) == -1);
 	CHECK_STR(err, "url 'ftp://x.example/': not an absolute http(s) URL");
 	CHECK(fr_store_add_source(st, "http:///nohost", NULL, NULL, NULL, NULL, &id, &ex, err,
-				  sizeof(err)) == -1);
+	                          sizeof(err)) == -1);
 	CHECK(fr_store_add_source(st, "http://a b/", NULL, NULL, NULL, NULL, &id, &ex, err,
-				  sizeof(err)) == -1);
+	                          sizeof(err)) == -1);
 	CHECK(fr_store_add_source(st, "http://ok.example/", "", NULL, NULL, NULL, &id, &ex, err,
-				  sizeof(err)) == -1);
+	                          sizeof(err)) == -1);
 
 	/* find by id or any spelling of the address. */
 	CHECK(fr_store_find_source(st, "2", &found) == 0 && found == b);
@@ -322,8 +322,8 @@ struct learned {
 	int calls;
 	size_t n_new, n_items;
 	uint8_t is_new[64];
-	int sabotage;          /* 1: err_count = -1, 2: kind = NULL */
-	const char *move_to;   /* set url */
+	int sabotage;        /* 1: err_count = -1, 2: kind = NULL */
+	const char *move_to; /* set url */
 	const void *blob;
 	size_t blob_len;
 };
@@ -363,8 +363,8 @@ learn_cb(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source 
 static struct fr_store_item
 item(const char *id, const char *url, const char *title)
 {
-	struct fr_store_item it = {id, url, title, NULL, NULL, NULL, NULL, NULL, -1, INT64_MIN,
-				   INT64_MIN};
+	struct fr_store_item it = {id,   url,  title, NULL,      NULL,     NULL,
+	                           NULL, NULL, -1,    INT64_MIN, INT64_MIN};
 	return it;
 }
 
@@ -415,8 +415,8 @@ test_commit_new_repeat_update(void)
 	free(v);
 
 	struct fr_store_item f1[3] = {item("id-1", "http://a.example/1", "one"),
-				      item(NULL, "http://a.example/2", "two"),
-				      item(NULL, NULL, "three")};
+	                              item(NULL, "http://a.example/2", "two"),
+	                              item(NULL, NULL, "three")};
 	f1[0].published_s = 1000;
 	struct fr_store_fetch f = {a, 1000.5, 0.25, 200, "ok", 1234, NULL, f1, 3};
 	l.n_items = 3;
@@ -431,10 +431,10 @@ test_commit_new_repeat_update(void)
 
 	/* Again, with one item changed, one new and one repeated in the feed. */
 	struct fr_store_item f2[5] = {item("id-1", "http://a.example/1", "one, edited"),
-				      item(NULL, "http://a.example/2", "two"),
-				      item(NULL, NULL, "three"),
-				      item("id-4", "http://a.example/4", "four"),
-				      item("id-4", "http://a.example/4", "four, again")};
+	                              item(NULL, "http://a.example/2", "two"),
+	                              item(NULL, NULL, "three"),
+	                              item("id-4", "http://a.example/4", "four"),
+	                              item("id-4", "http://a.example/4", "four, again")};
 	f2[0].published_s = 1000;
 	f.time_s = 2000;
 	f.items = f2;
@@ -458,8 +458,8 @@ test_commit_new_repeat_update(void)
 	if (sn.n == 4) {
 		CHECK_STR(sn.ids[0], "id-1");
 		CHECK_STR(sn.titles[0], "one, edited");
-		CHECK(sn.first_seen[0] == 1000.5); /* kept */
-		CHECK(sn.updated[0] == 2000);      /* no updated time: the fetch's */
+		CHECK(sn.first_seen[0] == 1000.5);          /* kept */
+		CHECK(sn.updated[0] == 2000);               /* no updated time: the fetch's */
 		CHECK_STR(sn.ids[1], "http://a.example/2"); /* no id: the link */
 		CHECK(strncmp(sn.ids[2], "hash:", 5) == 0 && strlen(sn.ids[2]) == 21);
 		CHECK(sn.updated[2] == INT64_MIN);
@@ -512,9 +512,10 @@ test_rollback_restores_everything(void)
 		l.n_items = 2;
 		err[0] = '\0';
 		CHECK(fr_store_commit_fetch(st, &f, learn_cb, &l, &row, &nn, &nu, err,
-					    sizeof(err)) == -1);
+		                            sizeof(err)) == -1);
 		CHECK(strstr(err, "source 1: ") == err);
-		CHECK(strstr(err, sab == 1 ? "CHECK constraint failed" : "NOT NULL constraint failed"));
+		CHECK(strstr(err,
+		             sab == 1 ? "CHECK constraint failed" : "NOT NULL constraint failed"));
 		CHECK(nn == 0 && nu == 0);
 		/* Nothing stored: no items, no log row, the row as it was... */
 		CHECK(fr_store_stats(st, &ss, err, sizeof(err)) == 0);
@@ -709,7 +710,8 @@ test_each_item_filters_and_batches(void)
 			snprintf(ids[j], sizeof(ids[j]), "%d-%d", k, j);
 			its[j] = item(ids[j], NULL, ids[j]);
 		}
-		CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+		CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) ==
+		      0);
 	}
 	struct seen s1 = {0}, s2 = {0}, s3 = {0}, s4 = {0};
 	CHECK(fr_store_each_item(st, 0, 0, 0, seen_cb, &s1, err, sizeof(err)) == 0);
@@ -775,13 +777,14 @@ crash_child(const char *path, int run, int fd)
 		its[j + 1] = item(known[j], NULL, known[j]);
 	}
 	for (int k = 0; k < 1000000; k++) {
-		struct fr_store_fetch f = {1, 1e6 * (run + 1) + k, 0, 200, "ok", 0, NULL, its,
-					   CRASH_KNOWN + 1};
+		struct fr_store_fetch f = {1,   1e6 * (run + 1) + k, 0, 200, "ok", 0, NULL,
+		                           its, CRASH_KNOWN + 1};
 
 		snprintf(fresh, sizeof(fresh), "r%d-%d", run, k);
 		its[0] = item(fresh, NULL, "fresh");
 		/* The very first fetch also brings the known items. */
-		if (fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) < 0 ||
+		if (fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) <
+		        0 ||
 		    nn != (run == 0 && k == 0 ? CRASH_KNOWN + 1u : 1u)) {
 			fprintf(stderr, "crash child: %s (%zu new)\n", err, nn);
 			_exit(4);
@@ -866,7 +869,7 @@ test_crash_safety_sigkill(void)
 		CHECK(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL);
 		if (WIFEXITED(status))
 			fprintf(stderr, "  crash run %d: the child exited with %d\n", run,
-				WEXITSTATUS(status));
+			        WEXITSTATUS(status));
 		CHECK(acked[run] >= want);
 	}
 
@@ -893,7 +896,7 @@ test_crash_safety_sigkill(void)
 	CHECK(ss.n_fetches == total);
 	fr_store_close(st);
 	fprintf(stderr, "  crash: %d SIGKILLs, %lld commits survived\n", CRASH_RUNS,
-		(long long)total);
+	        (long long)total);
 }
 
 /* ---- speed ---- */
@@ -940,12 +943,14 @@ test_speed_50_items_mostly_known(void)
 		/* A sliding window: the newest NEW items are new, the rest known. */
 		for (int j = 0; j < N; j++) {
 			snprintf(ids[j], sizeof(ids[j]), "tag:s%d,%d", s, base + N - 1 - j);
-			snprintf(titles[j], sizeof(titles[j]), "item %d of source %d", base + N - 1 - j, s);
+			snprintf(titles[j], sizeof(titles[j]), "item %d of source %d",
+			         base + N - 1 - j, s);
 			its[j] = item(ids[j], ids[j], titles[j]);
 			its[j].summary = body;
 			its[j].published_s = 1000000 + base + N - j;
 		}
-		if (fr_store_commit_fetch(st, &f, NULL, NULL, &v[s], &nn, &nu, err, sizeof(err)) < 0) {
+		if (fr_store_commit_fetch(st, &f, NULL, NULL, &v[s], &nn, &nu, err, sizeof(err)) <
+		    0) {
 			CHECK(0);
 			fprintf(stderr, "%s\n", err);
 			break;
@@ -954,7 +959,7 @@ test_speed_50_items_mostly_known(void)
 	}
 	dt = (mono_s() - t0) / ROUNDS;
 	fprintf(stderr, "  speed: commit_fetch of %d items (%d new): %.0f us per call\n", N, NEW,
-		dt * 1e6);
+	        dt * 1e6);
 	/* Generous (ASan, a shared machine): the target is well under 1 ms. */
 	CHECK(dt < 0.02);
 	fr_store_sources_free(v, n);
