@@ -1,0 +1,134 @@
+# parse.sh - `freshet parse`: golden JSON and TSV outputs for the feeds in
+# tests/data/parse, stdin, --base, the exit codes and messages for bad
+# usage, missing files, non-feeds and ill-formed feeds (bozo), and a feed
+# fetched by URL from a loopback HTTP server this script starts (python3;
+# skipped without it).
+. "$(dirname "$0")/lib.sh"
+
+F=$FRESHET
+D=$SRC/tests/data/parse
+G=$D/golden
+BASE=http://example.com/feed.xml
+
+# ---- golden outputs ----
+for name in rss_full xml_base feed atom03 rdf illformed win1252 escapes; do
+	in=$(ls "$D/$name".xml "$D/$name".json 2>/dev/null | head -n 1)
+	[ -n "$in" ] || fatal "no input for $name"
+	for fmt in json tsv; do
+		[ -f "$G/$name.$fmt" ] || continue
+		args=("$F" parse "$in" --format "$fmt")
+		[ "$name" = escapes ] || args+=(--base "$BASE")
+		run "${args[@]}"
+		expect_eq "$name.$fmt exit" "$RC" 0
+		expect_same_file "$name.$fmt golden" "$OUT" "$G/$name.$fmt"
+	done
+done
+
+# The default format is JSON, and the JSON parses and carries the
+# feedparser names.
+expect_exit 0 "$F" parse "$D/rss_full.xml" --base "$BASE"
+expect_stderr_empty
+for key in '"bozo": false' '"encoding": "utf-8"' '"version": "rss20"' '"feed": {' '"entries": [' \
+	'"published": "2014-07-06T12:56:00Z"' '"enclosures": [' '"tags": ['; do
+	expect_stdout_contains "$key"
+done
+if have_python; then
+	check "json output parses" python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert len(d["entries"]) == 3' "$OUT"
+fi
+
+# stdin, and --base changes where relative links point.
+run "$F" parse - --base http://other.example/x/feed <"$D/rss_full.xml"
+expect_eq "stdin exit" "$RC" 0
+expect_stdout_contains '"link": "http://other.example/posts/1"'
+
+# Ill-formed but recovered: exit 0, bozo in the output, the reason on stderr.
+expect_exit 0 "$F" parse "$D/illformed.xml"
+expect_stdout_contains '"bozo": true'
+expect_stderr_contains "illformed.xml: ill-formed, recovered: line 6:"
+
+# ---- failures ----
+expect_exit 1 "$F" parse "$D/not_feed.html"
+expect_stdout_empty
+expect_stderr_contains "not_feed.html: not a feed: root <html>"
+
+expect_exit 1 "$F" parse "$WORK/absent.xml"
+expect_stderr_contains "absent.xml: cannot open"
+
+printf '{"version": "https://jsonfeed.org/version/1", "items": [' >"$WORK/cut.json"
+expect_exit 1 "$F" parse "$WORK/cut.json"
+expect_stderr_contains "cut.json: not a feed: JSON at byte"
+
+# ---- usage ----
+expect_exit 0 "$F" parse --help
+for opt in --base --format json tsv bozo entries; do
+	expect_stdout_contains "$opt"
+done
+expect_exit 2 "$F" parse
+expect_stderr_contains "FILE, URL or - is required"
+expect_exit 2 "$F" parse "$D/rss_full.xml" --format xml
+expect_stderr_contains "--format wants json or tsv"
+expect_exit 2 "$F" parse "$D/rss_full.xml" --bogus
+expect_stderr_contains "unknown argument '--bogus'"
+expect_exit 2 "$F" parse "$D/rss_full.xml" "$D/rdf.xml"
+expect_stderr_contains "one feed at a time"
+expect_exit 2 "$F" parse "$D/rss_full.xml" --base
+expect_stderr_contains "--base needs a value"
+
+# ---- by URL, from a loopback server ----
+if have_python; then
+	PORTFILE=$WORK/port
+	python3 - "$D/latin1.xml" "$PORTFILE" <<'EOF' &
+import http.server, sys
+body = open(sys.argv[1], "rb").read()
+class H(http.server.BaseHTTPRequestHandler):
+    def do_GET(self):
+        if self.path == "/moved":
+            self.send_response(301)
+            self.send_header("Location", "/feeds/latin1.xml")
+            self.end_headers()
+            return
+        if self.path != "/feeds/latin1.xml":
+            self.send_error(404)
+            return
+        self.send_response(200)
+        self.send_header("Content-Type", "application/rss+xml")
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+    def log_message(self, *a):
+        pass
+s = http.server.HTTPServer(("127.0.0.1", 0), H)
+with open(sys.argv[2] + ".tmp", "w") as f:
+    f.write(str(s.server_address[1]))
+import os
+os.rename(sys.argv[2] + ".tmp", sys.argv[2])
+s.timeout = 30
+for _ in range(20):
+    s.handle_request()
+EOF
+	SERVER=$!
+	for _ in $(seq 1 100); do [ -s "$PORTFILE" ] && break; sleep 0.05; done
+	if [ -s "$PORTFILE" ]; then
+		PORT=$(cat "$PORTFILE")
+		NOPROXY=(env -u http_proxy -u HTTP_PROXY -u https_proxy -u HTTPS_PROXY -u all_proxy -u ALL_PROXY)
+		run "${NOPROXY[@]}" "$F" parse "http://127.0.0.1:$PORT/moved"
+		expect_eq "url exit" "$RC" 0
+		expect_stdout_contains '"encoding": "iso-8859-1"'
+		expect_stdout_contains '"title": "Café crème"'
+		run "${NOPROXY[@]}" "$F" parse "http://127.0.0.1:$PORT/nothing-here"
+		expect_eq "url 404 exit" "$RC" 1
+		expect_stderr_contains "http://127.0.0.1:$PORT/nothing-here"
+		expect_stderr_contains "http-error"
+		run "${NOPROXY[@]}" "$F" parse "http://127.0.0.1:$PORT/feeds/latin1.xml" --format tsv
+		expect_eq "url tsv exit" "$RC" 0
+		expect_stdout_contains "Naïve résumé"
+	else
+		fail "loopback server" "did not start"
+	fi
+	kill "$SERVER" 2>/dev/null
+	wait "$SERVER" 2>/dev/null
+else
+	e2e_say "skip: no python3, the URL case is not checked"
+fi
+
+finish
