@@ -122,8 +122,13 @@ add_list(struct adder *a, const char *path)
 		fr_lines_close(&r);
 		return -1;
 	}
-	while ((rc = fr_lines_next(&r, &line, &len, err, sizeof(err))) == 1) {
-		char *u = trim(line);
+	for (;;) {
+		char *u;
+
+		rc = fr_lines_next(&r, &line, &len, err, sizeof(err));
+		if (rc != 1)
+			break;
+		u = trim(line);
 
 		if (!*u || *u == '#')
 			continue;
@@ -244,30 +249,43 @@ cmd_add(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	for (int i = 1; i < argc; i++) {
+		static const char *const OPTS[] = {"--db", "--file", "--opml", "--kind", "--group"};
 		const char *arg = argv[i];
+		size_t k;
 
 		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
 			fputs(USAGE, stdout);
 			rc = EXIT_OK;
 			goto out;
 		}
-		if ((rc = dbopt_value("add", "--db", argc, argv, &i, &val)) != 0) {
-			db = val;
-		} else if ((rc = dbopt_value("add", "--file", argc, argv, &i, &val)) != 0) {
-			kinds[n_in] = 'F';
-			inputs[n_in++] = val;
-		} else if ((rc = dbopt_value("add", "--opml", argc, argv, &i, &val)) != 0) {
-			kinds[n_in] = 'O';
-			inputs[n_in++] = val;
-		} else if ((rc = dbopt_value("add", "--kind", argc, argv, &i, &val)) != 0) {
-			kind = val;
-		} else if ((rc = dbopt_value("add", "--group", argc, argv, &i, &val)) != 0) {
-			grp = val;
-		} else if (arg[0] == '-' && arg[1] != '\0') {
+		/* NOTE: OPTS and the switch below go together. */
+		for (k = 0, rc = 0; k < sizeof(OPTS) / sizeof(OPTS[0]); k++) {
+			rc = dbopt_value("add", OPTS[k], argc, argv, &i, &val);
+			if (rc != 0)
+				break;
+		}
+		if (rc > 0) {
+			switch (k) {
+			case 0:
+				db = val;
+				break;
+			case 1:
+			case 2:
+				kinds[n_in] = k == 1 ? 'F' : 'O';
+				inputs[n_in++] = val;
+				break;
+			case 3:
+				kind = val;
+				break;
+			default:
+				grp = val;
+				break;
+			}
+		} else if (rc == 0 && arg[0] == '-' && arg[1] != '\0') {
 			cli_err("add", "unknown option '%s' (try --help)", arg);
 			rc = EXIT_USAGE;
 			goto out;
-		} else {
+		} else if (rc == 0) {
 			kinds[n_in] = 'U';
 			inputs[n_in++] = arg;
 		}

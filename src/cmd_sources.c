@@ -246,11 +246,14 @@ cmd_sources(int argc, char **argv)
 			all = 1;
 			continue;
 		}
-		if ((rc = dbopt_value("sources", "--db", argc, argv, &i, &val)) > 0)
+		rc = dbopt_value("sources", "--db", argc, argv, &i, &val);
+		if (rc > 0)
 			db = val;
-		else if (rc == 0 &&
-		         (rc = dbopt_value("sources", "--format", argc, argv, &i, &val)) > 0)
-			format = val;
+		if (rc == 0) {
+			rc = dbopt_value("sources", "--format", argc, argv, &i, &val);
+			if (rc > 0)
+				format = val;
+		}
 		if (rc < 0)
 			return EXIT_USAGE;
 		if (rc == 0) {

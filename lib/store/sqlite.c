@@ -458,7 +458,9 @@ sq_open(const char *path, char *err, size_t errlen)
 	const char *mode;
 	int memory = strcmp(path, ":memory:") == 0;
 
-	if (!q || !(q->path = strdup(path))) {
+	if (q)
+		q->path = strdup(path);
+	if (!q || !q->path) {
 		free(q);
 		fr_errf(err, errlen, "%s: out of memory", path);
 		return NULL;
@@ -517,7 +519,8 @@ sq_add_source(void *impl, const char *url, const char *url_key, const char *host
 
 	if (tx_begin(q, &outer, err, errlen) < 0)
 		return -1;
-	if (!(s = stmt(q, S_ADD, err, errlen)))
+	s = stmt(q, S_ADD, err, errlen);
+	if (!s)
 		goto fail;
 	bind_text(s, 1, url);
 	bind_text(s, 2, url_key);
@@ -539,7 +542,8 @@ sq_add_source(void *impl, const char *url, const char *url_key, const char *host
 		goto fail;
 	}
 	if (*existed && !active) {
-		if (!(s = stmt(q, S_REACTIVATE, err, errlen)))
+		s = stmt(q, S_REACTIVATE, err, errlen);
+		if (!s)
 			goto fail;
 		sqlite3_bind_int64(s, 1, *id);
 		if (sqlite3_step(s) != SQLITE_DONE) {
@@ -669,7 +673,10 @@ sq_load_sources(void *impl, int all, struct fr_store_source **out, size_t *n, ch
 
 	if (!s)
 		return -1;
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	for (;;) {
+		rc = sqlite3_step(s);
+		if (rc != SQLITE_ROW)
+			break;
 		if (len == cap) {
 			size_t ncap = cap ? cap * 2 : 64;
 			struct fr_store_source *nv = realloc(v, ncap * sizeof(*v));
@@ -741,7 +748,8 @@ put_item(struct sq *q, const struct fr_store_fetch *f, size_t i, const struct fr
 	rc = sqlite3_step(s);
 	if (rc == SQLITE_DONE) {
 		sqlite3_reset(s);
-		if (!(s = stmt(q, S_ITEM_INSERT, err, errlen)))
+		s = stmt(q, S_ITEM_INSERT, err, errlen);
+		if (!s)
 			return -1;
 		sqlite3_bind_int64(s, 1, f->source_id);
 		bind_text(s, 2, k->key);
@@ -759,7 +767,8 @@ put_item(struct sq *q, const struct fr_store_fetch *f, size_t i, const struct fr
 		 * repeated within one feed: the first occurrence wins). */
 		if (hash == k->hash || seen == f->time_s || changed == f->time_s)
 			return 0;
-		if (!(s = stmt(q, S_ITEM_UPDATE, err, errlen)))
+		s = stmt(q, S_ITEM_UPDATE, err, errlen);
+		if (!s)
 			return -1;
 		sqlite3_bind_int64(s, 1, rowid);
 		bind_item(s, it, k->hash);
@@ -785,8 +794,11 @@ set_str(char **dst, const char *v)
 {
 	char *c = NULL;
 
-	if (v && !(c = strdup(v)))
-		return -1;
+	if (v) {
+		c = strdup(v);
+		if (!c)
+			return -1;
+	}
 	free(*dst);
 	*dst = c;
 	return 0;
@@ -824,7 +836,8 @@ move_if_changed(struct sq *q, struct fr_store_source *r, const char *stored, cha
 		rc = 0;
 		goto out;
 	}
-	if (!(s = stmt(q, S_MOVE, err, errlen)))
+	s = stmt(q, S_MOVE, err, errlen);
+	if (!s)
 		goto out;
 	sqlite3_bind_int64(s, 1, r->id);
 	bind_text(s, 2, r->url);
@@ -976,7 +989,10 @@ sq_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
 	if (source_id != 0)
 		sqlite3_bind_int64(s, 2, source_id);
 	sqlite3_bind_int64(s, 3, limit ? (int64_t)limit : -1);
-	while ((rc = sqlite3_step(s)) == SQLITE_ROW) {
+	for (;;) {
+		rc = sqlite3_step(s);
+		if (rc != SQLITE_ROW)
+			break;
 		struct fr_store_item_row r;
 
 		r.rowid = sqlite3_column_int64(s, 0);

@@ -974,7 +974,7 @@ cleanup(void)
 
 	if (!d)
 		return;
-	while ((e = readdir(d)) != NULL)
+	for (e = readdir(d); e; e = readdir(d))
 		if (e->d_name[0] != '.')
 			unlink(tmp(e->d_name));
 	closedir(d);
