@@ -1,0 +1,131 @@
+/* fuzz_feed.c - libFuzzer harness for the feed parser (lib/parse/feed.h):
+ * each input is parsed with the defaults, with a base URL and an HTTP
+ * charset, and with small limits, and every result is checked against the
+ * header's promises. Without FR_LIBFUZZER, replay.c's main replays the
+ * seeds (fuzz/corpus/feed and the folders of ../shared in feed.shared). */
+#include "core/err.h"
+#include "parse/feed.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+#define REQUIRE(c)                                                                                 \
+	do {                                                                                       \
+		if (!(c)) {                                                                        \
+			fprintf(stderr, "fuzz_feed: broken promise: %s (%s:%d)\n", #c, __FILE__,  \
+			        __LINE__);                                                         \
+			abort();                                                                   \
+		}                                                                                  \
+	} while (0)
+
+/* Well-formed UTF-8 (what the parser promises for XML input). */
+static int
+utf8_ok(const char *s)
+{
+	const unsigned char *p = (const unsigned char *)s;
+
+	while (*p) {
+		int k = *p < 0x80 ? 0 : (*p & 0xE0) == 0xC0 ? 1 : (*p & 0xF0) == 0xE0 ? 2 : (*p & 0xF8) == 0xF0 ? 3 : -1;
+
+		if (k < 0)
+			return 0;
+		p++;
+		for (int i = 0; i < k; i++, p++)
+			if ((*p & 0xC0) != 0x80)
+				return 0;
+	}
+	return 1;
+}
+
+static void
+check_str(const char *s, int utf8)
+{
+	if (s && utf8)
+		REQUIRE(utf8_ok(s));
+}
+
+static void
+check_date(int64_t t)
+{
+	/* Years 1000-9999 with a zone of under a day either way. */
+	REQUIRE(t == FR_DATE_NONE || (t >= -30610224000LL - 86400 && t <= 253402300799LL + 86400));
+}
+
+static void
+check_feed(const struct fr_feed *f)
+{
+	int utf8 = strncmp(f->version, "json", 4) != 0;
+
+	REQUIRE(f->version && f->encoding);
+	REQUIRE(!f->bozo || f->bozo_exception);
+	REQUIRE(f->bozo || !f->bozo_exception);
+	REQUIRE(f->ttl_s >= -1 && f->update_period_s >= -1);
+	REQUIRE(f->n_items == 0 || f->items);
+	check_date(f->updated_s);
+	check_str(f->title, utf8);
+	check_str(f->link, utf8);
+	check_str(f->subtitle, utf8);
+	for (size_t i = 0; i < f->n_items; i++) {
+		const struct fr_feed_item *it = &f->items[i];
+
+		REQUIRE(it->id && it->id[0]);
+		check_str(it->id, utf8);
+		check_str(it->title, utf8);
+		check_str(it->link, utf8);
+		check_str(it->summary, utf8);
+		check_str(it->content, utf8);
+		check_str(it->author, utf8);
+		check_date(it->published_s);
+		check_date(it->updated_s);
+		REQUIRE(it->n_comments >= -1);
+		REQUIRE(it->n_tags == 0 || it->tags);
+		for (size_t k = 0; k < it->n_tags; k++)
+			REQUIRE(it->tags[k] && it->tags[k][0]);
+		for (size_t k = 0; k < it->n_enclosures; k++) {
+			REQUIRE(it->enclosures[k].url && it->enclosures[k].url[0]);
+			REQUIRE(it->enclosures[k].length >= -1);
+		}
+	}
+}
+
+static void
+one(const uint8_t *data, size_t size, const struct fr_feed_opts *o)
+{
+	struct fr_feed *f = (struct fr_feed *)&f; /* must be set to NULL on failure */
+	char err[FR_ERRLEN];
+
+	err[0] = '\0';
+	if (fr_feed_parse((const char *)data, size, o, &f, err, sizeof(err)) == 0) {
+		REQUIRE(f != NULL);
+		check_feed(f);
+		fr_feed_free(f);
+	} else {
+		REQUIRE(f == NULL);
+		REQUIRE(err[0] != '\0');
+	}
+}
+
+int
+LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	/* An exact-size copy, so that a read past size is caught. */
+	uint8_t *copy = malloc(size ? size : 1);
+	struct fr_feed_opts based = {.base_url = "http://example.org/a/feed.xml",
+	                             .content_type = "application/xml; charset=windows-1252"};
+	struct fr_feed_opts small = {.max_depth = 8, .max_bytes = 4096};
+
+	if (!copy)
+		return 0;
+	if (size)
+		memcpy(copy, data, size);
+	one(copy, size, NULL);
+	one(copy, size, &based);
+	one(copy, size, &small);
+	(void)fr_feed_sniff((const char *)copy, size);
+	free(copy);
+	return 0;
+}
