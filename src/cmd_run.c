@@ -1,11 +1,349 @@
-/* cmd_run.c - PLACEHOLDER, replaced by its owner this session. */
+/* cmd_run.c - `freshet run`: the crawl daemon over the sources in the store
+ * (lib/crawl.h). Stops gracefully on SIGINT/SIGTERM: transfers in flight
+ * finish and are committed. */
 #include "cmd.h"
+#include "dbopt.h"
+#include "runopts.h"
+
+#include "core/err.h"
+#include "core/timefmt.h"
+#include "crawl.h"
+#include "store/store.h"
+
+#include <errno.h>
+#include <math.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static const char USAGE[] =
+    "usage: freshet run [--db PATH] [--once] [--duration T] [--policy SPEC]\n"
+    "                   [--budget N/W] [--group NAME=N/W]... [--mode paced|burst]\n"
+    "                   [--gap S] [--connect-to HOST:PORT:CONNECT-TO-HOST:PORT]...\n"
+    "                   [other options below]\n"
+    "\n"
+    "Crawls the sources in the store: the policy learns when each one publishes\n"
+    "and the scheduler spends the budget where new items are most likely, under\n"
+    "each host's politeness gap and each group's rate limit. New items, the\n"
+    "sources' learned state, validators and errors are committed per fetch.\n"
+    "SIGINT or SIGTERM stops it: transfers in flight finish and are stored.\n"
+    "\n"
+    "options:\n"
+    "  --db PATH            the store (default $FRESHET_DB, else ./freshet.db)\n"
+    "  --once               fetch every source once (politely), then exit\n"
+    "  --duration T         stop after T (e.g. 90s, 10m, 2h; default: run until stopped)\n"
+    "  --policy SPEC        scheduling policy, as in 'freshet simulate' (default freshet)\n"
+    "  --budget N/W         the default group's budget, e.g. 600/10m (default: one fetch\n"
+    "                       per source per 30 minutes on average)\n"
+    "  --group NAME=N/W     the budget of the sources added with --group NAME (an API)\n"
+    "  --mode paced|burst   paced spreads calls evenly (default); burst spends a window's\n"
+    "                       calls at once, as the air-balloon seed did\n"
+    "  --gap S              minimum seconds between two requests to one host (default 1)\n"
+    "  --max-crawl-delay S  robots.txt Crawl-delay honoured up to S seconds (default 60)\n"
+    "  --no-robots          ignore robots.txt (only for your own servers)\n"
+    "  --retry-after honour|ignore\n"
+    "                       Retry-After on 429/503 pauses the whole host (default honour;\n"
+    "                       ignore: the host is paused by the error backoff instead)\n"
+    "  --hints bound|record publisher hints (RSS ttl, sy:updatePeriod, Cache-Control\n"
+    "                       max-age) as lower bounds on a source's interval (default), or\n"
+    "                       only recorded\n"
+    "  --backoff BASE/CAP   error backoff: BASE doubling per error up to CAP, with jitter\n"
+    "                       (default 60s/1d)\n"
+    "  --redirect-after N   adopt a permanent redirect after N fetches (default 3)\n"
+    "  --connect-to SPEC    curl's CONNECT_TO: '::127.0.0.1:8080' sends every host to\n"
+    "                       127.0.0.1:8080 (a test world, split DNS); repeatable\n"
+    "  --user-agent UA      User-Agent (default 'freshet/0.1 (+CONTACT)')\n"
+    "  --contact URL        the contact URL named in the default User-Agent\n"
+    "  --timeout S          total time per transfer (default 30)\n"
+    "  --connect-timeout S  (default 10)\n"
+    "  --max-body BYTES     largest body accepted (default 16777216)\n"
+    "  --transfers N        concurrent transfers (default 64)\n"
+    "  --seed S             jitter seed (default 1)\n"
+    "  --quiet              no status line, only errors\n"
+    "  --help               show this help\n"
+    "\n"
+    "Options may also come from the config file (see docs/freshet.md).\n";
+
+static volatile sig_atomic_t stop_flag;
+
+static void
+on_signal(int sig)
+{
+	(void)sig;
+	stop_flag = 1;
+}
+
+struct ui {
+	int tty, quiet;
+	int line_shown;
+};
+
+static void
+ui_progress(void *arg, const struct fr_crawl_stats *st)
+{
+	struct ui *u = arg;
+	char a[32], b[32], c[32];
+
+	if (!u->tty || u->quiet)
+		return;
+	fprintf(stderr,
+		"\r%5.0fs  fetched %s (304: %llu, errors %llu)  new items %s  in flight %zu   ",
+		st->now_s - st->started_s, fmt_count(st->fetches, a, sizeof(a)),
+		(unsigned long long)st->not_modified, (unsigned long long)st->errors,
+		fmt_count(st->new_items, b, sizeof(b)), st->running);
+	(void)c;
+	u->line_shown = 1;
+}
+
+static void
+ui_log(void *arg, const char *line)
+{
+	struct ui *u = arg;
+
+	if (u->quiet && !strstr(line, "store"))
+		return;
+	if (u->line_shown) {
+		fputc('\n', stderr);
+		u->line_shown = 0;
+	}
+	fprintf(stderr, "freshet run: %s\n", line);
+}
+
+static int
+parse_num(const char *s, double lo, double *out)
+{
+	char *end;
+	double v;
+
+	if (!s || !*s)
+		return -1;
+	errno = 0;
+	v = strtod(s, &end);
+	if (*end || errno || !isfinite(v) || v < lo)
+		return -1;
+	*out = v;
+	return 0;
+}
+
+#define MAX_GROUPS 64
+#define MAX_CONNECT_TO 64
 
 int
 cmd_run(int argc, char **argv)
 {
-	(void)argc;
-	(void)argv;
-	cli_err("run", "not built yet");
-	return EXIT_FAIL;
+	struct fr_crawl_opts o;
+	struct fr_crawl_group groups[MAX_GROUPS];
+	char group_names[MAX_GROUPS][128];
+	const char *connect_to[MAX_CONNECT_TO];
+	const char *db_arg = NULL;
+	struct ui u = {isatty(STDERR_FILENO), 0, 0};
+	char err[FR_ERRLEN];
+	struct fr_store *st = NULL;
+	struct fr_crawl_stats stats;
+
+	fr_crawl_opts_init(&o);
+	o.fetch.connect_to = connect_to;
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i], *v;
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(USAGE, stdout);
+			return EXIT_OK;
+		}
+		if (!strcmp(a, "--once")) {
+			o.once = 1;
+			continue;
+		}
+		if (!strcmp(a, "--no-robots")) {
+			o.robots = 0;
+			continue;
+		}
+		if (!strcmp(a, "--quiet")) {
+			u.quiet = 1;
+			continue;
+		}
+		if (a[0] != '-' || a[1] != '-') {
+			cli_err("run", "unexpected argument '%s' (see --help)", a);
+			return EXIT_USAGE;
+		}
+		if (!(v = runopts_value("run", argc, argv, &i)))
+			return EXIT_USAGE;
+		if (!strcmp(a, "--db")) {
+			db_arg = v;
+		} else if (!strcmp(a, "--duration")) {
+			if (fr_duration_parse(v, &o.duration_s) < 0 || !(o.duration_s > 0)) {
+				cli_err("run", "--duration wants a duration like 90s or 2h, not '%s'",
+					v);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--policy")) {
+			o.policy = v;
+		} else if (!strcmp(a, "--budget")) {
+			if (fr_budget_parse(v, &o.calls, &o.window_s, err, sizeof(err)) < 0) {
+				cli_err("run", "--budget: %s", err);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--group")) {
+			const char *eq = strchr(v, '=');
+			struct fr_crawl_group *g = &groups[o.n_groups];
+
+			if (!eq || eq == v || (size_t)(eq - v) >= sizeof(group_names[0]) ||
+			    o.n_groups >= MAX_GROUPS) {
+				cli_err("run", "--group wants NAME=N/W, e.g. api=600/10m, not '%s'", v);
+				return EXIT_USAGE;
+			}
+			memcpy(group_names[o.n_groups], v, (size_t)(eq - v));
+			group_names[o.n_groups][eq - v] = 0;
+			if (fr_budget_parse(eq + 1, &g->calls, &g->window_s, err, sizeof(err)) < 0) {
+				cli_err("run", "--group %s: %s", v, err);
+				return EXIT_USAGE;
+			}
+			g->name = group_names[o.n_groups];
+			o.n_groups++;
+			o.groups = groups;
+		} else if (!strcmp(a, "--mode")) {
+			if (!strcmp(v, "paced"))
+				o.mode = FR_RL_PACED;
+			else if (!strcmp(v, "burst"))
+				o.mode = FR_RL_BURST;
+			else {
+				cli_err("run", "--mode wants paced or burst, not '%s'", v);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--gap")) {
+			if (parse_num(v, 0, &o.host_gap_s) < 0) {
+				cli_err("run", "--gap wants seconds >= 0, not '%s'", v);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--max-crawl-delay")) {
+			if (parse_num(v, 0, &o.max_crawl_delay_s) < 0) {
+				cli_err("run", "--max-crawl-delay wants seconds >= 0, not '%s'", v);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--retry-after")) {
+			if (!strcmp(v, "honour") || !strcmp(v, "honor"))
+				o.retry_after = 1;
+			else if (!strcmp(v, "ignore"))
+				o.retry_after = 0;
+			else {
+				cli_err("run", "--retry-after wants honour or ignore, not '%s'", v);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--hints")) {
+			if (!strcmp(v, "bound"))
+				o.hints = 1;
+			else if (!strcmp(v, "record"))
+				o.hints = 0;
+			else {
+				cli_err("run", "--hints wants bound or record, not '%s'", v);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--backoff")) {
+			char base[64];
+			const char *slash = strchr(v, '/');
+
+			if (!slash || (size_t)(slash - v) >= sizeof(base)) {
+				cli_err("run", "--backoff wants BASE/CAP, e.g. 60s/1d, not '%s'", v);
+				return EXIT_USAGE;
+			}
+			memcpy(base, v, (size_t)(slash - v));
+			base[slash - v] = 0;
+			if (fr_duration_parse(base, &o.backoff_base_s) < 0 ||
+			    fr_duration_parse(slash + 1, &o.backoff_cap_s) < 0 ||
+			    !(o.backoff_base_s > 0) || o.backoff_cap_s < o.backoff_base_s) {
+				cli_err("run", "--backoff wants BASE/CAP with 0 < BASE <= CAP, not '%s'",
+					v);
+				return EXIT_USAGE;
+			}
+		} else if (!strcmp(a, "--redirect-after")) {
+			double d;
+			if (parse_num(v, 1, &d) < 0 || d > 1000 || d != floor(d)) {
+				cli_err("run", "--redirect-after wants a whole number >= 1, not '%s'", v);
+				return EXIT_USAGE;
+			}
+			o.redirect_after = (int)d;
+		} else if (!strcmp(a, "--connect-to")) {
+			if (o.fetch.n_connect_to >= MAX_CONNECT_TO) {
+				cli_err("run", "at most %d --connect-to", MAX_CONNECT_TO);
+				return EXIT_USAGE;
+			}
+			connect_to[o.fetch.n_connect_to++] = v;
+		} else if (!strcmp(a, "--user-agent")) {
+			o.fetch.user_agent = v;
+		} else if (!strcmp(a, "--contact")) {
+			o.fetch.contact_url = v;
+		} else if (!strcmp(a, "--timeout") || !strcmp(a, "--connect-timeout")) {
+			double d;
+			if (parse_num(v, 0.001, &d) < 0) {
+				cli_err("run", "%s wants seconds > 0, not '%s'", a, v);
+				return EXIT_USAGE;
+			}
+			if (a[2] == 't')
+				o.fetch.timeout_s = d;
+			else
+				o.fetch.connect_timeout_s = d;
+		} else if (!strcmp(a, "--max-body")) {
+			double d;
+			if (parse_num(v, 1024, &d) < 0 || d > 1e12) {
+				cli_err("run", "--max-body wants bytes >= 1024, not '%s'", v);
+				return EXIT_USAGE;
+			}
+			o.fetch.max_body = (size_t)d;
+		} else if (!strcmp(a, "--transfers")) {
+			double d;
+			if (parse_num(v, 1, &d) < 0 || d > 10000 || d != floor(d)) {
+				cli_err("run", "--transfers wants a whole number 1..10000, not '%s'", v);
+				return EXIT_USAGE;
+			}
+			o.fetch.max_total = (int)d;
+		} else if (!strcmp(a, "--seed")) {
+			double d;
+			if (parse_num(v, 0, &d) < 0 || d != floor(d)) {
+				cli_err("run", "--seed wants a whole number, not '%s'", v);
+				return EXIT_USAGE;
+			}
+			o.seed = (uint64_t)d;
+		} else {
+			cli_err("run", "unknown option '%s' (see --help)", a);
+			return EXIT_USAGE;
+		}
+	}
+
+	const char *db = dbopt_path(db_arg);
+	if (fr_store_open(&st, db, err, sizeof(err)) < 0) {
+		cli_err("run", "%s", err);
+		return EXIT_FAIL;
+	}
+	struct sigaction sa;
+	memset(&sa, 0, sizeof(sa));
+	sa.sa_handler = on_signal;
+	sigemptyset(&sa.sa_mask);
+	sigaction(SIGINT, &sa, NULL);
+	sigaction(SIGTERM, &sa, NULL);
+	o.stop = &stop_flag;
+	o.progress = ui_progress;
+	o.log = ui_log;
+	o.arg = &u;
+
+	int rc = fr_crawl_run(st, &o, &stats, err, sizeof(err));
+	if (u.line_shown)
+		fputc('\n', stderr);
+	fr_store_close(st);
+	if (rc < 0) {
+		cli_err("run", "%s", err);
+		return EXIT_FAIL;
+	}
+	char a1[32], a2[32];
+	printf("fetched %s times from %zu sources in %.1f s: %llu ok, %llu not modified, "
+	       "%llu errors; %s new items",
+	       fmt_count(stats.fetches, a1, sizeof(a1)), stats.sources, stats.now_s - stats.started_s,
+	       (unsigned long long)stats.ok, (unsigned long long)stats.not_modified,
+	       (unsigned long long)stats.errors, fmt_count(stats.new_items, a2, sizeof(a2)));
+	if (stats.with_delay)
+		printf(", found %.1f s after publication on average",
+		       stats.delay_sum_s / (double)stats.with_delay);
+	printf("\n");
+	return stop_flag ? EXIT_OK : EXIT_OK;
 }

@@ -756,3 +756,12 @@ fr_sched_due_at(const struct fr_sched *s, uint32_t src)
 		return INFINITY;
 	return fr_heap_key(g->heap, s->local[src]);
 }
+
+void
+fr_sched_host_request(struct fr_sched *s, uint32_t src, double now_s)
+{
+	uint32_t h = s->host[src];
+
+	if (s->host_begin && s->host_free_s[h] == INFINITY)
+		s->host_begin[h] = now_s;
+}

@@ -64,6 +64,9 @@ void fr_sched_done(struct fr_sched *s, uint32_t src, const struct fr_fetch *f);
  * simulator's case). */
 void fr_sched_begin(struct fr_sched *s, uint32_t src, double now_s);
 void fr_sched_finish(struct fr_sched *s, uint32_t src, const struct fr_fetch *f);
+/* A further request within src's fetch (after its host's robots.txt) went
+ * out at now_s: the host's gap then runs from now_s. */
+void fr_sched_host_request(struct fr_sched *s, uint32_t src, double now_s);
 
 /* Politeness learned while crawling (each returns 0, or -1 when out of
  * memory or the host is out of range). The host's own minimum gap, e.g.

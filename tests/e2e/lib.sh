@@ -240,3 +240,48 @@ finish() {
 	echo "e2e/$E2E_NAME: $E2E_PASSED checks passed"
 	exit 0
 }
+
+# ---- a loopback world: freshet serve in the background -----------------------
+# Scripts that start servers get them stopped on exit.
+PIDS=
+cleanup() {
+	local p
+	for p in $PIDS; do kill "$p" 2>/dev/null; done
+	if [ "${E2E_KEEP:-0}" = 1 ]; then e2e_say "kept $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+
+# start_server NAME ARGS...: starts freshet serve in the background with
+# --port-file, waits for the port; sets PORT and SPID.
+start_server() {
+	local name=$1 i
+	shift
+	rm -f "$WORK/$name.port"
+	"$F" serve --port-file "$WORK/$name.port" "$@" 2>"$WORK/$name.err" &
+	SPID=$!
+	PIDS="$PIDS $SPID"
+	for ((i = 0; i < 200; i++)); do
+		[ -s "$WORK/$name.port" ] && break
+		kill -0 "$SPID" 2>/dev/null || break
+		sleep 0.05
+	done
+	[ -s "$WORK/$name.port" ] || { cat "$WORK/$name.err" >&2; fatal "server $name did not start"; }
+	PORT=$(cat "$WORK/$name.port")
+}
+
+# stop_server NAME: SIGTERM, wait, check exit 0 and a clean stderr.
+stop_server() {
+	local rc=0
+	kill -TERM "$SPID"
+	wait "$SPID" || rc=$?
+	LAST_CMD="freshet serve ($1)"
+	OUT=/dev/null
+	ERR=$WORK/$1.err
+	RC=$rc
+	expect_eq "$1 exits 0 on SIGTERM" "$rc" 0
+	check "$1 sanitizer clean" not grep -q -e Sanitizer -e 'runtime error:' "$WORK/$1.err"
+	OUT=$WORK/.stdout
+}
+
+# not CMD...: succeeds when CMD fails (for check).
+not() { ! "$@"; }

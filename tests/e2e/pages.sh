@@ -8,7 +8,7 @@
 
 F=$FRESHET
 D=$WORK
-not() { ! "$@"; }
+
 
 # ---- world --kind pages ----
 W=$D/pages

@@ -1,0 +1,922 @@
+/* crawl.c - the live crawl loop (crawl.h). One thread: the scheduler picks,
+ * the curl multi fetcher runs many transfers at once, each finished feed is
+ * parsed and committed with the source's new state in one transaction.
+ * Robots.txt is fetched per host before its first feed, inside the same
+ * host slot, so a host never sees two requests closer than its gap. */
+#include "crawl.h"
+
+#include "core/err.h"
+#include "core/rng.h"
+#include "core/strmap.h"
+#include "net/robots.h"
+#include "net/url.h"
+#include "parse/feed.h"
+#include "sched/params.h"
+#include "sched/policy.h"
+#include "sched/sched.h"
+#include "store/store.h"
+
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Response tags: the source id, and this bit for its host's robots.txt. */
+#define TAG_ROBOTS 1u
+
+struct host {
+	double gap_s; /* this host's gap: the run's, or its longer Crawl-delay */
+};
+
+struct csrc {
+	struct fr_store_source row;
+	uint32_t host, group;
+	int in_flight;
+	double begin_s;
+	int done_once;
+	int attempts;   /* fetches this run (--once retries transient errors) */
+	int bozo_told;  /* its ill-formedness was logged */
+	double feed_at; /* > 0: the feed request waits for this time (after robots.txt) */
+};
+
+struct crawl {
+	const struct fr_crawl_opts *o;
+	struct fr_store *st;
+	const struct fr_policy_ops *ops;
+	struct fr_sched *sched;
+	struct fr_fetcher *fetcher;
+	struct fr_robots_cache *robots; /* NULL: robots.txt ignored */
+	struct csrc *src;
+	uint32_t n;
+	struct host *hosts;
+	uint32_t n_hosts;
+	struct fr_rng rng;
+	/* Borrowed by the scheduler and the policy for their life. */
+	struct fr_policy_env env;
+	double *weight;
+	uint32_t *host_of, *group_of;
+	struct fr_crawl_stats stats;
+	uint32_t n_done_once;
+	uint32_t *deferred;      /* sources whose feed request waits (feed_at) */
+	uint32_t n_deferred;
+	int fatal;               /* the store failed: stop */
+	char *fatal_err;
+	char errbuf[512];
+};
+
+static double
+wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static void
+logf_(struct crawl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+
+static void
+logf_(struct crawl *c, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+
+	if (!c->o->log)
+		return;
+	va_start(ap, fmt);
+	vsnprintf(line, sizeof(line), fmt, ap);
+	va_end(ap);
+	c->o->log(c->o->arg, line);
+}
+
+void
+fr_crawl_opts_init(struct fr_crawl_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	o->mode = FR_RL_PACED;
+	o->host_gap_s = 1;
+	o->max_crawl_delay_s = 60;
+	o->robots = 1;
+	o->robots_ttl_s = 86400;
+	o->backoff_base_s = 60;
+	o->backoff_cap_s = 86400;
+	o->retry_after_cap_s = 86400;
+	o->retry_after = 1;
+	o->hints = 1;
+	o->hint_cap_s = 86400;
+	o->redirect_after = 3;
+	o->seed = 1;
+	fr_fetch_opts_init(&o->fetch);
+}
+
+static char *
+dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+/* Replaces *dst by a copy of s (NULL clears). */
+static void
+set_str(char **dst, const char *s)
+{
+	if (*dst == s)
+		return;
+	free(*dst);
+	*dst = dup_or_null(s);
+}
+
+/* ---- robots.txt ---------------------------------------------------------- */
+
+/* A request leaves a little after the loop decides to send it, by an
+ * amount that varies (connection reuse, the poll loop): gaps are kept with
+ * this much to spare, so that the host never sees one shorter. */
+static double
+slack(double gap_s)
+{
+	return gap_s > 0 ? gap_s * 1.01 + 0.02 : 0;
+}
+
+/* The host's Crawl-delay, within bounds, becomes its gap. */
+static void
+take_crawl_delay(struct crawl *c, uint32_t hi, double cd)
+{
+	struct host *h = &c->hosts[hi];
+	double gap = c->o->host_gap_s;
+
+	if (cd > gap)
+		gap = cd > c->o->max_crawl_delay_s ? c->o->max_crawl_delay_s : cd;
+	if (gap != h->gap_s) {
+		h->gap_s = gap;
+		fr_sched_set_host_gap(c->sched, hi, slack(gap));
+	}
+}
+
+/* ---- committing a fetch -------------------------------------------------- */
+
+struct outcome {
+	struct crawl *c;
+	uint32_t i;
+	double now;
+	const struct fr_response *res;   /* NULL: no transfer (robots denial) */
+	const struct fr_feed *feed;      /* parsed, or NULL */
+	const char *error;               /* NULL on success */
+	enum fr_fetch_status status;
+	const struct fr_store_item *items;
+	size_t n_items;
+	size_t n_new;
+	int settled;    /* --once: no further attempt this run */
+};
+
+static double
+backoff_s(struct crawl *c, int n_errors)
+{
+	double b = c->o->backoff_base_s;
+
+	for (int k = 1; k < n_errors && b < c->o->backoff_cap_s; k++)
+		b *= 2;
+	if (b > c->o->backoff_cap_s)
+		b = c->o->backoff_cap_s;
+	/* Jitter in [0.75, 1.25), so sources that failed together spread out. */
+	return b * (0.75 + 0.5 * fr_rng_uniform(&c->rng));
+}
+
+static double
+hint_s(struct crawl *c, const struct fr_store_source *r)
+{
+	double h = 0;
+
+	if (r->hint_ttl_s > h)
+		h = r->hint_ttl_s;
+	if (r->hint_period_s > h)
+		h = r->hint_period_s;
+	if (r->hint_max_age_s > h)
+		h = r->hint_max_age_s;
+	return h > c->o->hint_cap_s ? c->o->hint_cap_s : h;
+}
+
+/* Inside the store's transaction: the policy learns, the row takes the
+ * source's new state. */
+static void
+learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
+{
+	struct outcome *oc = arg;
+	struct crawl *c = oc->c;
+	struct csrc *cs = &c->src[oc->i];
+	const struct fr_response *res = oc->res;
+	double *pub = NULL, now = oc->now;
+	size_t k = 0;
+
+	oc->n_new = n_new;
+	if (n_new && (pub = malloc(n_new * sizeof(*pub))) != NULL) {
+		for (size_t j = 0; j < oc->n_items; j++) {
+			const struct fr_store_item *it = &oc->items[j];
+			double p = NAN;
+
+			if (!is_new[j])
+				continue;
+			if (it->published_s != INT64_MIN)
+				p = (double)it->published_s;
+			else if (it->updated_s != INT64_MIN)
+				p = (double)it->updated_s;
+			if (p > now)
+				p = now; /* a clock ahead of ours */
+			if (isfinite(p) && p >= c->stats.started_s) {
+				c->stats.with_delay++;
+				c->stats.delay_sum_s += now - p;
+			}
+			pub[k++] = p;
+		}
+	}
+	struct fr_fetch f = {now, oc->status, pub ? k : 0, pub, NULL};
+	fr_sched_finish(c->sched, oc->i, &f);
+	free(pub);
+
+	r->last_fetch_s = now;
+	r->last_status = res ? res->status : 0;
+	if (!oc->error) {
+		r->last_ok_s = now;
+		r->err_count = 0;
+		r->backoff_until_s = 0;
+		if (res && res->outcome == FR_NET_OK) {
+			set_str(&r->etag, res->etag);
+			set_str(&r->last_modified, res->last_modified);
+		} else if (res) {
+			if (res->etag)
+				set_str(&r->etag, res->etag);
+			if (res->last_modified)
+				set_str(&r->last_modified, res->last_modified);
+		}
+		if (oc->feed) {
+			r->hint_ttl_s = oc->feed->ttl_s >= 0 ? (double)oc->feed->ttl_s : -1;
+			r->hint_period_s =
+			    oc->feed->update_period_s >= 0 ? (double)oc->feed->update_period_s : -1;
+			if (oc->feed->title && (!r->title || !r->title[0]))
+				set_str(&r->title, oc->feed->title);
+			if (oc->feed->link && !r->site_url)
+				set_str(&r->site_url, oc->feed->link);
+		}
+		if (res)
+			r->hint_max_age_s = res->max_age_s > 0 ? res->max_age_s : -1;
+	} else {
+		r->err_count++;
+		set_str(&r->last_error, oc->error);
+		r->last_error_s = now;
+		r->backoff_until_s = now + backoff_s(c, r->err_count);
+	}
+
+	/* A permanent redirect is adopted once it has held for a few fetches. */
+	if (res && res->permanent_url && strcmp(res->permanent_url, r->url) != 0) {
+		if (r->redirect_url && !strcmp(r->redirect_url, res->permanent_url))
+			r->redirect_hits++;
+		else {
+			set_str(&r->redirect_url, res->permanent_url);
+			r->redirect_hits = 1;
+		}
+		if (r->redirect_hits >= c->o->redirect_after) {
+			logf_(c, "source %lld: %s moved permanently to %s (held for %d fetches)",
+			      (long long)r->id, r->url, r->redirect_url, r->redirect_hits);
+			set_str(&r->url, r->redirect_url);
+			set_str(&r->redirect_url, NULL);
+			r->redirect_hits = 0;
+		}
+	} else if (res && !oc->error) {
+		set_str(&r->redirect_url, NULL);
+		r->redirect_hits = 0;
+	}
+
+	/* Holds: error backoff, a paused host, hints as lower bounds. */
+	double hold = -INFINITY;
+	if (oc->error)
+		hold = r->backoff_until_s;
+	else if (c->o->hints && hint_s(c, r) > 0)
+		hold = now + hint_s(c, r);
+	fr_sched_hold(c->sched, oc->i, hold, now);
+	r->next_due_s = fr_sched_due_at(c->sched, oc->i);
+	if (!isfinite(r->next_due_s))
+		r->next_due_s = 0;
+	if (c->o->once && oc->settled)
+		fr_sched_hold(c->sched, oc->i, INFINITY, now);
+	if (res && (res->status == 429 || res->status == 503)) {
+		double until = now + backoff_s(c, 1);
+		if (c->o->retry_after && res->retry_after_at_s > 0) {
+			until = res->retry_after_at_s;
+			if (until > now + c->o->retry_after_cap_s)
+				until = now + c->o->retry_after_cap_s;
+		}
+		if (until > now) {
+			fr_sched_hold_host(c->sched, cs->host, until);
+			c->stats.throttled++;
+			logf_(c, "host %s answered %ld: paused for %.0f s", r->host, res->status,
+			      until - now);
+		}
+	}
+
+	/* The learned state. */
+	size_t sz = fr_sched_state_size(c->sched);
+	void *blob = malloc(sz ? sz : 1);
+	if (blob) {
+		memcpy(blob, fr_sched_state(c->sched, oc->i), sz);
+		free(r->policy_state);
+		r->policy_state = blob;
+		r->policy_state_len = sz;
+		set_str(&r->policy, c->ops->name);
+	}
+	if (c->ops->rate)
+		r->rate_per_day = c->ops->rate(fr_sched_policy_ctx(c->sched),
+					       fr_sched_state(c->sched, oc->i), now) * 86400;
+}
+
+/* --once: a transient failure is retried (after its backoff or the host's
+ * pause) up to this many fetches in all. */
+#define ONCE_ATTEMPTS 3
+
+/* Whether a failed transfer may well succeed later: no answer, a timeout,
+ * 408, 429 and 5xx. A 404, a parse error, a robots denial are not. */
+static int
+transient(const struct fr_response *res)
+{
+	if (!res)
+		return 0;
+	switch (res->outcome) {
+	case FR_NET_TIMEOUT:
+	case FR_NET_DNS:
+	case FR_NET_CONNECT:
+	case FR_NET_OTHER:
+		return 1;
+	case FR_NET_HTTP_ERROR:
+		return res->status == 408 || res->status == 429 || res->status >= 500;
+	default:
+		return 0;
+	}
+}
+
+/* Frees the strings of items built by feed_items. */
+static struct fr_store_item *
+feed_items(const struct fr_feed *feed)
+{
+	struct fr_store_item *it = calloc(feed->n_items ? feed->n_items : 1, sizeof(*it));
+
+	if (!it)
+		return NULL;
+	for (size_t j = 0; j < feed->n_items; j++) {
+		const struct fr_feed_item *e = &feed->items[j];
+
+		it[j].id = e->id;
+		it[j].url = e->link;
+		it[j].title = e->title;
+		it[j].author = e->author;
+		it[j].summary = e->summary;
+		it[j].content = e->content;
+		it[j].enclosure_length = -1;
+		if (e->n_enclosures) {
+			it[j].enclosure_url = e->enclosures[0].url;
+			it[j].enclosure_type = e->enclosures[0].type;
+			it[j].enclosure_length = e->enclosures[0].length;
+		}
+		it[j].published_s = e->published_s;
+		it[j].updated_s = e->updated_s;
+	}
+	return it;
+}
+
+/* Ends source i's fetch: parse, commit, learn. res is NULL when the fetch
+ * never went out (robots.txt denial, error says why). */
+static void
+finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *error, double now)
+{
+	struct csrc *cs = &c->src[i];
+	struct outcome oc = {.c = c, .i = i, .now = now, .res = res, .error = error};
+	struct fr_feed *feed = NULL;
+	struct fr_store_item *items = NULL;
+	char perr[512], msg[768];
+
+	cs->in_flight = 0;
+	c->stats.fetches++;
+	if (res)
+		c->stats.bytes += res->wire_bytes;
+	if (!error && res) {
+		if (res->outcome == FR_NET_OK) {
+			struct fr_feed_opts po = {.base_url = res->effective_url ? res->effective_url
+										 : cs->row.url,
+						  .content_type = res->content_type};
+			if (fr_feed_parse(res->body ? res->body : "", res->len, &po, &feed, perr,
+					  sizeof(perr)) < 0) {
+				snprintf(msg, sizeof(msg), "parse: %s", perr);
+				oc.error = msg;
+			} else {
+				if (feed->bozo && !cs->bozo_told++)
+					logf_(c, "source %lld: %s: ill-formed feed, recovered: %s",
+					      (long long)cs->row.id, cs->row.url,
+					      feed->bozo_exception ? feed->bozo_exception : "?");
+				items = feed_items(feed);
+				if (!items) {
+					oc.error = "out of memory";
+				} else {
+					oc.items = items;
+					oc.n_items = feed->n_items;
+					oc.feed = feed;
+				}
+			}
+		} else if (res->outcome != FR_NET_NOT_MODIFIED) {
+			snprintf(msg, sizeof(msg), "%s", res->err[0] ? res->err
+								     : fr_net_outcome_name(res->outcome));
+			oc.error = msg;
+		}
+	}
+	oc.status = oc.error ? FR_FETCH_ERROR
+		    : (res && res->outcome == FR_NET_NOT_MODIFIED) ? FR_FETCH_NOT_MODIFIED
+								    : FR_FETCH_OK;
+	if (oc.error)
+		c->stats.errors++;
+	else if (oc.status == FR_FETCH_NOT_MODIFIED)
+		c->stats.not_modified++;
+	else
+		c->stats.ok++;
+
+	cs->attempts++;
+	oc.settled = !oc.error || !transient(res) || cs->attempts >= ONCE_ATTEMPTS;
+	struct fr_store_fetch sf = {
+		.source_id = cs->row.id,
+		.time_s = now,
+		.duration_s = res ? res->elapsed_s : 0,
+		.status = res ? res->status : 0,
+		.outcome = error ? "robots-denied" : res ? fr_net_outcome_name(res->outcome) : "none",
+		.bytes = res ? (int64_t)res->wire_bytes : 0,
+		.error = oc.error,
+		.items = oc.items,
+		.n_items = oc.n_items,
+	};
+	if (oc.error && res && res->outcome == FR_NET_OK)
+		sf.outcome = "parse-error";
+	size_t n_new = 0, n_upd = 0;
+	char serr[512];
+	if (fr_store_commit_fetch(c->st, &sf, learn, &oc, &cs->row, &n_new, &n_upd, serr,
+				  sizeof(serr)) < 0) {
+		/* Nothing was stored: the source keeps its old state and is
+		 * fetched again. The store failing is fatal to the run. */
+		logf_(c, "source %lld: %s: store: %s", (long long)cs->row.id, cs->row.url, serr);
+		if (!c->fatal) {
+			c->fatal = 1;
+			c->fatal_err = strdup(serr);
+		}
+	} else {
+		c->stats.new_items += n_new;
+		c->stats.updated_items += n_upd;
+	}
+	if (oc.error) {
+		/* The fetcher's reasons name the URL already. */
+		if (res && res->err[0] && strstr(oc.error, cs->row.url))
+			logf_(c, "source %lld: %s (error %d in a row, next try in %.0f s)",
+			      (long long)cs->row.id, oc.error, cs->row.err_count,
+			      cs->row.backoff_until_s - now);
+		else
+			logf_(c, "source %lld: %s: %s (error %d in a row, next try in %.0f s)",
+			      (long long)cs->row.id, cs->row.url, oc.error, cs->row.err_count,
+			      cs->row.backoff_until_s - now);
+	}
+	if (oc.settled && !cs->done_once) {
+		cs->done_once = 1;
+		c->n_done_once++;
+	}
+	free(items);
+	fr_feed_free(feed);
+}
+
+/* ---- starting fetches ---------------------------------------------------- */
+
+static int
+submit_feed(struct crawl *c, uint32_t i)
+{
+	struct csrc *cs = &c->src[i];
+
+	cs->feed_at = 0;
+	struct fr_request rq = {cs->row.url, cs->row.etag, cs->row.last_modified, (uint64_t)i << 1};
+	char e[256];
+
+	if (fr_fetcher_submit(c->fetcher, &rq, e, sizeof(e)) < 0) {
+		finish(c, i, NULL, e, wall_now());
+		return -1;
+	}
+	return 0;
+}
+
+static void
+deny(struct crawl *c, uint32_t i, double now)
+{
+	char why[512];
+
+	c->stats.robots_denied++;
+	snprintf(why, sizeof(why), "robots.txt of %s disallows this address",
+		 c->src[i].row.host ? c->src[i].row.host : "its host");
+	finish(c, i, NULL, why, now);
+}
+
+/* Starts source i's fetch at now (the scheduler chose it). Returns 0, or
+ * -1 when it cannot start yet (robots.txt of its origin is being fetched
+ * for another source: it is held back a little). */
+static int
+start(struct crawl *c, uint32_t i, double now)
+{
+	struct csrc *cs = &c->src[i];
+	enum fr_robots_verdict v = FR_ROBOTS_ALLOWED;
+	double cd = -1;
+
+	if (c->robots)
+		v = fr_robots_cache_check(c->robots, cs->row.url, now, &cd);
+	if (v == FR_ROBOTS_PENDING) {
+		fr_sched_hold(c->sched, i, now + 1, now);
+		return -1;
+	}
+	fr_sched_begin(c->sched, i, now);
+	cs->in_flight = 1;
+	cs->begin_s = now;
+	if (v == FR_ROBOTS_FETCH) {
+		/* robots.txt first, in the host's slot; the feed follows. */
+		char *u = fr_robots_url(cs->row.url), e[256];
+
+		if (u) {
+			struct fr_request rq = {u, NULL, NULL, (uint64_t)i << 1 | TAG_ROBOTS};
+			int ok = fr_fetcher_submit(c->fetcher, &rq, e, sizeof(e)) == 0;
+
+			free(u);
+			if (ok)
+				return 0;
+		}
+		v = FR_ROBOTS_ALLOWED;
+	}
+	if (v == FR_ROBOTS_DENIED) {
+		deny(c, i, now);
+		return 0;
+	}
+	if (cd >= 0)
+		take_crawl_delay(c, cs->host, cd);
+	submit_feed(c, i);
+	return 0;
+}
+
+static void
+on_done(void *arg, const struct fr_response *res)
+{
+	struct crawl *c = arg;
+	uint32_t i = (uint32_t)(res->tag >> 1);
+	double now = wall_now();
+
+	if (i >= c->n)
+		return;
+	if (res->tag & TAG_ROBOTS) {
+		struct csrc *cs = &c->src[i];
+		enum fr_robots_verdict v;
+		double cd = -1;
+
+		c->stats.robots_fetches++;
+		fr_robots_cache_put_response(c->robots, cs->row.url, res, now);
+		v = fr_robots_cache_check(c->robots, cs->row.url, now, &cd);
+		if (cd >= 0)
+			take_crawl_delay(c, cs->host, cd);
+		if (v == FR_ROBOTS_DENIED) {
+			deny(c, i, now);
+		} else {
+			/* The feed request keeps the host's gap after robots.txt. */
+			cs->feed_at = cs->begin_s + slack(c->hosts[cs->host].gap_s);
+			c->deferred[c->n_deferred++] = i;
+		}
+		return;
+	}
+	finish(c, i, res, NULL, now);
+}
+
+/* ---- setting up ---------------------------------------------------------- */
+
+static int
+load_context(struct crawl *c)
+{
+	void *buf = NULL;
+	size_t len = 0;
+	char key[128];
+
+	if (!c->ops->ctx_load)
+		return 0;
+	snprintf(key, sizeof(key), "policy-context:%s", c->ops->name);
+	if (fr_store_meta_get(c->st, key, &buf, &len) == 0 && buf) {
+		if (c->ops->ctx_load(fr_sched_policy_ctx(c->sched), buf, len) < 0)
+			logf_(c, "the saved learned context of policy %s does not fit this "
+				 "version: starting it afresh", c->ops->name);
+	}
+	free(buf);
+	return 0;
+}
+
+static void
+save_context(struct crawl *c)
+{
+	char key[128], e[256];
+	size_t len;
+	void *buf;
+
+	if (!c->ops->ctx_save)
+		return;
+	len = c->ops->ctx_save(fr_sched_policy_ctx(c->sched), NULL, 0);
+	if (!(buf = malloc(len ? len : 1)))
+		return;
+	len = c->ops->ctx_save(fr_sched_policy_ctx(c->sched), buf, len);
+	snprintf(key, sizeof(key), "policy-context:%s", c->ops->name);
+	if (fr_store_meta_put(c->st, key, buf, len, e, sizeof(e)) < 0)
+		logf_(c, "saving the policy's learned context: %s", e);
+	free(buf);
+}
+
+static void
+crawl_free(struct crawl *c)
+{
+	if (c->fetcher)
+		fr_fetcher_free(c->fetcher);
+	fr_robots_cache_free(c->robots);
+	fr_sched_free(c->sched);
+	if (c->src) {
+		for (uint32_t i = 0; i < c->n; i++)
+			fr_store_source_clear(&c->src[i].row);
+		free(c->src);
+	}
+	if (c->hosts) {
+		free(c->hosts);
+	}
+	free(c->fatal_err);
+	free(c->deferred);
+	free(c->weight);
+	free(c->host_of);
+	free(c->group_of);
+}
+
+static int
+setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
+{
+	const struct fr_crawl_opts *o = c->o;
+	struct fr_store_source *rows = NULL;
+	size_t n = 0;
+	struct fr_strmap *hosts = NULL, *groups = NULL;
+	struct fr_sched_group *gl = NULL;
+	uint32_t *host, *group;
+	double *weight, now = wall_now();
+	int rc = -1;
+
+	if (fr_store_load_sources(c->st, &rows, &n, err, errlen) < 0)
+		return -1;
+	if (n == 0) {
+		fr_store_sources_free(rows, n);
+		return fr_errf(err, errlen, "no sources to crawl: add some with 'freshet add'");
+	}
+	c->n = (uint32_t)n;
+	c->src = calloc(n, sizeof(*c->src));
+	host = c->host_of = malloc(n * sizeof(*host));
+	group = c->group_of = malloc(n * sizeof(*group));
+	weight = c->weight = malloc(n * sizeof(*weight));
+	hosts = fr_strmap_new();
+	groups = fr_strmap_new();
+	if (!c->src || !host || !group || !weight || !hosts || !groups) {
+		fr_errf(err, errlen, "out of memory");
+		goto out;
+	}
+	/* "default" is group 0. */
+	uint32_t gid;
+	int added;
+	if (fr_strmap_intern(groups, "default", 7, &gid, &added) < 0)
+		goto oom;
+	for (size_t i = 0; i < n; i++) {
+		struct csrc *cs = &c->src[i];
+		const char *hn;
+		char *hfree = NULL;
+
+		cs->row = rows[i];
+		memset(&rows[i], 0, sizeof(rows[i]));
+		hn = cs->row.host;
+		if (!hn || !hn[0])
+			hn = hfree = fr_url_host(cs->row.url);
+		if (!hn)
+			hn = cs->row.url;
+		if (fr_strmap_intern(hosts, hn, strlen(hn), &cs->host, &added) < 0) {
+			free(hfree);
+			goto oom;
+		}
+		free(hfree);
+		const char *gn = cs->row.grp && cs->row.grp[0] ? cs->row.grp : "default";
+		if (fr_strmap_intern(groups, gn, strlen(gn), &cs->group, &added) < 0)
+			goto oom;
+		host[i] = cs->host;
+		group[i] = cs->group;
+		weight[i] = 1;
+	}
+	c->n_hosts = (uint32_t)fr_strmap_len(hosts);
+	uint32_t n_groups = (uint32_t)fr_strmap_len(groups);
+	c->hosts = calloc(c->n_hosts, sizeof(*c->hosts));
+	c->deferred = malloc(n * sizeof(*c->deferred));
+	if (!c->deferred)
+		goto oom;
+	gl = calloc(n_groups, sizeof(*gl));
+	if (!c->hosts || !gl)
+		goto oom;
+	for (uint32_t h = 0; h < c->n_hosts; h++)
+		c->hosts[h].gap_s = o->host_gap_s;
+
+	/* Budgets: the default group's, and each named group's own. */
+	double calls_per_s = 0;
+	for (uint32_t g = 0; g < n_groups; g++) {
+		uint32_t members = 0;
+		double calls = o->calls, win = o->window_s;
+
+		for (size_t i = 0; i < n; i++)
+			members += group[i] == g;
+		for (size_t k = 0; k < o->n_groups; k++)
+			if (!strcmp(o->groups[k].name, fr_strmap_name(groups, g))) {
+				calls = o->groups[k].calls;
+				win = o->groups[k].window_s;
+			}
+		if (!(calls >= 1) || !(win > 0)) {
+			/* One fetch per source per 30 minutes on average. */
+			calls = members ? members : 1;
+			win = 1800;
+		}
+		if (o->once) {
+			/* Everything once, as fast as politeness allows. */
+			calls = members ? members : 1;
+			win = 1;
+		}
+		gl[g].calls = calls > 4e9 ? 4000000000u : (uint32_t)calls;
+		gl[g].window_s = win;
+		calls_per_s += calls / win;
+	}
+
+	c->env = (struct fr_policy_env){
+		.n_sources = c->n,
+		.weight = weight,
+		.group = group,
+		.start_s = now,
+		.calls_per_s = calls_per_s,
+		.seed = o->seed,
+		.host_gap_s = o->host_gap_s,
+		.host = host,
+		.n_hosts = c->n_hosts,
+	};
+	struct fr_sched_config sc = {
+		.mode = o->mode,
+		.host_gap_s = slack(o->host_gap_s),
+		.start_s = now,
+		.n_groups = n_groups,
+		.groups = gl,
+		.n_sources = c->n,
+		.group = group,
+		.host = host,
+		.n_hosts = c->n_hosts,
+	};
+	if (fr_sched_new(&c->sched, c->ops, params, &sc, &c->env, err, errlen) < 0)
+		goto out;
+	load_context(c);
+	/* Learned state and holds from earlier runs. */
+	size_t restored = 0;
+	for (uint32_t i = 0; i < c->n; i++) {
+		struct fr_store_source *r = &c->src[i].row;
+
+		if (r->policy && !strcmp(r->policy, c->ops->name) && r->policy_state &&
+		    fr_sched_set_state(c->sched, i, r->policy_state, r->policy_state_len, now) == 0)
+			restored++;
+		if (r->backoff_until_s > now)
+			fr_sched_hold(c->sched, i, r->backoff_until_s, now);
+	}
+	if (restored)
+		logf_(c, "restored the learned state of %zu of %u sources", restored, c->n);
+	if (fr_fetcher_new(&c->fetcher, &o->fetch, err, errlen) < 0)
+		goto out;
+	if (o->robots) {
+		struct fr_robots_cache_opts ro = {.ttl_s = o->robots_ttl_s,
+						  .max_crawl_delay_s = o->max_crawl_delay_s};
+		if (fr_robots_cache_new(&c->robots, "freshet", &ro, err, errlen) < 0)
+			goto out;
+	}
+	c->stats.sources = c->n;
+	rc = 0;
+	goto out;
+oom:
+	fr_errf(err, errlen, "out of memory");
+out:
+	fr_strmap_free(hosts);
+	fr_strmap_free(groups);
+	free(gl);
+	fr_store_sources_free(rows, n);
+	return rc;
+}
+
+/* ---- the loop ------------------------------------------------------------- */
+
+static void
+progress(struct crawl *c, double now)
+{
+	c->stats.now_s = now;
+	c->stats.running = fr_fetcher_running(c->fetcher);
+	if (c->o->progress)
+		c->o->progress(c->o->arg, &c->stats);
+}
+
+int
+fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl_stats *out,
+	     char *err, size_t errlen)
+{
+	struct crawl cr, *c = &cr;
+	struct fr_params params;
+	double now, end = INFINITY, next_progress;
+	int stopping = 0, rc = -1;
+
+	memset(c, 0, sizeof(*c));
+	c->o = o;
+	c->st = st;
+	fr_rng_seed(&c->rng, o->seed);
+	if (fr_params_parse(&params, o->policy ? o->policy : "freshet", err, errlen) < 0)
+		return -1;
+	if (!(c->ops = fr_policy_find(params.name)))
+		return fr_errf(err, errlen, "unknown policy '%s' (see 'freshet simulate --help')",
+			       params.name);
+	if (setup(c, &params, err, errlen) < 0)
+		goto out;
+
+	now = wall_now();
+	c->stats.started_s = now;
+	next_progress = now + 1;
+	if (o->duration_s > 0)
+		end = now + o->duration_s;
+	for (;;) {
+		uint32_t i;
+		double at = INFINITY, wake = INFINITY;
+
+		now = wall_now();
+		if (!stopping && ((o->stop && *o->stop) || now >= end || c->fatal ||
+				  (o->once && c->n_done_once >= c->n))) {
+			stopping = 1;
+			if (o->stop && *o->stop)
+				logf_(c, "stopping: finishing %zu transfers in flight",
+				      fr_fetcher_running(c->fetcher));
+		}
+		if (stopping && fr_fetcher_running(c->fetcher) == 0)
+			break;
+		/* Feed requests that waited out their host's gap after robots.txt. */
+		for (uint32_t k = 0; k < c->n_deferred;) {
+			uint32_t j = c->deferred[k];
+
+			if (c->src[j].feed_at <= now) {
+				c->deferred[k] = c->deferred[--c->n_deferred];
+				fr_sched_host_request(c->sched, j, now);
+				submit_feed(c, j);
+			} else {
+				if (c->src[j].feed_at < wake)
+					wake = c->src[j].feed_at;
+				k++;
+			}
+		}
+		/* Start every fetch that is due now, while the fetcher has room
+		 * (it queues beyond max_total, which would blur host gaps). */
+		size_t room_cap = o->fetch.max_total > 0 ? (size_t)o->fetch.max_total : 64;
+		while (!stopping && fr_fetcher_running(c->fetcher) < room_cap &&
+		       fr_sched_next(c->sched, now, &i, &at) && at <= now) {
+			start(c, i, now);
+			at = INFINITY;
+		}
+		c->stats.next_due_s = isfinite(at) ? at : 0;
+		if (at < wake)
+			wake = at;
+		/* Wait for a transfer, or until the next fetch is due (at most
+		 * a second, to show progress and see a stop request). */
+		double wait = isfinite(wake) ? wake - now : 1;
+		if (wait > 1)
+			wait = 1;
+		if (wait < 0.001)
+			wait = 0.001;
+		if (fr_fetcher_running(c->fetcher) > 0) {
+			if (fr_fetcher_poll(c->fetcher, (int)(wait * 1000), on_done, c) < 0) {
+				fr_errf(err, errlen, "the HTTP layer failed (libcurl multi)");
+				goto out;
+			}
+		} else {
+			struct timespec ts = {(time_t)wait, (long)((wait - (time_t)wait) * 1e9)};
+			if (stopping)
+				break; /* feed requests still waiting were never sent: fetched next run */
+			nanosleep(&ts, NULL);
+		}
+		now = wall_now();
+		if (now >= next_progress) {
+			progress(c, now);
+			next_progress = now + 1;
+		}
+	}
+	save_context(c);
+	progress(c, wall_now());
+	if (c->fatal) {
+		fr_errf(err, errlen, "store: %s", c->fatal_err ? c->fatal_err : "failed");
+		goto out;
+	}
+	rc = 0;
+out:
+	if (out)
+		*out = c->stats;
+	crawl_free(c);
+	return rc;
+}
