@@ -45,6 +45,10 @@ struct capture {
 	const char *base;     /* base of the captured element */
 };
 
+struct span {
+	size_t off, len;
+};
+
 struct fake_entity {
 	xmlEntity ent;
 	char name[16];
@@ -73,6 +77,10 @@ struct px {
 	unsigned ns_next;
 	struct fake_entity *fakes;
 	unsigned n_fakes;
+	/* CDATA sections lifted out before parsing (see lift_cdata). */
+	const char *lift_src;
+	struct span *lifted;
+	size_t n_lifted;
 };
 
 /* ---- namespaces ---- */
@@ -201,6 +209,8 @@ stop(struct px *x)
 	x->stopped = 1;
 	xmlStopParser(x->ctxt);
 }
+
+static void on_chars(void *ud, const xmlChar *s, int n);
 
 /* ---- entities ---- */
 
@@ -435,10 +445,15 @@ end_capture(struct px *x, int in_item_person)
 
 	flush_open(x);
 	c->active = 0;
-	v = fb_take(&x->text);
-	x->text.max = b->max_bytes * 6 + 64;
-	if (!v)
+	if (!x->text.n)
 		return;
+	/* An exact-size copy; the buffer stays for the next field. */
+	v = malloc(x->text.n + 1);
+	if (!v) {
+		b->oom = 1;
+		return;
+	}
+	memcpy(v, x->text.p, x->text.n + 1);
 	if (c->kind == K_BASE64) {
 		/* Binary media types are base64; an unknown type that does not
 		 * decode to UTF-8 text was text after all. */
@@ -1233,6 +1248,167 @@ on_chars(void *ud, const xmlChar *s, int n)
 	}
 }
 
+/* ---- CDATA lifting ----
+ * libxml2 2.9 reads CDATA one character at a time, the slowest path of a
+ * typical feed (content:encoded). In a UTF-8 document each CDATA section
+ * whose content is valid UTF-8 without control characters is cut out
+ * before parsing and replaced by a processing instruction
+ * "<?fr-cdata N\n...?>" (as many newlines as the section had, so error
+ * lines stay right); the PI callback hands the original bytes on as text. */
+
+#define LIFT_PI "<?fr-cdata "
+
+static void
+on_pi(void *ud, const xmlChar *target, const xmlChar *data)
+{
+	struct px *x = ud;
+	size_t k = 0;
+
+	keep_entities(x);
+	if (!x->lifted || strcmp((const char *)target, "fr-cdata") || !data)
+		return;
+	for (const xmlChar *p = data; *p >= '0' && *p <= '9'; p++)
+		k = k * 10 + (size_t)(*p - '0');
+	if (k < x->n_lifted)
+		on_chars(x, (const xmlChar *)x->lift_src + x->lifted[k].off, (int)x->lifted[k].len);
+}
+
+/* Whether CDATA content can be handed on as it is: UTF-8, no NUL or other
+ * control characters XML forbids; counts its newlines. */
+static int
+liftable(const char *s, size_t n, size_t *newlines)
+{
+	size_t nl = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)s[i];
+
+		if (c < 0x20 && c != '\t' && c != '\r') {
+			if (c != '\n')
+				return 0;
+			nl++;
+		}
+	}
+	*newlines = nl;
+	return feed_utf8_valid(s, n);
+}
+
+/* The document's declared encoding is UTF-8 (or none is declared). */
+static int
+declared_utf8(const char *buf, size_t len)
+{
+	const char *p = buf, *e, *enc;
+	size_t n = len < 256 ? len : 256;
+
+	if (n >= 3 && !memcmp(p, "\xef\xbb\xbf", 3))
+		p += 3, n -= 3;
+	if (n < 5 || memcmp(p, "<?xml", 5))
+		return 1;
+	e = memchr(p, '>', n);
+	if (!e)
+		return 0;
+	for (enc = p; enc + 8 < e && memcmp(enc, "encoding", 8); enc++)
+		;
+	if (enc + 8 >= e)
+		return 1;
+	enc += 8;
+	while (enc < e && (*enc == ' ' || *enc == '=' || *enc == '"' || *enc == '\''))
+		enc++;
+	return (size_t)(e - enc) >= 5 && !strncasecmp(enc, "utf-8", 5) &&
+	       (enc[5] == '"' || enc[5] == '\'');
+}
+
+/* Sets *out to a copy of buf with the liftable CDATA sections replaced,
+ * and x->lifted to their spans in buf. Returns 1, 0 when nothing was
+ * lifted (*out NULL), -1 on out of memory. */
+static int
+lift_cdata(struct px *x, const char *buf, size_t len, char **out, size_t *out_len)
+{
+	struct fb_buf o = {0};
+	size_t pos = 0, copied = 0, cap = 0;
+
+	*out = NULL;
+	while (pos < len) {
+		const char *lt = memchr(buf + pos, '<', len - pos);
+		size_t k, start, end, nl;
+		const char *close;
+
+		if (!lt)
+			break;
+		k = (size_t)(lt - buf);
+		if (len - k >= 4 && !memcmp(lt, "<!--", 4)) {
+			const char *e = NULL;
+
+			for (size_t i = k + 4; i + 3 <= len; i++)
+				if (buf[i] == '-' && !memcmp(buf + i, "-->", 3)) {
+					e = buf + i;
+					break;
+				}
+			pos = e ? (size_t)(e - buf) + 3 : len;
+			continue;
+		}
+		if (len - k < 12 || memcmp(lt, "<![CDATA[", 9)) {
+			pos = k + 1;
+			continue;
+		}
+		start = k + 9;
+		close = NULL;
+		for (const char *p = buf + start; (p = memchr(p, ']', (size_t)(buf + len - p))) != NULL;
+		     p++) {
+			if ((size_t)(buf + len - p) >= 3 && p[1] == ']' && p[2] == '>') {
+				close = p;
+				break;
+			}
+		}
+		if (!close)
+			break;
+		end = (size_t)(close - buf);
+		pos = end + 3;
+		if (end - start > INT32_MAX || !liftable(buf + start, end - start, &nl))
+			continue;
+		if (x->n_lifted == cap) {
+			size_t ncap = cap ? cap * 2 : 64;
+			struct span *p = realloc(x->lifted, ncap * sizeof(*p));
+
+			if (!p)
+				goto oom;
+			x->lifted = p;
+			cap = ncap;
+		}
+		{
+			char num[32];
+			int nn = snprintf(num, sizeof(num), "%zu", x->n_lifted);
+
+			if (fb_add(&o, buf + copied, k - copied) != 0 ||
+			    fb_add(&o, LIFT_PI, sizeof(LIFT_PI) - 1) != 0 || fb_add(&o, num, (size_t)nn) != 0)
+				goto oom;
+			for (size_t i = 0; i < nl; i++)
+				if (fb_addc(&o, '\n') != 0)
+					goto oom;
+			if (fb_add(&o, "?>", 2) != 0)
+				goto oom;
+		}
+		x->lifted[x->n_lifted].off = start;
+		x->lifted[x->n_lifted].len = end - start;
+		x->n_lifted++;
+		copied = end + 3;
+	}
+	if (!x->n_lifted)
+		return 0;
+	if (fb_add(&o, buf + copied, len - copied) != 0)
+		goto oom;
+	x->lift_src = buf;
+	*out_len = o.n;
+	*out = fb_take(&o);
+	return 1;
+oom:
+	fb_free(&o);
+	free(x->lifted);
+	x->lifted = NULL;
+	x->n_lifted = 0;
+	return -1;
+}
+
 /* ---- the parse ---- */
 
 /* The charset parameter of a Content-Type, as a malloc'd string, or NULL. */
@@ -1341,6 +1517,10 @@ px_clear(struct px *x)
 	free(x->fakes);
 	x->fakes = NULL;
 	x->n_fakes = 0;
+	free(x->lifted);
+	x->lifted = NULL;
+	x->n_lifted = 0;
+	x->lift_src = NULL;
 }
 
 static int
@@ -1364,6 +1544,7 @@ px_init(struct px *x, struct feedb *b, unsigned max_depth)
 	x->sax.cdataBlock = on_chars;
 	x->sax.getEntity = on_get_entity;
 	x->sax.internalSubset = on_internal_subset;
+	x->sax.processingInstruction = on_pi;
 	x->sax.serror = on_error;
 	return 0;
 }
@@ -1397,31 +1578,46 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 	unsigned max_depth = o && o->max_depth ? o->max_depth : FR_FEED_MAX_DEPTH_DEFAULT;
 	char *charset = has_bom(buf, len) ? NULL : content_type_charset(o ? o->content_type : NULL);
 	int rc = 0, retried = 0, ascii_compatible;
-	char *fixed = NULL;
-	size_t fixed_len = 0;
+	char *fixed = NULL, *lifted = NULL;
+	size_t fixed_len = 0, lifted_len = 0;
 	unsigned long amp_line = 0;
+	const char *orig = buf;
+	size_t orig_len = len;
 
 	xmlInitParser();
+	if (px_init(&x, b, max_depth) != 0) {
+		free(charset);
+		return fr_errf(err, errlen, "out of memory");
+	}
 	/* Bare ampersands ("Fish & Chips") are ill-formed; libxml2's recovery
 	 * drops them, so they are escaped first (not in UTF-16/32). */
 	ascii_compatible = !(len >= 2 && (buf[0] == '\0' || buf[1] == '\0' ||
 	                                  ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF) ||
 	                                  ((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE)));
+	if (ascii_compatible && (!charset || !strcasecmp(charset, "utf-8")) &&
+	    declared_utf8(buf, len)) {
+		int lr = lift_cdata(&x, buf, len, &lifted, &lifted_len);
+
+		if (lr < 0) {
+			rc = fr_errf(err, errlen, "out of memory");
+			goto done;
+		}
+		if (lr > 0) {
+			buf = lifted;
+			len = lifted_len;
+		}
+	}
 	if (ascii_compatible) {
 		int fr = feed_fix_ampersands(buf, len, &fixed, &fixed_len, &amp_line);
 
 		if (fr < 0) {
-			free(charset);
-			return fr_errf(err, errlen, "out of memory");
+			rc = fr_errf(err, errlen, "out of memory");
+			goto done;
 		}
 		if (fr > 0) {
 			buf = fixed;
 			len = fixed_len;
 		}
-	}
-	if (px_init(&x, b, max_depth) != 0) {
-		free(charset);
-		return fr_errf(err, errlen, "out of memory");
 	}
 	if (run(&x, buf, len, charset) != 0) {
 		rc = fr_errf(err, errlen, "out of memory");
@@ -1434,6 +1630,16 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 		int line = x.first_error_line;
 
 		px_clear(&x);
+		/* Lifted sections were checked as UTF-8: start from the
+		 * original bytes. */
+		free(fixed);
+		fixed = NULL;
+		buf = orig;
+		len = orig_len;
+		if (feed_fix_ampersands(buf, len, &fixed, &fixed_len, &amp_line) > 0) {
+			buf = fixed;
+			len = fixed_len;
+		}
 		if (reset_feed(b) != 0 || px_init(&x, b, max_depth) != 0 ||
 		    run(&x, buf, len, "windows-1252") != 0) {
 			free(why);
@@ -1469,5 +1675,6 @@ done:
 	px_clear(&x);
 	free(charset);
 	free(fixed);
+	free(lifted);
 	return rc;
 }

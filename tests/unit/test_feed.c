@@ -400,6 +400,51 @@ test_bozo_and_errors(void)
 	fr_feed_free(f);
 }
 
+/* CDATA sections are handed on as text, by libxml2 or (UTF-8) cut out
+ * before parsing: the text, the error lines and the encoding fallback must
+ * be the same either way. */
+static void
+test_cdata(void)
+{
+	char err[FR_ERRLEN];
+	struct fr_feed *f;
+
+	f = parse_str("<rss version=\"2.0\"><channel><title><![CDATA[a <b>&amp;</b> ]] ]]]]></title>\n"
+	              "<item><description><![CDATA[line1\nline2\nline3]]></description>\n"
+	              "<title>x &bogus; y</title></item></channel></rss>",
+	              NULL, err, sizeof(err));
+	CHECK(f != NULL);
+	if (f) {
+		CHECK_STR(f->title, "a <b>&</b> ]] ]]"); /* HTML title unescaped once */
+		CHECK(f->n_items == 1 && !strcmp(f->items[0].summary, "line1\nline2\nline3"));
+		/* the error is on line 5, after a CDATA holding two newlines */
+		CHECK(f->bozo && f->bozo_exception && strstr(f->bozo_exception, "line 5:"));
+	}
+	fr_feed_free(f);
+	/* In a content field the CDATA is HTML and links resolve. */
+	{
+		struct fr_feed_opts o = {.base_url = "http://example.org/a/"};
+
+		f = parse_str("<rss version=\"2.0\"><channel><item><guid>1</guid><description>"
+		              "<![CDATA[<a href=\"b.html\">b</a>]]></description></item></channel></rss>",
+		              &o, err, sizeof(err));
+		CHECK(f && f->n_items == 1 &&
+		      !strcmp(f->items[0].summary, "<a href=\"http://example.org/a/b.html\">b</a>"));
+		fr_feed_free(f);
+	}
+	/* Latin-1 bytes in a CDATA of a "UTF-8" document: the fallback. */
+	f = parse_str("<?xml version=\"1.0\" encoding=\"utf-8\"?><rss version=\"2.0\"><channel><title>"
+	              "<![CDATA[caf\xe9]]></title></channel></rss>",
+	              NULL, err, sizeof(err));
+	CHECK(f && f->bozo && !strcmp(f->title, "caf\xc3\xa9") && !strcmp(f->encoding, "windows-1252"));
+	fr_feed_free(f);
+	/* A processing instruction that looks like a lifted section is ignored. */
+	f = parse_str("<rss version=\"2.0\"><channel><title>t<?fr-cdata 0?>u</title></channel></rss>",
+	              NULL, err, sizeof(err));
+	CHECK(f && !strcmp(f->title, "tu"));
+	fr_feed_free(f);
+}
+
 static void
 test_json_feed(void)
 {
@@ -544,6 +589,7 @@ main(void)
 	RUN(test_billion_laughs_and_xxe);
 	RUN(test_deep_nesting);
 	RUN(test_bozo_and_errors);
+	RUN(test_cdata);
 	RUN(test_json_feed);
 	RUN(test_sniff);
 	RUN(test_fetch_and_parse);
