@@ -493,7 +493,7 @@ render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct buf *b)
 			buf_printf(b,
 			           " item %zu%s</title>\n<link>http://%s/items/%s/%zu</link>\n"
 			           "<guid isPermaLink=\"false\">",
-			           k, bad ? ": Q&A <update>" : "", host, seg, k);
+			           k, bad ? ": Q&A &nbsp;a < b &copy;" : "", host, seg, k);
 			buf_xml(b, name);
 			buf_printf(
 			    b, "-%zu</guid>\n<pubDate>%s</pubDate>\n<description>Item %zu of ", k,
@@ -503,7 +503,7 @@ render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct buf *b)
 		} else if (fmt == FR_SERVE_ATOM) {
 			buf_puts(b, "<entry>\n<title>");
 			buf_xml(b, name);
-			buf_printf(b, " item %zu%s</title>\n<id>", k, bad ? ": Q&A <update>" : "");
+			buf_printf(b, " item %zu%s</title>\n<id>", k, bad ? ": Q&A &nbsp;a < b &copy;" : "");
 			buf_xml(b, name);
 			buf_printf(
 			    b,
