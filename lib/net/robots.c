@@ -257,8 +257,11 @@ token_len(const char *s, size_t n)
 static int
 add_sitemap(struct fr_robots *r, const char *v, size_t n)
 {
+	const char *nul = memchr(v, '\0', n);
 	char **s;
 
+	if (nul)
+		n = (size_t)(nul - v); /* kept as a C string: up to a NUL */
 	if (n == 0 || r->n_sitemaps >= MAX_SITEMAPS)
 		return 0;
 	s = realloc(r->sitemaps, (r->n_sitemaps + 1) * sizeof(*s));
