@@ -289,6 +289,7 @@ fr_url_normalize(const char *url, unsigned flags, char *err, size_t errlen)
 	char *u = url ? trimmed(url) : NULL;
 	char *part = NULL, *q = NULL, *out = NULL;
 	CURLUcode rc;
+	int again = 0;
 
 	if (!url) {
 		fr_errf(err, errlen, "url: none given");
@@ -329,8 +330,13 @@ fr_url_normalize(const char *url, unsigned flags, char *err, size_t errlen)
 			fr_errf(err, errlen, "url '%s': out of memory", u);
 			goto done;
 		}
-		if (flags & FR_URL_STRIP_SESSION)
+		if (flags & FR_URL_STRIP_SESSION) {
+			size_t before = strlen(p);
+
 			strip_path_session(p);
+			/* "/a/.;jsessionid=x/b" leaves a dot segment to remove */
+			again = strlen(p) != before;
+		}
 		curl_url_set(h, CURLUPART_PATH, *p ? p : "/", 0);
 		free(p);
 	}
@@ -345,6 +351,12 @@ fr_url_normalize(const char *url, unsigned flags, char *err, size_t errlen)
 		curl_url_set(h, CURLUPART_QUERY, *q ? q : NULL, 0);
 	}
 	out = get_url(h, CURLU_NO_DEFAULT_PORT, u, err, errlen);
+	if (out && again) {
+		char *o2 = fr_url_normalize(out, flags, err, errlen);
+
+		free(out);
+		out = o2;
+	}
 done:
 	free(q);
 	free(u);

@@ -52,7 +52,8 @@ digits(struct cur *c, int min, int max, long *out)
 	int n = 0;
 
 	while (p < c->e && n < max && is_digit(*p)) {
-		v = v * 10 + (*p - '0');
+		if (v < 100000000000000L) /* long digit runs (fractions) saturate */
+			v = v * 10 + (*p - '0');
 		p++;
 		n++;
 	}

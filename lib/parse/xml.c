@@ -1492,6 +1492,12 @@ run(struct px *x, const char *buf, size_t len, const char *forced)
 	if (!x->b->f->encoding)
 		x->b->oom = 1;
 	lower_ascii(x->b->f->encoding);
+	/* libxml2 keeps DTD entity declarations in a document of its own
+	 * ("expat compatibility" in SAX mode); they are never used here. */
+	if (ctxt->myDoc) {
+		xmlFreeDoc(ctxt->myDoc);
+		ctxt->myDoc = NULL;
+	}
 	ctxt->sax = oldsax;
 	ctxt->userData = ctxt;
 	xmlFreeParserCtxt(ctxt);

@@ -128,6 +128,8 @@ test_normalize(void)
 	           "http://example.org/p?x=1");
 	check_norm("http://example.org/p?utm_medium=feed&sessionid=1", all, "http://example.org/p");
 	check_norm("http://example.org/a;jsessionid=0AB12/b?z=1&y=2", all, "http://example.org/a/b?y=2&z=1");
+	/* Stripping can leave a dot segment: it goes too (found by fuzzing). */
+	check_norm("https://E./b/.;jsessionid=ABC/b?a=0", FR_URL_STRIP_SESSION, "https://e./b/b?a=0");
 	/* A parameter merely starting like a session name stays. */
 	check_norm("http://example.org/?side=l&sidebar=1", FR_URL_STRIP_SESSION,
 	           "http://example.org/?side=l&sidebar=1");
