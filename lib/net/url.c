@@ -5,6 +5,7 @@
 
 #include "core/err.h"
 
+#include <ctype.h>
 #include <curl/curl.h>
 #include <stdlib.h>
 #include <string.h>
@@ -215,14 +216,52 @@ cmp_param(const void *a, const void *b)
 	return x->order < y->order ? -1 : x->order > y->order;
 }
 
+/* The query as curl writes it: bytes outside printable ASCII (and space)
+ * percent-encoded, escapes in lower case. Sorting this form, not the raw
+ * one, keeps normalisation idempotent. malloc'd, or NULL. */
+static char *
+encode_query(const char *q)
+{
+	static const char hex[] = "0123456789abcdef";
+	size_t n = strlen(q);
+	char *out = malloc(3 * n + 1), *w = out;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)q[i];
+
+		if (c == '%' && i + 2 < n && isxdigit((unsigned char)q[i + 1]) &&
+		    isxdigit((unsigned char)q[i + 2])) {
+			*w++ = '%';
+			*w++ = (char)tolower((unsigned char)q[i + 1]);
+			*w++ = (char)tolower((unsigned char)q[i + 2]);
+			i += 2;
+		} else if (c <= 0x20 || c >= 0x7f) {
+			*w++ = '%';
+			*w++ = hex[c >> 4];
+			*w++ = hex[c & 15];
+		} else {
+			*w++ = (char)c;
+		}
+	}
+	*w = '\0';
+	return out;
+}
+
 /* Rewrites query q (without '?') per flags into a malloc'd string (possibly
  * empty), or NULL on out of memory. */
 static char *
-rewrite_query(const char *q, unsigned flags)
+rewrite_query(const char *raw, unsigned flags)
 {
-	size_t len = strlen(q), np = 0, cap = 1;
+	char *q = encode_query(raw);
+	size_t len, np = 0, cap = 1;
 	struct param *ps;
 	char *out, *w;
+
+	if (!q)
+		return NULL;
+	len = strlen(q);
 
 	for (size_t i = 0; i < len; i++)
 		if (q[i] == '&')
@@ -232,6 +271,7 @@ rewrite_query(const char *q, unsigned flags)
 	if (!ps || !out) {
 		free(ps);
 		free(out);
+		free(q);
 		return NULL;
 	}
 	for (const char *p = q; p <= q + len;) {
@@ -260,6 +300,7 @@ rewrite_query(const char *q, unsigned flags)
 	}
 	*w = '\0';
 	free(ps);
+	free(q);
 	return out;
 }
 

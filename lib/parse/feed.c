@@ -534,64 +534,112 @@ construct_end(const char *buf, size_t len, size_t k)
 	return 0;
 }
 
+/* The code point of the HTML entity named by the reference at s ('&'),
+ * or 0 when it is an XML predefined entity or no HTML entity. */
+static uint32_t
+html_entity_ref(const char *s, size_t n)
+{
+	char name[16];
+	size_t k = 0;
+	const htmlEntityDesc *d;
+
+	if (n < 2 || s[1] == '#')
+		return 0;
+	while (k + 1 < n && s[k + 1] != ';' && k < sizeof(name) - 1) {
+		name[k] = s[k + 1];
+		k++;
+	}
+	if (k + 1 >= n || s[k + 1] != ';')
+		return 0;
+	name[k] = '\0';
+	if (!strcmp(name, "amp") || !strcmp(name, "lt") || !strcmp(name, "gt") ||
+	    !strcmp(name, "quot") || !strcmp(name, "apos"))
+		return 0;
+	d = htmlEntityLookup((const xmlChar *)name);
+	return d ? d->value : 0;
+}
+
+/* Whether buf[j] lies in a comment, CDATA section or PI; *pos and
+ * *skip_until carry the scan between calls (j only grows). */
+static int
+in_construct(const char *buf, size_t len, size_t j, size_t *pos, size_t *skip_until)
+{
+	if (j < *skip_until)
+		return 1;
+	while (*pos < j) {
+		const char *lt = memchr(buf + *pos, '<', j - *pos);
+		size_t k, end;
+
+		if (!lt) {
+			*pos = j;
+			break;
+		}
+		k = (size_t)(lt - buf);
+		end = construct_end(buf, len, k);
+		if (!end) {
+			*pos = k + 1;
+			continue;
+		}
+		*pos = end;
+		if (end > j) {
+			*skip_until = end;
+			return 1;
+		}
+	}
+	return 0;
+}
+
 int
-feed_fix_ampersands(const char *buf, size_t len, char **out, size_t *out_len, unsigned long *line)
+feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
+                    unsigned long *bare_line)
 {
 	struct fb_buf o = {0};
 	size_t i = 0, pos = 0, skip_until = 0, copied = 0;
-	int found = 0;
 
 	*out = NULL;
+	*bare_line = 0;
 	while (i < len) {
 		const char *amp = memchr(buf + i, '&', len - i);
 		size_t j;
-		int inside = 0;
+		uint32_t cp = 0;
+		char rep[16];
+		size_t skip;
 
 		if (!amp)
 			break;
 		j = (size_t)(amp - buf);
 		i = j + 1;
-		if (j < skip_until || is_reference(amp, len - j))
-			continue;
-		/* A bare '&': is it inside a comment, CDATA or PI? */
-		while (pos < j) {
-			const char *lt = memchr(buf + pos, '<', j - pos);
-			size_t k, end;
-
-			if (!lt) {
-				pos = j;
-				break;
-			}
-			k = (size_t)(lt - buf);
-			end = construct_end(buf, len, k);
-			if (!end) {
-				pos = k + 1;
+		if (is_reference(amp, len - j)) {
+			/* &amp; &#38; are XML's own; only HTML names need work */
+			if (amp[1] == '#' || (cp = html_entity_ref(amp, len - j)) == 0)
 				continue;
-			}
-			pos = end;
-			if (end > j) {
-				skip_until = end;
-				inside = 1;
-				break;
-			}
 		}
-		if (inside)
+		if (in_construct(buf, len, j, &pos, &skip_until))
 			continue;
-		if (!found) {
-			unsigned long nl = 1;
+		if (cp) {
+			/* "&nbsp;" -> "&#160;": libxml2 reads it in text and
+			 * attributes alike, and nothing is declared. */
+			snprintf(rep, sizeof(rep), "&#%u;", (unsigned)cp);
+			skip = (size_t)((const char *)memchr(amp, ';', len - j) - amp) + 1;
+		} else {
+			if (!*bare_line) {
+				unsigned long nl = 1;
 
-			for (const char *p = buf; (p = memchr(p, '\n', (size_t)(amp - p))) != NULL; p++)
-				nl++;
-			*line = nl;
-			found = 1;
+				for (const char *p = buf; (p = memchr(p, '\n', (size_t)(amp - p))) != NULL; p++)
+					nl++;
+				*bare_line = nl;
+			}
+			memcpy(rep, "&amp;", 6);
+			skip = 1;
 		}
-		if (fb_add(&o, buf + copied, j + 1 - copied) != 0 || fb_add(&o, "amp;", 4) != 0) {
+		if (fb_add(&o, buf + copied, j - copied) != 0 || fb_add(&o, rep, strlen(rep)) != 0) {
 			fb_free(&o);
 			return -1;
 		}
-		copied = j + 1;
+		copied = j + skip;
+		i = copied;
 	}
-	if (!found)
+	if (!o.p && copied == 0)
 		return 0;
 	if (fb_add(&o, buf + copied, len - copied) != 0) {
 		fb_free(&o);

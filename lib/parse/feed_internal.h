@@ -83,14 +83,15 @@ char *feed_resolve_html(char *html, const char *base);
 char *feed_base64(const char *s, size_t n);
 /* Whether s[0..n) is well-formed UTF-8. */
 int feed_utf8_valid(const char *s, size_t n);
-/* When buf (an ASCII-compatible encoding) holds '&' that starts no
- * character or entity reference ("Fish & Chips", "?a=1&b=2"), sets *out to
- * a malloc'd copy with each such '&' written "&amp;" (outside comments,
- * CDATA and processing instructions), *out_len, and *line to the line of
- * the first; returns 1. Returns 0 when there is none (*out NULL), -1 on out
- * of memory. */
-int feed_fix_ampersands(const char *buf, size_t len, char **out, size_t *out_len,
-                        unsigned long *line);
+/* Prepares the references of buf (an ASCII-compatible encoding) for
+ * libxml2, outside comments, CDATA and processing instructions: an '&' that
+ * starts no reference ("Fish & Chips", "?a=1&b=2") becomes "&amp;" (and
+ * *bare_line the line of the first, else 0); an HTML entity name that XML
+ * does not know ("&nbsp;") becomes a character reference ("&#160;").
+ * Returns 1 with *out a malloc'd copy and *out_len, 0 when nothing needed
+ * changing (*out NULL), -1 on out of memory. */
+int feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
+                        unsigned long *bare_line);
 /* Writes the SHA-1 of data as 40 lower-case hex digits and a NUL. */
 void feed_sha1_hex(const void *data, size_t n, char out[41]);
 /* Writes a code point as UTF-8 (U+FFFD for invalid ones); returns the length. */

@@ -27,8 +27,6 @@ enum { T_NONE, T_ITEM_STR, T_ITEM_LINK, T_ITEM_GUID, T_ITEM_AUTHOR, T_ITEM_DATE,
 /* How a captured text is encoded (Atom text constructs; RSS is K_HTML). */
 enum { K_HTML, K_TEXT, K_XHTML, K_BASE64 };
 
-#define MAX_FAKE_ENTITIES 64
-
 struct frame {
 	unsigned char ctx;
 	unsigned char base_owned;
@@ -47,12 +45,6 @@ struct capture {
 
 struct span {
 	size_t off, len;
-};
-
-struct fake_entity {
-	xmlEntity ent;
-	char name[16];
-	char content[8];
 };
 
 struct px {
@@ -75,8 +67,6 @@ struct px {
 	const xmlChar *ns_uri[16];
 	unsigned char ns_val[16];
 	unsigned ns_next;
-	struct fake_entity *fakes;
-	unsigned n_fakes;
 	/* CDATA sections lifted out before parsing (see lift_cdata). */
 	const char *lift_src;
 	struct span *lifted;
@@ -213,40 +203,6 @@ stop(struct px *x)
 static void on_chars(void *ud, const xmlChar *s, int n);
 
 /* ---- entities ---- */
-
-/* HTML entity names (&nbsp; &eacute;) are not XML; feeds use them anyway.
- * They are handed to libxml2 as predefined entities holding the character:
- * no declared entity is ever looked up, so nothing expands. */
-static xmlEntityPtr
-on_get_entity(void *ud, const xmlChar *name)
-{
-	struct px *x = ud;
-	size_t n = strlen((const char *)name);
-	char u[8];
-
-	for (unsigned i = 0; i < x->n_fakes; i++)
-		if (!strcmp(x->fakes[i].name, (const char *)name))
-			return &x->fakes[i].ent;
-	if (!feed_html_entity((const char *)name, n, u, sizeof(u)) || x->n_fakes >= MAX_FAKE_ENTITIES)
-		return NULL;
-	if (!x->fakes) {
-		x->fakes = calloc(MAX_FAKE_ENTITIES, sizeof(*x->fakes));
-		if (!x->fakes)
-			return NULL;
-	}
-	{
-		struct fake_entity *f = &x->fakes[x->n_fakes++];
-
-		memcpy(f->name, name, n + 1);
-		memcpy(f->content, u, strlen(u) + 1);
-		f->ent.type = XML_ENTITY_DECL;
-		f->ent.etype = XML_INTERNAL_PREDEFINED_ENTITY;
-		f->ent.name = (const xmlChar *)f->name;
-		f->ent.content = (xmlChar *)f->content;
-		f->ent.length = (int)strlen(u);
-		return &f->ent;
-	}
-}
 
 static void
 on_internal_subset(void *ud, const xmlChar *name, const xmlChar *external_id,
@@ -1520,9 +1476,6 @@ px_clear(struct px *x)
 	x->rss_version = NULL;
 	free(x->first_error);
 	x->first_error = NULL;
-	free(x->fakes);
-	x->fakes = NULL;
-	x->n_fakes = 0;
 	free(x->lifted);
 	x->lifted = NULL;
 	x->n_lifted = 0;
@@ -1548,7 +1501,6 @@ px_init(struct px *x, struct feedb *b, unsigned max_depth)
 	x->sax.endElementNs = on_end;
 	x->sax.characters = on_chars;
 	x->sax.cdataBlock = on_chars;
-	x->sax.getEntity = on_get_entity;
 	x->sax.internalSubset = on_internal_subset;
 	x->sax.processingInstruction = on_pi;
 	x->sax.serror = on_error;
@@ -1595,8 +1547,9 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 		free(charset);
 		return fr_errf(err, errlen, "out of memory");
 	}
-	/* Bare ampersands ("Fish & Chips") are ill-formed; libxml2's recovery
-	 * drops them, so they are escaped first (not in UTF-16/32). */
+	/* Bare ampersands ("Fish & Chips") are ill-formed and libxml2's
+	 * recovery drops them; HTML entity names (&nbsp;) are not XML. Both
+	 * are rewritten first (not in UTF-16/32, where they stay undefined). */
 	ascii_compatible = !(len >= 2 && (buf[0] == '\0' || buf[1] == '\0' ||
 	                                  ((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF) ||
 	                                  ((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE)));
@@ -1614,7 +1567,7 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 		}
 	}
 	if (ascii_compatible) {
-		int fr = feed_fix_ampersands(buf, len, &fixed, &fixed_len, &amp_line);
+		int fr = feed_fix_references(buf, len, &fixed, &fixed_len, &amp_line);
 
 		if (fr < 0) {
 			rc = fr_errf(err, errlen, "out of memory");
@@ -1642,7 +1595,7 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 		fixed = NULL;
 		buf = orig;
 		len = orig_len;
-		if (feed_fix_ampersands(buf, len, &fixed, &fixed_len, &amp_line) > 0) {
+		if (feed_fix_references(buf, len, &fixed, &fixed_len, &amp_line) > 0) {
 			buf = fixed;
 			len = fixed_len;
 		}
@@ -1669,7 +1622,7 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 			rc = fr_errf(err, errlen, "not a feed: no root element");
 		goto done;
 	}
-	if (fixed)
+	if (amp_line)
 		feedb_bozo(b, "line %lu: '&' that starts no entity or character reference, read as text",
 		           amp_line);
 	if (x.first_error && !retried)
