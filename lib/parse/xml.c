@@ -1528,13 +1528,42 @@ reset_feed(struct feedb *b)
 	return 0;
 }
 
+/* UTF-32 with a byte order mark (which libxml2 2.9 does not read) as a
+ * malloc'd UTF-8 copy; invalid code points become U+FFFD. */
+static char *
+utf32_to_utf8(const unsigned char *p, size_t len, int be, size_t *out_len)
+{
+	char *out = malloc(len + 1), *w = out; /* 4 bytes in, at most 4 out */
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i + 4 <= len; i += 4) {
+		uint32_t cp = be ? (uint32_t)p[i] << 24 | (uint32_t)p[i + 1] << 16 |
+		                       (uint32_t)p[i + 2] << 8 | p[i + 3]
+		                 : (uint32_t)p[i + 3] << 24 | (uint32_t)p[i + 2] << 16 |
+		                       (uint32_t)p[i + 1] << 8 | p[i];
+
+		w += feed_utf8(cp, w);
+	}
+	*w = '\0';
+	*out_len = (size_t)(w - out);
+	return out;
+}
+
 int
 feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_feed_opts *o,
                char *err, size_t errlen)
 {
 	struct px x;
 	unsigned max_depth = o && o->max_depth ? o->max_depth : FR_FEED_MAX_DEPTH_DEFAULT;
-	char *charset = has_bom(buf, len) ? NULL : content_type_charset(o ? o->content_type : NULL);
+	const unsigned char *u = (const unsigned char *)buf;
+	int utf32 = len >= 4 ? ((u[0] == 0 && u[1] == 0 && u[2] == 0xFE && u[3] == 0xFF) ? 2
+	                        : (u[0] == 0xFF && u[1] == 0xFE && u[2] == 0 && u[3] == 0) ? 1 : 0)
+	                     : 0;
+	char *charset = utf32 ? strdup("utf-8")
+	                : has_bom(buf, len) ? NULL : content_type_charset(o ? o->content_type : NULL);
+	char *conv = NULL;
+	size_t conv_len = 0;
 	int rc = 0, retried = 0, ascii_compatible;
 	char *fixed = NULL, *lifted = NULL;
 	size_t fixed_len = 0, lifted_len = 0;
@@ -1543,9 +1572,19 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 	size_t orig_len = len;
 
 	xmlInitParser();
-	if (px_init(&x, b, max_depth) != 0) {
+	if (px_init(&x, b, max_depth) != 0 || (utf32 && !charset)) {
 		free(charset);
+		px_clear(&x);
 		return fr_errf(err, errlen, "out of memory");
+	}
+	if (utf32) {
+		conv = utf32_to_utf8(u + 4, len - 4, utf32 == 2, &conv_len);
+		if (!conv) {
+			rc = fr_errf(err, errlen, "out of memory");
+			goto done;
+		}
+		buf = conv;
+		len = conv_len;
 	}
 	/* Bare ampersands ("Fish & Chips") are ill-formed and libxml2's
 	 * recovery drops them; HTML entity names (&nbsp;) are not XML. Both
@@ -1628,6 +1667,12 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 	if (x.first_error && !retried)
 		feedb_bozo(b, "line %d: %s", x.first_error_line, x.first_error);
 	rss_version(&x);
+	if (utf32) {
+		free(b->f->encoding);
+		b->f->encoding = strdup(utf32 == 2 ? "utf-32be" : "utf-32le");
+		if (!b->f->encoding)
+			b->oom = 1;
+	}
 	if (x.sy_period_s > 0 || x.sy_freq > 1)
 		b->f->update_period_s = (x.sy_period_s > 0 ? x.sy_period_s : 86400) / x.sy_freq;
 done:
@@ -1635,5 +1680,6 @@ done:
 	free(charset);
 	free(fixed);
 	free(lifted);
+	free(conv);
 	return rc;
 }

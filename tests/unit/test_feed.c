@@ -1,7 +1,7 @@
 /* test_feed.c - the feed parser (lib/parse/feed.h) on small hand-written
  * feeds in tests/data/parse: formats and versions, namespaces, item
  * identity and its stability, xml:base and base-URL resolution, encodings
- * (ISO-8859-1, windows-1252, UTF-16 with BOM, HTTP charset, a wrong
+ * (ISO-8859-1, windows-1252, UTF-16 and UTF-32 with BOM, HTTP charset, a wrong
  * declaration), hostile input (billion laughs, XXE, deep nesting, size),
  * bozo on ill-formed XML, JSON Feed, sniffing, and a fetch over loopback
  * HTTP (libmicrohttpd) parsed as `freshet parse URL` does. */
@@ -278,6 +278,16 @@ test_encodings(void)
 			CHECK_STR(f->encoding, be ? "utf-16be" : "utf-16le");
 			CHECK_STR(f->title, "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e \xc3\xa9");
 			CHECK(f->n_items == 1 && !strcmp(f->items[0].id, "urn:x:3"));
+		}
+		fr_feed_free(f);
+	}
+	for (int be = 0; be < 2; be++) {
+		f = parse_file(be ? "utf32be_bom.xml" : "utf32le_bom.xml", NULL);
+		CHECK(f && !f->bozo);
+		if (f) {
+			CHECK_STR(f->encoding, be ? "utf-32be" : "utf-32le");
+			CHECK_STR(f->title, "\xe6\x97\xa5\xe6\x9c\xac\xe8\xaa\x9e \xc3\xa9");
+			CHECK(f->n_items == 1 && !strcmp(f->items[0].title, "\xf0\x9f\x98\x80 emoji"));
 		}
 		fr_feed_free(f);
 	}
