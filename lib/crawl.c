@@ -38,7 +38,12 @@ struct csrc {
 	int done_once;
 	int attempts;   /* fetches this run (--once retries transient errors) */
 	int bozo_told;  /* its ill-formedness was logged */
-	double feed_at; /* > 0: the feed request waits for this time (after robots.txt) */
+	double feed_at; /* > 0: the feed request waits for this time (after robots.txt
+			 * or a redirect on the same host) */
+	double req_at;  /* when the slot's latest request went out */
+	char *hop_url;  /* following a redirect: the address asked next, else NULL */
+	int hops;       /* redirects followed in this fetch */
+	int all_permanent; /* every one of them 301 or 308 */
 };
 
 struct crawl {
@@ -61,6 +66,7 @@ struct crawl {
 	uint32_t n_done_once;
 	uint32_t *deferred;      /* sources whose feed request waits (feed_at) */
 	uint32_t n_deferred;
+	int max_hops;            /* redirects followed per fetch */
 	int fatal;               /* the store failed: stop */
 	char *fatal_err;
 	char errbuf[512];
@@ -163,6 +169,7 @@ struct outcome {
 	const struct fr_response *res;   /* NULL: no transfer (robots denial) */
 	const struct fr_feed *feed;      /* parsed, or NULL */
 	const char *error;               /* NULL on success */
+	const char *permanent_url;       /* the fetch's redirects were all permanent: here */
 	enum fr_fetch_status status;
 	const struct fr_store_item *items;
 	size_t n_items;
@@ -268,11 +275,11 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 	}
 
 	/* A permanent redirect is adopted once it has held for a few fetches. */
-	if (res && res->permanent_url && strcmp(res->permanent_url, r->url) != 0) {
-		if (r->redirect_url && !strcmp(r->redirect_url, res->permanent_url))
+	if (oc->permanent_url && strcmp(oc->permanent_url, r->url) != 0) {
+		if (r->redirect_url && !strcmp(r->redirect_url, oc->permanent_url))
 			r->redirect_hits++;
 		else {
-			set_str(&r->redirect_url, res->permanent_url);
+			set_str(&r->redirect_url, oc->permanent_url);
 			r->redirect_hits = 1;
 		}
 		if (r->redirect_hits >= c->o->redirect_after) {
@@ -394,13 +401,14 @@ finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *e
 	char perr[512], msg[768];
 
 	cs->in_flight = 0;
+	if (cs->hops > 0 && cs->all_permanent && res && cs->hop_url)
+		oc.permanent_url = cs->hop_url;
 	c->stats.fetches++;
 	if (res)
 		c->stats.bytes += res->wire_bytes;
 	if (!error && res) {
 		if (res->outcome == FR_NET_OK) {
-			struct fr_feed_opts po = {.base_url = res->effective_url ? res->effective_url
-										 : cs->row.url,
+			struct fr_feed_opts po = {.base_url = cs->hop_url ? cs->hop_url : cs->row.url,
 						  .content_type = res->content_type};
 			if (fr_feed_parse(res->body ? res->body : "", res->len, &po, &feed, perr,
 					  sizeof(perr)) < 0) {
@@ -483,6 +491,9 @@ finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *e
 	}
 	free(items);
 	fr_feed_free(feed);
+	free(cs->hop_url);
+	cs->hop_url = NULL;
+	cs->hops = 0;
 }
 
 /* ---- starting fetches ---------------------------------------------------- */
@@ -493,7 +504,9 @@ submit_feed(struct crawl *c, uint32_t i)
 	struct csrc *cs = &c->src[i];
 
 	cs->feed_at = 0;
-	struct fr_request rq = {cs->row.url, cs->row.etag, cs->row.last_modified, (uint64_t)i << 1};
+	cs->req_at = wall_now();
+	struct fr_request rq = {cs->hop_url ? cs->hop_url : cs->row.url, cs->row.etag,
+				cs->row.last_modified, (uint64_t)i << 1};
 	char e[256];
 
 	if (fr_fetcher_submit(c->fetcher, &rq, e, sizeof(e)) < 0) {
@@ -539,6 +552,7 @@ start(struct crawl *c, uint32_t i, double now)
 
 		if (u) {
 			struct fr_request rq = {u, NULL, NULL, (uint64_t)i << 1 | TAG_ROBOTS};
+			cs->req_at = now;
 			int ok = fr_fetcher_submit(c->fetcher, &rq, e, sizeof(e)) == 0;
 
 			free(u);
@@ -555,6 +569,40 @@ start(struct crawl *c, uint32_t i, double now)
 		take_crawl_delay(c, cs->host, cd);
 	submit_feed(c, i);
 	return 0;
+}
+
+/* A redirect, followed here rather than by libcurl so that a host never
+ * sees the next request of a chain sooner than its gap. Returns 1 when the
+ * next hop is on its way, 0 when the chain ends here (too long: the 3xx is
+ * the fetch's outcome). */
+static int
+follow(struct crawl *c, uint32_t i, const struct fr_response *res, double now)
+{
+	struct csrc *cs = &c->src[i];
+	char *host;
+	int same;
+
+	if (cs->hops >= c->max_hops)
+		return 0;
+	if (cs->hops == 0)
+		cs->all_permanent = 1;
+	cs->hops++;
+	if (res->status != 301 && res->status != 308)
+		cs->all_permanent = 0;
+	set_str(&cs->hop_url, res->location);
+	host = fr_url_host(res->location);
+	same = host && cs->row.host && !strcmp(host, cs->row.host);
+	free(host);
+	if (same) {
+		cs->feed_at = cs->req_at + slack(c->hosts[cs->host].gap_s);
+		c->deferred[c->n_deferred++] = i;
+	} else {
+		/* Another host: asked at once (its own sources' gaps are not
+		 * tracked across this chain; see docs/crawl.md). */
+		(void)now;
+		submit_feed(c, i);
+	}
+	return 1;
 }
 
 static void
@@ -580,11 +628,14 @@ on_done(void *arg, const struct fr_response *res)
 			deny(c, i, now);
 		} else {
 			/* The feed request keeps the host's gap after robots.txt. */
-			cs->feed_at = cs->begin_s + slack(c->hosts[cs->host].gap_s);
+			cs->feed_at = cs->req_at + slack(c->hosts[cs->host].gap_s);
 			c->deferred[c->n_deferred++] = i;
 		}
 		return;
 	}
+	if (res->outcome == FR_NET_HTTP_ERROR && res->status >= 300 && res->status < 400 &&
+	    res->location && follow(c, i, res, now))
+		return;
 	finish(c, i, res, NULL, now);
 }
 
@@ -636,8 +687,10 @@ crawl_free(struct crawl *c)
 	fr_robots_cache_free(c->robots);
 	fr_sched_free(c->sched);
 	if (c->src) {
-		for (uint32_t i = 0; i < c->n; i++)
+		for (uint32_t i = 0; i < c->n; i++) {
 			fr_store_source_clear(&c->src[i].row);
+			free(c->src[i].hop_url);
+		}
 		free(c->src);
 	}
 	if (c->hosts) {
@@ -786,12 +839,17 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	}
 	if (restored)
 		logf_(c, "restored the learned state of %zu of %u sources", restored, c->n);
-	if (fr_fetcher_new(&c->fetcher, &o->fetch, err, errlen) < 0)
+	/* Redirects are followed by the loop (follow()), hop by hop. */
+	struct fr_fetch_opts fo = o->fetch;
+	c->max_hops = fo.max_redirects > 0 ? fo.max_redirects : fo.max_redirects < 0 ? 0 : 5;
+	fo.max_redirects = -1;
+	if (fr_fetcher_new(&c->fetcher, &fo, err, errlen) < 0)
 		goto out;
 	if (o->robots) {
 		struct fr_robots_cache_opts ro = {.ttl_s = o->robots_ttl_s,
 						  .max_crawl_delay_s = o->max_crawl_delay_s};
-		if (fr_robots_cache_new(&c->robots, "freshet", &ro, err, errlen) < 0)
+		const char *ua = o->fetch.user_agent ? o->fetch.user_agent : "freshet";
+		if (fr_robots_cache_new(&c->robots, ua, &ro, err, errlen) < 0)
 			goto out;
 	}
 	c->stats.sources = c->n;

@@ -169,6 +169,7 @@ fr_response_clear(struct fr_response *r)
 	free(r->last_modified);
 	free(r->effective_url);
 	free(r->permanent_url);
+	free(r->location);
 	free(r->http_version);
 	memset(r, 0, sizeof(*r));
 }
@@ -796,8 +797,14 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 	} else if (rc == CURLE_OK && status >= 200 && status < 300) {
 		r->outcome = FR_NET_OK;
 	} else if (rc == CURLE_OK && status >= 300 && status < 400) {
+		char *loc = NULL;
+
 		r->outcome = FR_NET_HTTP_ERROR;
 		why = "redirect not followed";
+		/* Where it would have gone (resolved against the URL), for a
+		 * caller that follows redirects itself. */
+		if (curl_easy_getinfo(h, CURLINFO_REDIRECT_URL, &loc) == CURLE_OK && loc)
+			r->location = dup0(loc);
 	} else if (rc == CURLE_OK && status >= 400) {
 		r->outcome = FR_NET_HTTP_ERROR;
 	} else if (rc == CURLE_OK) {

@@ -98,6 +98,8 @@ struct fr_response {
 	int truncated;       /* body cut at max_body (truncate_body only) */
 	double connect_s;    /* from start to connected (0 on a reused connection), or -1 */
 	double first_byte_s; /* from start to the first response byte, or -1 */
+	char *location;      /* a 3xx not followed (max_redirects < 0): its target, absolute;
+	                      * else NULL */
 };
 
 /* Creates a fetcher (opts may be NULL). Returns 0 and sets *out (free with
