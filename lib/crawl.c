@@ -50,7 +50,12 @@ struct crawl {
 	const struct fr_crawl_opts *o;
 	struct fr_store *st;
 	const struct fr_policy_ops *ops;
-	struct fr_sched *sched;
+	struct fr_sched *sched;  /* the policy: learns, keeps the state */
+	/* --once: the order of fetching (round robin) with the politeness
+	 * holds; the policy's urgency has no say when everything is fetched
+	 * once, and its index would cost O(n) re-evaluations as sources drop
+	 * out. NULL otherwise: sched chooses too. */
+	struct fr_sched *order;
 	struct fr_fetcher *fetcher;
 	struct fr_robots_cache *robots; /* NULL: robots.txt ignored */
 	struct csrc *src;
@@ -134,6 +139,13 @@ set_str(char **dst, const char *s)
 	*dst = dup_or_null(s);
 }
 
+/* The scheduler that chooses (and so holds the politeness state). */
+static struct fr_sched *
+pick(struct crawl *c)
+{
+	return c->order ? c->order : c->sched;
+}
+
 /* ---- robots.txt ---------------------------------------------------------- */
 
 /* A request leaves a little after the loop decides to send it, by an
@@ -156,7 +168,7 @@ take_crawl_delay(struct crawl *c, uint32_t hi, double cd)
 		gap = cd > c->o->max_crawl_delay_s ? c->o->max_crawl_delay_s : cd;
 	if (gap != h->gap_s) {
 		h->gap_s = gap;
-		fr_sched_set_host_gap(c->sched, hi, slack(gap));
+		fr_sched_set_host_gap(pick(c), hi, slack(gap));
 	}
 }
 
@@ -239,6 +251,8 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 	}
 	struct fr_fetch f = {now, oc->status, pub ? k : 0, pub, NULL};
 	fr_sched_finish(c->sched, oc->i, &f);
+	if (c->order)
+		fr_sched_finish(c->order, oc->i, &f);
 	free(pub);
 
 	r->last_fetch_s = now;
@@ -301,11 +315,13 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 	else if (c->o->hints && hint_s(c, r) > 0)
 		hold = now + hint_s(c, r);
 	fr_sched_hold(c->sched, oc->i, hold, now);
+	if (c->order)
+		fr_sched_hold(c->order, oc->i, hold, now);
 	r->next_due_s = fr_sched_due_at(c->sched, oc->i);
 	if (!isfinite(r->next_due_s))
 		r->next_due_s = 0;
 	if (c->o->once && oc->settled)
-		fr_sched_hold(c->sched, oc->i, INFINITY, now);
+		fr_sched_hold(pick(c), oc->i, INFINITY, now);
 	if (res && (res->status == 429 || res->status == 503)) {
 		double until = now + backoff_s(c, 1);
 		if (c->o->retry_after && res->retry_after_at_s > 0) {
@@ -314,7 +330,7 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 				until = now + c->o->retry_after_cap_s;
 		}
 		if (until > now) {
-			fr_sched_hold_host(c->sched, cs->host, until);
+			fr_sched_hold_host(pick(c), cs->host, until);
 			c->stats.throttled++;
 			logf_(c, "host %s answered %ld: paused for %.0f s", r->host, res->status,
 			      until - now);
@@ -540,10 +556,12 @@ start(struct crawl *c, uint32_t i, double now)
 	if (c->robots)
 		v = fr_robots_cache_check(c->robots, cs->row.url, now, &cd);
 	if (v == FR_ROBOTS_PENDING) {
-		fr_sched_hold(c->sched, i, now + 1, now);
+		fr_sched_hold(pick(c), i, now + 1, now);
 		return -1;
 	}
 	fr_sched_begin(c->sched, i, now);
+	if (c->order)
+		fr_sched_begin(c->order, i, now);
 	cs->in_flight = 1;
 	cs->begin_s = now;
 	if (v == FR_ROBOTS_FETCH) {
@@ -686,6 +704,7 @@ crawl_free(struct crawl *c)
 		fr_fetcher_free(c->fetcher);
 	fr_robots_cache_free(c->robots);
 	fr_sched_free(c->sched);
+	fr_sched_free(c->order);
 	if (c->src) {
 		for (uint32_t i = 0; i < c->n; i++) {
 			fr_store_source_clear(&c->src[i].row);
@@ -792,9 +811,10 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 			win = 1800;
 		}
 		if (o->once) {
-			/* Everything once, as fast as politeness allows. */
+			/* Everything once, as fast as politeness allows: the
+			 * rate limit does not bind. */
 			calls = members ? members : 1;
-			win = 1;
+			win = 1e-3;
 		}
 		gl[g].calls = calls > 4e9 ? 4000000000u : (uint32_t)calls;
 		gl[g].window_s = win;
@@ -825,6 +845,13 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	};
 	if (fr_sched_new(&c->sched, c->ops, params, &sc, &c->env, err, errlen) < 0)
 		goto out;
+	if (o->once) {
+		struct fr_params rr;
+
+		if (fr_params_parse(&rr, "round-robin", err, errlen) < 0 ||
+		    fr_sched_new(&c->order, &fr_policy_roundrobin, &rr, &sc, &c->env, err, errlen) < 0)
+			goto out;
+	}
 	load_context(c);
 	/* Learned state and holds from earlier runs. */
 	size_t restored = 0;
@@ -835,7 +862,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 		    fr_sched_set_state(c->sched, i, r->policy_state, r->policy_state_len, now) == 0)
 			restored++;
 		if (r->backoff_until_s > now)
-			fr_sched_hold(c->sched, i, r->backoff_until_s, now);
+			fr_sched_hold(pick(c), i, r->backoff_until_s, now);
 	}
 	if (restored)
 		logf_(c, "restored the learned state of %zu of %u sources", restored, c->n);
@@ -922,7 +949,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 
 			if (c->src[j].feed_at <= now) {
 				c->deferred[k] = c->deferred[--c->n_deferred];
-				fr_sched_host_request(c->sched, j, now);
+				fr_sched_host_request(pick(c), j, now);
 				submit_feed(c, j);
 			} else {
 				if (c->src[j].feed_at < wake)
@@ -934,7 +961,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		 * (it queues beyond max_total, which would blur host gaps). */
 		size_t room_cap = o->fetch.max_total > 0 ? (size_t)o->fetch.max_total : 64;
 		while (!stopping && fr_fetcher_running(c->fetcher) < room_cap &&
-		       fr_sched_next(c->sched, now, &i, &at) && at <= now) {
+		       fr_sched_next(pick(c), now, &i, &at) && at <= now) {
 			start(c, i, now);
 			at = INFINITY;
 		}
@@ -949,7 +976,9 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		if (wait < 0.001)
 			wait = 0.001;
 		if (fr_fetcher_running(c->fetcher) > 0) {
-			if (fr_fetcher_poll(c->fetcher, (int)(wait * 1000), on_done, c) < 0) {
+			int prc = fr_fetcher_poll(c->fetcher, (int)(wait * 1000), on_done, c);
+
+			if (prc < 0) {
 				fr_errf(err, errlen, "the HTTP layer failed (libcurl multi)");
 				goto out;
 			}

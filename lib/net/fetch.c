@@ -262,7 +262,15 @@ fr_fetcher_new(struct fr_fetcher **out, const struct fr_fetch_opts *opts, char *
 	f->multi = curl_multi_init();
 	if (!f->multi || !f->hosts)
 		goto oom;
-	curl_multi_setopt(f->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, (long)f->max_total);
+	/* Transfers are limited by the fetcher's own queue (max_total), not
+	 * by libcurl's connection limit, which counts idle connections too:
+	 * with it at max_total, a crawl over more hosts than that closed an
+	 * idle connection for every new one. Idle connections are kept (a
+	 * crawl comes back to each host after its gap) up to a cache of 16 x
+	 * max_total, at least 1,024. */
+	long cache = f->max_total * 16 > 1024 ? (long)f->max_total * 16 : 1024;
+	curl_multi_setopt(f->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, cache);
+	curl_multi_setopt(f->multi, CURLMOPT_MAXCONNECTS, cache);
 	curl_multi_setopt(f->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
 	*out = f;
 	return 0;
