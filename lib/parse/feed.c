@@ -904,6 +904,92 @@ feedb_bozo(struct feedb *b, const char *fmt, ...)
 		b->oom = 1;
 }
 
+/* s as well-formed UTF-8: each invalid byte becomes U+FFFD. Returns s
+ * when it already is, else a new string (s freed); NULL on out of memory
+ * (s freed). */
+static char *
+utf8_sanitize(char *s)
+{
+	size_t n, k = 0;
+	char *out, *w;
+	const unsigned char *p;
+
+	if (!s)
+		return s;
+	n = strlen(s);
+	if (feed_utf8_valid(s, n))
+		return s;
+	out = malloc(3 * n + 1);
+	if (!out) {
+		free(s);
+		return NULL;
+	}
+	w = out;
+	p = (const unsigned char *)s;
+	while (k < n) {
+		size_t len = 1;
+
+		if (p[k] < 0x80) {
+			*w++ = (char)p[k++];
+			continue;
+		}
+		/* the longest valid sequence starting here, if any */
+		for (size_t l = 2; l <= 4 && k + l <= n; l++) {
+			if (feed_utf8_valid(s + k, l)) {
+				len = l;
+				break;
+			}
+		}
+		if (len > 1) {
+			memcpy(w, s + k, len);
+			w += len;
+		} else {
+			w += feed_utf8(0xFFFD, w);
+		}
+		k += len;
+	}
+	*w = '\0';
+	free(s);
+	return out;
+}
+
+/* Every string of f as well-formed UTF-8 (after recovery or from JSON,
+ * where the parsers do not promise it). */
+static void
+sanitize_all(struct feedb *b)
+{
+	struct fr_feed *f = b->f;
+	char **feed_strs[] = {&f->title, &f->link, &f->subtitle, &f->language, &f->author};
+
+	for (size_t i = 0; i < sizeof(feed_strs) / sizeof(feed_strs[0]); i++)
+		if (*feed_strs[i] && !(*feed_strs[i] = utf8_sanitize(*feed_strs[i])))
+			b->oom = 1;
+	for (size_t i = 0; i < f->n_items; i++) {
+		struct fr_feed_item *it = &f->items[i];
+		char **strs[] = {&it->id, &it->link, &it->title, &it->author, &it->summary, &it->content,
+		                 &it->comments_url};
+
+		for (size_t k = 0; k < sizeof(strs) / sizeof(strs[0]); k++)
+			if (*strs[k] && !(*strs[k] = utf8_sanitize(*strs[k])))
+				b->oom = 1;
+		for (size_t k = 0; k < it->n_tags; k++)
+			if (!(it->tags[k] = utf8_sanitize(it->tags[k]))) {
+				b->oom = 1;
+				it->tags[k] = strdup("");
+			}
+		for (size_t k = 0; k < it->n_enclosures; k++) {
+			struct fr_feed_enclosure *e = &it->enclosures[k];
+
+			if (!(e->url = utf8_sanitize(e->url))) {
+				b->oom = 1;
+				e->url = strdup("");
+			}
+			if (e->type && !(e->type = utf8_sanitize(e->type)))
+				b->oom = 1;
+		}
+	}
+}
+
 /* "sha1:" + hex of title "\n" content (or summary). */
 static char *
 hash_id(const struct fr_feed_item *it)
@@ -935,6 +1021,11 @@ feedb_finish(struct feedb *b)
 	struct fr_feed *f = b->f;
 
 	feedb_item_end(b);
+	/* libxml2 delivers UTF-8 for a well-formed document; after an error
+	 * its recovery can pass raw bytes on (an encoding switch), and json-c
+	 * does not check strings. */
+	if (f->bozo || (f->version && !strncmp(f->version, "json", 4)))
+		sanitize_all(b);
 	feed_trim(f->title);
 	feed_trim(f->link);
 	feed_trim(f->subtitle);
