@@ -545,6 +545,11 @@ html_entity_ref(const char *s, size_t n)
 
 	if (n < 2 || s[1] == '#')
 		return 0;
+	/* XML's own five, the common case, without a copy */
+	if ((n >= 4 && (!memcmp(s + 1, "lt;", 3) || !memcmp(s + 1, "gt;", 3))) ||
+	    (n >= 5 && !memcmp(s + 1, "amp;", 4)) ||
+	    (n >= 6 && (!memcmp(s + 1, "quot;", 5) || !memcmp(s + 1, "apos;", 5))))
+		return 0;
 	while (k + 1 < n && s[k + 1] != ';' && k < sizeof(name) - 1) {
 		name[k] = s[k + 1];
 		k++;
