@@ -33,8 +33,6 @@ struct host {
 struct csrc {
 	struct fr_store_source row;
 	uint32_t host, group;
-	int in_flight;
-	double begin_s;
 	int done_once;
 	int attempts;   /* fetches this run (--once retries transient errors) */
 	int bozo_told;  /* its ill-formedness was logged */
@@ -164,8 +162,9 @@ take_crawl_delay(struct crawl *c, uint32_t hi, double cd)
 	struct host *h = &c->hosts[hi];
 	double gap = c->o->host_gap_s;
 
+	/* The robots cache caps cd at max_crawl_delay_s already. */
 	if (cd > gap)
-		gap = cd > c->o->max_crawl_delay_s ? c->o->max_crawl_delay_s : cd;
+		gap = cd;
 	if (gap != h->gap_s) {
 		h->gap_s = gap;
 		fr_sched_set_host_gap(pick(c), hi, slack(gap));
@@ -255,10 +254,9 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 		fr_sched_finish(c->order, oc->i, &f);
 	free(pub);
 
-	r->last_fetch_s = now;
-	r->last_status = res ? res->status : 0;
+	/* The store has set last_fetch_s, last_status, last_ok_s and last_error
+	 * from the fetch (store.h); the rest is ours. */
 	if (!oc->error) {
-		r->last_ok_s = now;
 		r->err_count = 0;
 		r->backoff_until_s = 0;
 		if (res && res->outcome == FR_NET_OK) {
@@ -283,8 +281,6 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 			r->hint_max_age_s = res->max_age_s > 0 ? res->max_age_s : -1;
 	} else {
 		r->err_count++;
-		set_str(&r->last_error, oc->error);
-		r->last_error_s = now;
 		r->backoff_until_s = now + backoff_s(c, r->err_count);
 	}
 
@@ -416,7 +412,6 @@ finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *e
 	struct fr_store_item *items = NULL;
 	char perr[512], msg[768];
 
-	cs->in_flight = 0;
 	if (cs->hops > 0 && cs->all_permanent && res && cs->hop_url)
 		oc.permanent_url = cs->hop_url;
 	c->stats.fetches++;
@@ -562,8 +557,6 @@ start(struct crawl *c, uint32_t i, double now)
 	fr_sched_begin(c->sched, i, now);
 	if (c->order)
 		fr_sched_begin(c->order, i, now);
-	cs->in_flight = 1;
-	cs->begin_s = now;
 	if (v == FR_ROBOTS_FETCH) {
 		/* robots.txt first, in the host's slot; the feed follows. */
 		char *u = fr_robots_url(cs->row.url), e[256];

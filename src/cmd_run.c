@@ -84,7 +84,7 @@ static void
 ui_progress(void *arg, const struct fr_crawl_stats *st)
 {
 	struct ui *u = arg;
-	char a[32], b[32], c[32];
+	char a[32], b[32];
 
 	if (!u->tty || u->quiet)
 		return;
@@ -93,7 +93,6 @@ ui_progress(void *arg, const struct fr_crawl_stats *st)
 		st->now_s - st->started_s, fmt_count(st->fetches, a, sizeof(a)),
 		(unsigned long long)st->not_modified, (unsigned long long)st->errors,
 		fmt_count(st->new_items, b, sizeof(b)), st->running);
-	(void)c;
 	u->line_shown = 1;
 }
 
@@ -345,5 +344,5 @@ cmd_run(int argc, char **argv)
 		printf(", found %.1f s after publication on average",
 		       stats.delay_sum_s / (double)stats.with_delay);
 	printf("\n");
-	return stop_flag ? EXIT_OK : EXIT_OK;
+	return EXIT_OK;
 }
