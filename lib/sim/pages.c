@@ -5,6 +5,7 @@
 #include "sim/pages.h"
 
 #include "core/err.h"
+#include "core/outfile.h"
 #include "core/rng.h"
 #include "core/strmap.h"
 #include "plan/alloc.h"
@@ -252,62 +253,11 @@ fr_pages_trace(const struct fr_pages_world *pw, struct fr_trace *tr, char *err, 
 
 /* ---- writing ---- */
 
-struct out {
-	FILE *f;
-	char path[PATH_MAX];
-	char tmp[PATH_MAX];
-};
-
-static int
-out_open(struct out *o, const char *dir, const char *name, char *err, size_t errlen)
-{
-	int fd, n1, n2;
-
-	o->f = NULL;
-	n1 = snprintf(o->path, sizeof(o->path), "%s/%s", dir, name);
-	n2 = snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.tmp.%ld", dir, name, (long)getpid());
-	if (n1 < 0 || n2 < 0 || (size_t)n1 >= sizeof(o->path) || (size_t)n2 >= sizeof(o->tmp))
-		return fr_errf(err, errlen, "%s/%s: path too long", dir, name);
-	fd = open(o->tmp, O_WRONLY | O_CREAT | O_TRUNC, 0666);
-	if (fd < 0)
-		return fr_errf(err, errlen, "%s: %s", o->tmp, strerror(errno));
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		int e = errno;
-		close(fd);
-		unlink(o->tmp);
-		return fr_errf(err, errlen, "%s: %s", o->tmp, strerror(e));
-	}
-	return 0;
-}
-
-static int
-out_commit(struct out *o, char *err, size_t errlen)
-{
-	int bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;
-	int e = errno;
-
-	if (fclose(o->f) != 0 && !bad) {
-		bad = 1;
-		e = errno;
-	}
-	o->f = NULL;
-	if (!bad && rename(o->tmp, o->path) != 0) {
-		bad = 1;
-		e = errno;
-	}
-	if (bad) {
-		unlink(o->tmp);
-		return fr_errf(err, errlen, "%s: %s", o->path, strerror(e));
-	}
-	return 0;
-}
-
 int
 fr_pages_write(const struct fr_pages_world *pw, const char *dir, size_t *n_changes, char *err,
                size_t errlen)
 {
-	struct out o;
+	struct fr_outfile o;
 	char page[32], server[32];
 	char path[PATH_MAX];
 
@@ -320,7 +270,7 @@ fr_pages_write(const struct fr_pages_world *pw, const char *dir, size_t *n_chang
 	if (fr_world_write_count(&pw->world, dir, n_changes, err, errlen) < 0)
 		return -1;
 
-	if (out_open(&o, dir, "sources.csv", err, errlen) < 0)
+	if (fr_outfile_open(&o, dir, "sources.csv", err, errlen) < 0)
 		return -1;
 	fputs("source,host,group,weight\n", o.f);
 	for (uint32_t i = 0; i < pw->p.n_pages; i++)
@@ -328,10 +278,10 @@ fr_pages_write(const struct fr_pages_world *pw, const char *dir, size_t *n_chang
 		        fr_world_source_name(&pw->world, i, page, sizeof(page)),
 		        fr_pages_server_name(pw, pw->server[i], server, sizeof(server)),
 		        pw->weight[i]);
-	if (out_commit(&o, err, errlen) < 0)
+	if (fr_outfile_commit(&o, err, errlen) < 0)
 		return -1;
 
-	if (out_open(&o, dir, "pages.csv", err, errlen) < 0)
+	if (fr_outfile_open(&o, dir, "pages.csv", err, errlen) < 0)
 		return -1;
 	fputs(FR_PAGES_HEADER "\n", o.f);
 	for (uint32_t i = 0; i < pw->p.n_pages; i++)
@@ -339,7 +289,7 @@ fr_pages_write(const struct fr_pages_world *pw, const char *dir, size_t *n_chang
 		        fr_world_source_name(&pw->world, i, page, sizeof(page)),
 		        fr_pages_server_name(pw, pw->server[i], server, sizeof(server)),
 		        pw->lambda_per_day[i], pw->weight[i]);
-	return out_commit(&o, err, errlen);
+	return fr_outfile_commit(&o, err, errlen);
 }
 
 int

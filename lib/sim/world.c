@@ -4,6 +4,7 @@
 #include "sim/world.h"
 
 #include "core/err.h"
+#include "core/outfile.h"
 #include "core/rng.h"
 #include "core/strmap.h"
 #include "sim/trace.h"
@@ -863,96 +864,11 @@ put_i64(char *p, int64_t v)
 
 /* A file written under a temporary name in its directory, renamed on
  * commit. */
-struct out {
-	FILE *f;
-	char path[PATH_MAX];
-	char tmp[PATH_MAX];
-};
-
-static int
-out_open(struct out *o, const char *dir, const char *name, char *err, size_t errlen)
-{
-	int fd, n1, n2;
-
-	o->f = NULL;
-	n1 = snprintf(o->path, sizeof(o->path), "%s/%s", dir, name);
-	n2 = snprintf(o->tmp, sizeof(o->tmp), "%s/.%s.tmp.%ld", dir, name, (long)getpid());
-	if (n1 < 0 || n2 < 0 || (size_t)n1 >= sizeof(o->path) || (size_t)n2 >= sizeof(o->tmp))
-		return fr_errf(err, errlen, "%s/%s: path too long", dir, name);
-	fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-	if (fd < 0 && errno == EEXIST) { /* left by a crashed run with our pid */
-		unlink(o->tmp);
-		fd = open(o->tmp, O_WRONLY | O_CREAT | O_EXCL, 0666);
-	}
-	if (fd < 0)
-		return fr_errf(err, errlen, "%s: %s", o->tmp, strerror(errno));
-	o->f = fdopen(fd, "w");
-	if (!o->f) {
-		int e = errno;
-		close(fd);
-		unlink(o->tmp);
-		return fr_errf(err, errlen, "%s: %s", o->tmp, strerror(e));
-	}
-	setvbuf(o->f, NULL, _IOFBF, 1 << 20);
-	return 0;
-}
-
-static int
-out_commit(struct out *o, char *err, size_t errlen)
-{
-	int bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;
-	int e = errno;
-
-	if (fclose(o->f) != 0 && !bad) {
-		bad = 1;
-		e = errno;
-	}
-	o->f = NULL;
-	if (!bad && rename(o->tmp, o->path) != 0) {
-		bad = 1;
-		e = errno;
-	}
-	if (bad) {
-		unlink(o->tmp);
-		return fr_errf(err, errlen, "%s: %s", o->path, strerror(e));
-	}
-	return 0;
-}
-
-/* Creates dir and its parents as needed. */
-static int
-make_dir(const char *dir, char *err, size_t errlen)
-{
-	char path[PATH_MAX];
-	size_t n = strlen(dir);
-	struct stat st;
-
-	if (n == 0)
-		return fr_errf(err, errlen, "world: empty output directory name");
-	if (n >= sizeof(path))
-		return fr_errf(err, errlen, "%s: path too long", dir);
-	memcpy(path, dir, n + 1);
-	for (size_t i = 1; i <= n; i++) {
-		if (path[i] != '/' && path[i] != '\0')
-			continue;
-		char c = path[i];
-		path[i] = '\0';
-		if (mkdir(path, 0777) != 0 && errno != EEXIST)
-			return fr_errf(err, errlen, "%s: %s", path, strerror(errno));
-		path[i] = c;
-	}
-	if (stat(dir, &st) != 0)
-		return fr_errf(err, errlen, "%s: %s", dir, strerror(errno));
-	if (!S_ISDIR(st.st_mode))
-		return fr_errf(err, errlen, "%s: not a directory", dir);
-	return 0;
-}
-
 static int
 write_trace(const struct fr_world *w, const char *dir, const struct all *a, const char *names,
             size_t stride, char *err, size_t errlen)
 {
-	struct out o;
+	struct fr_outfile o;
 	uint64_t *keys = malloc((a->n ? a->n : 1) * sizeof(*keys));
 	uint64_t *tmp = malloc((a->n ? a->n : 1) * sizeof(*tmp));
 	char buf[1 << 16], *p = buf;
@@ -968,7 +884,7 @@ write_trace(const struct fr_world *w, const char *dir, const struct all *a, cons
 		keys[i] = (uint64_t)((int64_t)a->t[i] - t0) << 32 | a->s[i];
 	radix_sort(keys, tmp, a->n);
 	free(tmp);
-	if (out_open(&o, dir, "trace.csv", err, errlen) < 0) {
+	if (fr_outfile_open(&o, dir, "trace.csv", err, errlen) < 0) {
 		free(keys);
 		return -1;
 	}
@@ -988,23 +904,23 @@ write_trace(const struct fr_world *w, const char *dir, const struct all *a, cons
 	}
 	fwrite(buf, 1, (size_t)(p - buf), o.f);
 	free(keys);
-	return out_commit(&o, err, errlen);
+	return fr_outfile_commit(&o, err, errlen);
 }
 
 static int
 write_sources(const struct fr_world *w, const char *dir, const char *names, size_t stride,
               char *err, size_t errlen)
 {
-	struct out o;
+	struct fr_outfile o;
 
-	if (out_open(&o, dir, "sources.csv", err, errlen) < 0)
+	if (fr_outfile_open(&o, dir, "sources.csv", err, errlen) < 0)
 		return -1;
 	fputs("source,host,group,weight\n", o.f);
 	for (uint32_t s = 0; s < w->p.n_sources; s++) {
 		const char *name = names + (size_t)s * stride;
 		fprintf(o.f, "%s,%s,default,%.17g\n", name, name, w->src[s].weight);
 	}
-	return out_commit(&o, err, errlen);
+	return fr_outfile_commit(&o, err, errlen);
 }
 
 static void
@@ -1058,9 +974,9 @@ static int
 write_world(const struct fr_world *w, const char *dir, const char *names, size_t stride, char *err,
             size_t errlen)
 {
-	struct out o;
+	struct fr_outfile o;
 
-	if (out_open(&o, dir, "world.csv", err, errlen) < 0)
+	if (fr_outfile_open(&o, dir, "world.csv", err, errlen) < 0)
 		return -1;
 	fprintf(o.f, "%s\n", FORMAT_LINE);
 	fprintf(o.f,
@@ -1091,7 +1007,7 @@ write_world(const struct fr_world *w, const char *dir, const char *names, size_t
 			fprintf(o.f, ",%.17g", src->day[h]);
 		fputc('\n', o.f);
 	}
-	return out_commit(&o, err, errlen);
+	return fr_outfile_commit(&o, err, errlen);
 }
 
 int
@@ -1105,7 +1021,7 @@ fr_world_write_count(const struct fr_world *w, const char *dir, size_t *n_items,
 
 	if (!w->src)
 		return fr_errf(err, errlen, "world: nothing to write (no sources)");
-	if (make_dir(dir, err, errlen) < 0)
+	if (fr_mkdirs(dir, err, errlen) < 0)
 		return -1;
 	names = make_names(w, &stride);
 	if (!names)
