@@ -4,6 +4,8 @@
 #ifndef FR_CMD_H
 #define FR_CMD_H
 
+#include <stddef.h>
+
 int cmd_world(int argc, char **argv);
 int cmd_simulate(int argc, char **argv);
 int cmd_tune(int argc, char **argv);
@@ -21,6 +23,13 @@ int cmd_serve(int argc, char **argv);
 #define EXIT_OK 0
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2
+
+/* Takes the option argv[*i] when it is one of names[0..n) as "--x VALUE"
+ * or "--x=VALUE": stores the value in *slots[k] (borrowed from argv) and
+ * moves *i past it. Returns 0; or prints "freshet SUB: ..." and returns
+ * EXIT_USAGE for an unknown argument or a missing value. */
+int cli_take_option(const char *sub, const char *const *names, const char **const *slots,
+		    size_t n, int argc, char **argv, int *i);
 
 /* Prints "freshet SUB: message" to stderr. */
 void cli_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

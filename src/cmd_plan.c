@@ -178,36 +178,19 @@ cmd_plan(int argc, char **argv)
 	int json, use_cho, rc = EXIT_FAIL;
 
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		const char *names[] = {"--pages",  "--budget", "--politeness", "--out",
+		const char *a = argv[i];
+		const char *const names[] = {"--pages",  "--budget", "--politeness", "--out",
 		                       "--format", "--alloc",  "--top"};
-		const char **slots[] = {&pages_arg, &budget_arg, &gap_arg, &out_arg,
+		const char **const slots[] = {&pages_arg, &budget_arg, &gap_arg, &out_arg,
 		                        &format,    &alloc_arg,  &top_arg};
-		size_t k, n = sizeof(names) / sizeof(names[0]);
+		size_t n = sizeof(names) / sizeof(names[0]);
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(USAGE, stdout);
 			return EXIT_OK;
 		}
-		for (k = 0; k < n; k++) {
-			size_t len = strlen(names[k]);
-			if (!strncmp(a, names[k], len) && (a[len] == '\0' || a[len] == '='))
-				break;
-		}
-		if (k == n) {
-			cli_err("plan", "unknown argument '%s' (try --help)", a);
+		if (cli_take_option("plan", names, slots, n, argc, argv, &i) != 0)
 			return EXIT_USAGE;
-		}
-		val = strchr(a, '=');
-		if (val) {
-			val++;
-		} else if (i + 1 < argc) {
-			val = argv[++i];
-		} else {
-			cli_err("plan", "%s needs a value (try --help)", names[k]);
-			return EXIT_USAGE;
-		}
-		*slots[k] = val;
 	}
 	if (!pages_arg || !*pages_arg) {
 		cli_err("plan", "--pages FILE is required (try --help)");

@@ -150,36 +150,19 @@ cmd_world(int argc, char **argv)
 	uint64_t u;
 
 	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val = NULL;
-		const char *names[] = {"--out",  "--sources", "--days",   "--seed",
+		const char *a = argv[i];
+		const char *const names[] = {"--out",  "--sources", "--days",   "--seed",
 				       "--shape", "--kind",   "--pages", "--servers"};
-		const char **slots[] = {&out,       &sources_arg, &days_arg,  &seed_arg,
+		const char **const slots[] = {&out,       &sources_arg, &days_arg,  &seed_arg,
 					&shape_arg, &kind,        &pages_arg, &servers_arg};
-		size_t k, n = sizeof(names) / sizeof(names[0]);
+		size_t n = sizeof(names) / sizeof(names[0]);
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(USAGE, stdout);
 			return EXIT_OK;
 		}
-		for (k = 0; k < n; k++) {
-			size_t len = strlen(names[k]);
-			if (!strncmp(a, names[k], len) && (a[len] == '\0' || a[len] == '='))
-				break;
-		}
-		if (k == n) {
-			cli_err("world", "unknown argument '%s' (try --help)", a);
+		if (cli_take_option("world", names, slots, n, argc, argv, &i) != 0)
 			return EXIT_USAGE;
-		}
-		val = strchr(a, '=');
-		if (val) {
-			val++;
-		} else if (i + 1 < argc) {
-			val = argv[++i];
-		} else {
-			cli_err("world", "%s needs a value (try --help)", names[k]);
-			return EXIT_USAGE;
-		}
-		*slots[k] = val;
 	}
 	if (!out || !*out) {
 		cli_err("world", "--out DIR is required (try --help)");

@@ -40,6 +40,35 @@ cli_err(const char *sub, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+int
+cli_take_option(const char *sub, const char *const *names, const char **const *slots, size_t n,
+		int argc, char **argv, int *i)
+{
+	const char *a = argv[*i], *val;
+	size_t k;
+
+	for (k = 0; k < n; k++) {
+		size_t len = strlen(names[k]);
+		if (!strncmp(a, names[k], len) && (a[len] == '\0' || a[len] == '='))
+			break;
+	}
+	if (k == n) {
+		cli_err(sub, "unknown argument '%s' (try --help)", a);
+		return EXIT_USAGE;
+	}
+	val = strchr(a, '=');
+	if (val) {
+		val++;
+	} else if (*i + 1 < argc) {
+		val = argv[++*i];
+	} else {
+		cli_err(sub, "%s needs a value (try --help)", names[k]);
+		return EXIT_USAGE;
+	}
+	*slots[k] = val;
+	return 0;
+}
+
 static void
 usage(FILE *f)
 {
