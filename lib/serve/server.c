@@ -1,6 +1,7 @@
 /* server.c - libmicrohttpd with one thread per connection (so that a slow
- * host's 2 s answer holds up nobody else), virtual hosts by Host header,
- * robots.txt, sliding-window rate limits, misbehaviour, and the request log. */
+ * host's 2 s answer holds up nobody else), virtual hosts by Host header (or
+ * any Host, passed to the handler), robots.txt, sliding-window rate limits,
+ * misbehaviour, and the request log. */
 #include "serve/server.h"
 
 #include "core/err.h"
@@ -24,6 +25,14 @@
 #define MAX_LIMIT_N 100000u /* cap on a window's request count (ring size) */
 #define HUGE_BLOCK (64 * 1024)
 #define LOG_FIELD_CAP 512 /* bytes of a host, path or User-Agent in a log line */
+#define HOST_NAME_CAP 256 /* bytes of a Host name given to a handler */
+
+/* One request's own state, made by the URI callback (which alone sees the
+ * request line's query as sent) and freed when the request completes. */
+struct rq {
+	int started; /* the access handler has been called once */
+	char query[]; /* raw query, without '?' and fragment; "" when none */
+};
 
 /* Sliding window: the times of the last n requests let through. */
 struct window {
@@ -230,6 +239,25 @@ log_field(char *buf, size_t len, const char *v)
 	buf[i] = '\0';
 }
 
+/* The Host header v as a handler sees it: lower case, without port and a
+ * final dot, at most len - 1 bytes; "" when v is NULL. */
+static void
+host_name_of(const char *v, char *buf, size_t len)
+{
+	size_t n = 0;
+	char *colon;
+
+	for (; v && v[n] && n + 1 < len; n++)
+		buf[n] = (v[n] >= 'A' && v[n] <= 'Z') ? (char)(v[n] - 'A' + 'a') : v[n];
+	buf[n] = '\0';
+	colon = strrchr(buf, ':');
+	if (colon && !strchr(colon, ']'))
+		*colon = '\0';
+	n = strlen(buf);
+	if (n > 0 && buf[n - 1] == '.')
+		buf[n - 1] = '\0';
+}
+
 /* Does the If-None-Match list hold etag (weak comparison, as RFC 9110 asks
  * for If-None-Match) or "*"? */
 static int
@@ -394,9 +422,32 @@ set_static(struct answer *a, int status, const char *body)
 	a->len = strlen(body);
 }
 
-/* Decides the answer to a request on host h (before conditionals). */
+/* Asks the handler for the answer to req. */
 static void
-decide(struct fr_serve *s, uint32_t h, const char *path, double now, struct answer *a)
+call_handler(struct fr_serve *s, const struct fr_serve_req *req, struct answer *a)
+{
+	memset(&a->hr, 0, sizeof(a->hr));
+	a->hr.last_modified_s = -1;
+	if (s->cfg.handler.handle(s->cfg.handler.ctx, req, &a->hr) < 0) {
+		set_static(a, 500, "internal server error (out of memory)\n");
+		return;
+	}
+	a->hr.location[sizeof(a->hr.location) - 1] = '\0';
+	a->from_handler = 1;
+	a->status = a->hr.status;
+	a->ctype = a->hr.content_type;
+	a->body = a->hr.body;
+	a->len = a->hr.len;
+	if (a->hr.location[0])
+		memcpy(a->location, a->hr.location, sizeof(a->location));
+}
+
+/* Decides the answer to a request on host h (before conditionals). req comes
+ * with wall_s, host_name and query set; host, host_flags and path are set
+ * here when the handler is asked. */
+static void
+decide(struct fr_serve *s, uint32_t h, const char *path, double now, struct fr_serve_req *req,
+       struct answer *a)
 {
 	unsigned flags = fr_serve_host_flags(h, s->cfg.misbehave);
 	double t, frac, wait;
@@ -454,21 +505,10 @@ decide(struct fr_serve *s, uint32_t h, const char *path, double now, struct answ
 		a->len = (size_t)s->cfg.huge_bytes;
 		return;
 	}
-	{
-		struct fr_serve_req req = {h, flags, path, now};
-
-		memset(&a->hr, 0, sizeof(a->hr));
-		a->hr.last_modified_s = -1;
-		if (s->cfg.handler.handle(s->cfg.handler.ctx, &req, &a->hr) < 0) {
-			set_static(a, 500, "internal server error (out of memory)\n");
-			return;
-		}
-		a->from_handler = 1;
-		a->status = a->hr.status;
-		a->ctype = a->hr.content_type;
-		a->body = a->hr.body;
-		a->len = a->hr.len;
-	}
+	req->host = h;
+	req->host_flags = flags;
+	req->path = path;
+	call_handler(s, req, a);
 }
 
 static void
@@ -541,8 +581,11 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 	const char *host_hdr, *inm, *ims, *ua;
 	struct MHD_Response *r = NULL;
 	struct answer *a;
-	char hostlog[256], date[FR_HTTPDATE_LEN];
-	int64_t h;
+	struct rq *rq;
+	struct fr_serve_req req;
+	char hostlog[256], hname[HOST_NAME_CAP], date[FR_HTTPDATE_LEN];
+	char *logpath = NULL;
+	int64_t h = -1;
 	unsigned flags = 0;
 	enum MHD_Result ret;
 
@@ -551,8 +594,15 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 	/* The first call comes with the headers; answering then would make
 	 * libmicrohttpd close the connection (the request is not yet fully
 	 * read), so answer on the next call and keep connections alive. */
-	if (!*con_cls) {
-		*con_cls = s;
+	rq = *con_cls;
+	if (!rq) { /* the URI callback ran out of memory */
+		rq = calloc(1, sizeof(*rq) + 1);
+		if (!rq)
+			return MHD_NO;
+		*con_cls = rq;
+	}
+	if (!rq->started) {
+		rq->started = 1;
 		return MHD_YES;
 	}
 	if (*upload_size) { /* a body we do not want: drop it, answer after */
@@ -575,14 +625,35 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 			if (*q >= 'A' && *q <= 'Z')
 				*q = (char)(*q - 'A' + 'a');
 	}
-	h = parse_host(s, host_hdr);
+	host_name_of(host_hdr, hname, sizeof(hname));
+	memset(&req, 0, sizeof(req));
+	req.path = url;
+	req.wall_s = now;
+	req.host_name = hname;
+	req.query = rq->query;
+	if (!s->cfg.any_host)
+		h = parse_host(s, host_hdr);
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
 		set_static(a, 405, "method not allowed\n");
+	} else if (s->cfg.any_host) {
+		call_handler(s, &req, a);
 	} else if (h < 0) {
 		set_static(a, 404, "unknown host\n");
 	} else {
 		flags = fr_serve_host_flags((uint32_t)h, s->cfg.misbehave);
-		decide(s, (uint32_t)h, url, now, a);
+		decide(s, (uint32_t)h, url, now, &req, a);
+	}
+	/* In any-host mode the log's path shows the query too (traps and
+	 * session ids are told apart by it). */
+	if (s->cfg.any_host && rq->query[0]) {
+		size_t ul = strlen(url), ql = strlen(rq->query);
+
+		logpath = malloc(ul + ql + 2);
+		if (logpath) {
+			memcpy(logpath, url, ul);
+			logpath[ul] = '?';
+			memcpy(logpath + ul + 1, rq->query, ql + 1);
+		}
 	}
 	if (a->status == 200 && a->from_handler) {
 		int hit = 0;
@@ -637,15 +708,52 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 	if (a->status == 405)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
 	count(s, a->status);
-	log_request(s, now, hostlog, method, url, a->status,
+	log_request(s, now, hostlog, method, logpath ? logpath : url, a->status,
 	            a->status == 304 || !strcmp(method, "HEAD") ? 0 : (uint64_t)a->len, inm != NULL,
 	            ims != NULL, ua);
 	if ((flags & FR_SERVE_HOST_SLOW) && s->cfg.slow_s > 0)
 		sleep_s(s->cfg.slow_s);
+	free(logpath);
 	ret = MHD_queue_response(conn, (unsigned)a->status, r);
 	MHD_destroy_response(r);
 	free(a);
 	return ret;
+}
+
+/* The URI callback: libmicrohttpd calls it once per request with the
+ * request-target as sent, before it splits off and decodes the query. */
+static void *
+on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
+{
+	const char *q = uri ? strchr(uri, '?') : NULL;
+	size_t n = 0;
+	struct rq *rq;
+
+	(void)cls;
+	(void)conn;
+	if (q) {
+		q++;
+		n = strcspn(q, "#");
+	}
+	rq = malloc(sizeof(*rq) + n + 1);
+	if (!rq)
+		return NULL;
+	rq->started = 0;
+	if (n)
+		memcpy(rq->query, q, n);
+	rq->query[n] = '\0';
+	return rq;
+}
+
+static void
+on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+             enum MHD_RequestTerminationCode toe)
+{
+	(void)cls;
+	(void)conn;
+	(void)toe;
+	free(*con_cls);
+	*con_cls = NULL;
 }
 
 /* libmicrohttpd's messages: the last one is kept for a start failure. */
@@ -687,7 +795,8 @@ fr_serve_start(const struct fr_serve_config *cfg, char *err, size_t errlen)
 	const union MHD_DaemonInfo *info;
 	uint32_t i;
 
-	if (cfg->n_hosts == 0 || !cfg->clock || !cfg->handler.handle || !cfg->domain) {
+	if (!cfg->handler.handle ||
+	    (!cfg->any_host && (cfg->n_hosts == 0 || !cfg->clock || !cfg->domain))) {
 		fr_errf(err, errlen, "serve: bad configuration (no hosts, clock or handler)");
 		return NULL;
 	}
@@ -704,14 +813,16 @@ fr_serve_start(const struct fr_serve_config *cfg, char *err, size_t errlen)
 	s->cfg = *cfg;
 	pthread_mutex_init(&s->log_mu, NULL);
 	pthread_mutex_init(&s->err_mu, NULL);
-	s->hosts = calloc(cfg->n_hosts, sizeof(*s->hosts));
-	if (!s->hosts) {
+	if (cfg->any_host)
+		s->cfg.n_hosts = 0; /* no per-host state: limits are the handler's */
+	s->hosts = s->cfg.n_hosts ? calloc(s->cfg.n_hosts, sizeof(*s->hosts)) : NULL;
+	if (s->cfg.n_hosts && !s->hosts) {
 		s->cfg.n_hosts = 0;
 		free_server(s);
 		fr_errf(err, errlen, "serve: out of memory for %u hosts", (unsigned)cfg->n_hosts);
 		return NULL;
 	}
-	for (i = 0; i < cfg->n_hosts; i++) {
+	for (i = 0; i < s->cfg.n_hosts; i++) {
 		struct host *ho = &s->hosts[i];
 
 		pthread_mutex_init(&ho->mu, NULL);
@@ -733,7 +844,9 @@ fr_serve_start(const struct fr_serve_config *cfg, char *err, size_t errlen)
 	    cfg->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)(cfg->max_conns ? cfg->max_conns : 1024),
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_LISTEN_BACKLOG_SIZE,
-	    (unsigned)1024, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, s, MHD_OPTION_END);
+	    (unsigned)1024, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, s,
+	    MHD_OPTION_URI_LOG_CALLBACK, on_uri, s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
+	    MHD_OPTION_END);
 	if (!s->d) {
 		pthread_mutex_lock(&s->err_mu);
 		fr_errf(err, errlen, "serve: cannot listen on 127.0.0.1:%u%s%s",

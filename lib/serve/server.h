@@ -1,7 +1,9 @@
 /* server.h - the HTTP layer of `freshet serve`: libmicrohttpd on 127.0.0.1,
  * virtual hosts h<k>.<domain> told apart by the Host header, robots.txt, a
- * request log, per-host rate limits and misbehaving hosts. What is served
- * (feeds today, forums later) comes from a handler behind a small interface. */
+ * request log, per-host rate limits and misbehaving hosts; or, in any-host
+ * mode, every Host name passed as it is to the handler. What is served
+ * (feeds, a web of sites, forums later) comes from a handler behind a small
+ * interface. */
 #ifndef FR_SERVE_SERVER_H
 #define FR_SERVE_SERVER_H
 
@@ -46,11 +48,15 @@ char *fr_serve_huge_path(uint32_t k, char *buf, size_t len);
 
 /* A request as a handler sees it. Pointers are borrowed for the call. */
 struct fr_serve_req {
-	uint32_t host;       /* virtual host index, below n_hosts */
-	unsigned host_flags; /* FR_SERVE_HOST_* of that host */
-	const char *path;    /* decoded path, no query; "/moved" already taken off on
-	                        redirect hosts */
-	double wall_s;       /* arrival, wall time */
+	uint32_t host;         /* virtual host index, below n_hosts; 0 in any-host mode */
+	unsigned host_flags;   /* FR_SERVE_HOST_* of that host; 0 in any-host mode */
+	const char *path;      /* decoded path, no query; "/moved" already taken off on
+	                          redirect hosts */
+	double wall_s;         /* arrival, wall time */
+	const char *host_name; /* the Host header in lower case, without port or a
+	                          final dot; "" when absent */
+	const char *query;     /* the query string as sent (not decoded), without
+	                          '?' or fragment; "" when none */
 };
 
 /* A handler's answer. The caller zeroes it and sets last_modified_s to -1
@@ -67,6 +73,7 @@ struct fr_serve_resp {
 	void *release_cls;
 	char etag[80];           /* with its quotes (strong), or "" for none */
 	int64_t last_modified_s; /* Unix seconds, or -1 for none */
+	char location[512];      /* Location header (for a 3xx), or "" for none */
 };
 
 /* What is served. handle is called from many threads at once; it returns 0
@@ -79,6 +86,13 @@ struct fr_serve_handler {
 
 struct fr_serve_config {
 	uint16_t port;                      /* 0: an ephemeral port */
+	/* Any-host mode (1): every request goes to the handler with its Host
+	 * name (req->host_name) and query; robots.txt, rate limits and
+	 * misbehaviour are the handler's business, and n_hosts, domain,
+	 * misbehave, the limits, slow_s, huge_bytes and clock are unused (clock
+	 * may be NULL). The log, 304s, HEAD and the counts work as in host mode,
+	 * and the log's path column carries "?query" when there is one. */
+	int any_host;
 	uint32_t n_hosts;                   /* virtual hosts h0..h<n-1> (>= 1) */
 	const char *domain;                 /* "freshet.test"; borrowed */
 	int misbehave;                      /* 1: the misbehaving hosts misbehave */
