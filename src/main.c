@@ -20,6 +20,7 @@ static const struct sub subs[] = {
 	{"sources", cmd_sources, "list the sources: state, last fetch, last error, learned rate, next due"},
 	{"items", cmd_items, "print stored items as JSON Lines, CSV or a table"},
 	{"export", cmd_export, "export the sources as OPML"},
+	{"discover", cmd_discover, "find the feeds of sites (autodiscovery, links, well-known paths)"},
 	{"parse", cmd_parse, "parse a feed file or URL and print it (feedparser's field names)"},
 	{"serve", cmd_serve, "serve a synthetic world as feeds over HTTP on loopback"},
 	{"plan", cmd_plan, "plan revisit frequencies for changing pages (CHO, OPT_POLITE, bounds)"},

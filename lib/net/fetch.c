@@ -34,7 +34,7 @@ static const char DEF_ACCEPT[] =
 struct fr_fetcher {
 	CURLM *multi;
 	struct curl_slist *connect_to;
-	char *user_agent, *proxy, *accept;
+	char *user_agent, *proxy, *accept, *cainfo;
 	long connect_timeout_ms, timeout_ms, low_speed_time_s, low_speed_bytes;
 	size_t max_body;
 	int max_redirects, max_total, max_per_host, http2, truncate_body, both_validators;
@@ -234,7 +234,10 @@ fr_fetcher_new(struct fr_fetcher **out, const struct fr_fetch_opts *opts, char *
 	f->accept = dup0(opts->accept ? opts->accept : DEF_ACCEPT);
 	if (opts->proxy)
 		f->proxy = dup0(opts->proxy);
-	if (!f->user_agent || !f->accept || (opts->proxy && !f->proxy))
+	if (opts->cainfo)
+		f->cainfo = dup0(opts->cainfo);
+	if (!f->user_agent || !f->accept || (opts->proxy && !f->proxy) ||
+	    (opts->cainfo && !f->cainfo))
 		goto oom;
 	for (size_t i = 0; i < opts->n_connect_to; i++) {
 		struct curl_slist *l = curl_slist_append(f->connect_to, opts->connect_to[i]);
@@ -329,6 +332,7 @@ fr_fetcher_free(struct fr_fetcher *f)
 	free(f->host_active);
 	free(f->user_agent);
 	free(f->proxy);
+	free(f->cainfo);
 	free(f->accept);
 	free(f);
 	curl_global_cleanup();
@@ -550,6 +554,8 @@ setup_handle(struct transfer *t, const struct fr_request *req)
 		curl_easy_setopt(h, CURLOPT_CONNECT_TO, f->connect_to);
 	if (f->proxy)
 		curl_easy_setopt(h, CURLOPT_PROXY, f->proxy);
+	if (f->cainfo)
+		curl_easy_setopt(h, CURLOPT_CAINFO, f->cainfo);
 	return 0;
 }
 

@@ -42,6 +42,8 @@ struct fr_fetch_opts {
 	int send_both_validators;
 	const char *proxy;  /* NULL: libcurl's default (the *_proxy environment); "": none */
 	const char *accept; /* Accept header; NULL: a feed-friendly default */
+	const char *cainfo; /* PEM file of the CA certificates to trust instead of the
+	                     * system's (a private CA, a test server); NULL: the system's */
 };
 
 /* Fills o with the defaults (all zero but http2 = 1). */

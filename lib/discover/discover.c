@@ -1,0 +1,1079 @@
+/* discover.c - the feed finder (discover.h). Sites are crawled at once,
+ * each breadth first; requests wait in per-host queues (feed candidates and
+ * robots.txt before pages), a host sends one request at a time and then
+ * waits its gap; a min-heap of hosts by the time they may send next drives
+ * one libcurl multi fetcher. A site ends when it has nothing queued or in
+ * flight (after the well-known paths were probed if it had no feed), when
+ * its time runs out, or when it has max_feeds feeds. */
+#include "discover/discover.h"
+
+#include "core/err.h"
+#include "core/heap.h"
+#include "core/strmap.h"
+#include "discover/html.h"
+#include "net/robots.h"
+#include "net/url.h"
+#include "parse/feed.h"
+
+#include <libpsl.h>
+
+#include <ctype.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#define MAX_URL_LEN 2048
+#define MAX_SEGMENT_REPEAT 3 /* a path segment seen this often in a row is a trap */
+
+/* Well-known feed paths, probed in this order. */
+static const char *const PROBES[] = {
+    "/feed",          "/rss",           "/atom.xml",   "/index.xml", "/feed.xml",
+    "/rss.xml",       "/?feed=rss2",    "/feed/",      "/rss/",      "/atom",
+    "/index.rss",     "/feed.json",     "/feeds/posts/default",      "/blog/feed",
+    "/blog/rss.xml",  "/news/rss.xml"};
+
+enum kind { K_ROBOTS, K_PAGE, K_CAND, K_PROBE };
+
+struct site;
+struct host;
+
+struct req {
+	struct req *next, *prev; /* a host queue (next only), or the in-flight list */
+	struct site *site; /* NULL for robots.txt */
+	struct host *host;
+	char *url;
+	char *found_on;   /* the page that linked it, or NULL */
+	char *link_title; /* the link's title or text, or NULL */
+	int depth;
+	enum kind kind;
+	enum fr_discover_via via;
+};
+
+struct host {
+	char *name;
+	uint32_t id;
+	struct req *hi, *hi_tail, *lo, *lo_tail; /* candidates/probes/robots; pages */
+	int busy;
+	double next_ok; /* may send from then */
+	double gap_s;   /* the gap, raised by Crawl-delay */
+};
+
+struct feed_rec {
+	char *url, *title, *format, *found_on;
+	size_t n_items;
+	enum fr_discover_via via;
+};
+
+struct site {
+	size_t index;
+	char *input, *start, *domain, *origin; /* origin: scheme://host[:port] of the start page */
+	double started_s;
+	int refs;          /* requests queued or in flight */
+	int finished;      /* reported; freed when refs drops to 0 */
+	int probed, start_done;
+	char *start_error;
+	struct fr_strmap *seen;    /* normalised URLs queued or fetched */
+	struct fr_strmap *paths;   /* host+path -> distinct query strings seen */
+	size_t *path_queries;
+	size_t path_cap;
+	struct fr_strmap *feed_keys;
+	struct feed_rec *feeds;
+	size_t n_feeds, feed_cap;
+	size_t pages_q, cands_q; /* queued so far, against the limits */
+	struct fr_discover_site res;
+	struct site *prev, *next; /* the active list */
+};
+
+struct ctx {
+	const struct fr_discover_opts *o;
+	struct fr_fetcher *f;
+	struct fr_robots_cache *robots;
+	const psl_ctx_t *psl;
+	struct fr_strmap *host_ids;
+	struct host **hosts;
+	size_t n_hosts, host_cap;
+	struct fr_heap *ready; /* hosts with a queue, not busy, keyed by next_ok */
+	uint32_t heap_cap;
+	struct site *active;
+	size_t n_active;
+	struct req *inflight; /* submitted, not yet done */
+	void (*on_site)(void *, const struct fr_discover_site *);
+	void *arg;
+	int oom;
+};
+
+void
+fr_discover_opts_init(struct fr_discover_opts *o)
+{
+	memset(o, 0, sizeof(*o));
+	fr_fetch_opts_init(&o->fetch);
+	o->max_depth = -1;
+	o->max_probes = -1;
+	o->gap_s = -1;
+	o->robots = 1;
+}
+
+const char *
+fr_discover_via_name(enum fr_discover_via v)
+{
+	switch (v) {
+	case FR_VIA_LINK:
+		return "link";
+	case FR_VIA_ANCHOR:
+		return "anchor";
+	case FR_VIA_SELF:
+		return "self";
+	case FR_VIA_PROBE:
+		return "probe";
+	}
+	return "?";
+}
+
+const char *
+fr_discover_end_name(enum fr_discover_end e)
+{
+	switch (e) {
+	case FR_END_DONE:
+		return "done";
+	case FR_END_TIME:
+		return "time";
+	case FR_END_FEEDS:
+		return "feeds";
+	case FR_END_UNREACHABLE:
+		return "unreachable";
+	}
+	return "?";
+}
+
+static double
+wall_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+static int
+is_ip_literal(const char *h)
+{
+	if (*h == '[')
+		return 1;
+	for (; *h; h++)
+		if (!isdigit((unsigned char)*h) && *h != '.')
+			return 0;
+	return 1;
+}
+
+static char *
+registrable(const psl_ctx_t *psl, const char *host)
+{
+	const char *r = NULL;
+	char *out;
+
+	if (psl && !is_ip_literal(host))
+		r = psl_registrable_domain(psl, host);
+	out = strdup(r ? r : host);
+	if (out)
+		for (char *p = out; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+	return out;
+}
+
+static const psl_ctx_t *
+psl_ctx(void)
+{
+	static const psl_ctx_t *p;
+
+	if (!p) {
+		p = psl_latest(NULL); /* the system's list when installed, else the built-in one */
+		if (!p)
+			p = psl_builtin();
+	}
+	return p;
+}
+
+char *
+fr_registrable_domain(const char *host)
+{
+	return registrable(psl_ctx(), host);
+}
+
+/* ---- options ------------------------------------------------------------- */
+
+static size_t
+or_default(size_t v, size_t d)
+{
+	return v ? v : d;
+}
+
+#define MAX_PAGES(o) or_default((o)->max_pages, 50)
+#define MAX_CANDS(o) or_default((o)->max_candidates, 50)
+#define MAX_PROBES(o) ((o)->max_probes < 0 ? (size_t)10 : (size_t)(o)->max_probes)
+#define MAX_FEEDS(o) or_default((o)->max_feeds, 200)
+#define MAX_QUERIES(o) or_default((o)->max_queries, 5)
+#define MAX_ACTIVE(o) or_default((o)->max_active, 512)
+#define MAX_DEPTH(o) ((o)->max_depth < 0 ? 3 : (o)->max_depth)
+#define MAX_TIME(o) ((o)->max_time_s > 0 ? (o)->max_time_s : 60.0)
+#define GAP(o) ((o)->gap_s < 0 ? 1.0 : (o)->gap_s)
+
+/* ---- hosts --------------------------------------------------------------- */
+
+static struct host *
+host_get(struct ctx *c, const char *url)
+{
+	char *name = fr_url_host(url);
+	uint32_t id;
+	int added;
+	struct host *h;
+
+	if (!name)
+		return NULL;
+	if (fr_strmap_intern(c->host_ids, name, strlen(name), &id, &added) < 0) {
+		free(name);
+		c->oom = 1;
+		return NULL;
+	}
+	if (!added) {
+		free(name);
+		return c->hosts[id];
+	}
+	if (c->n_hosts == c->host_cap) {
+		size_t nc = c->host_cap ? c->host_cap * 2 : 256;
+		struct host **nh = realloc(c->hosts, nc * sizeof(*nh));
+		if (!nh)
+			goto oom;
+		c->hosts = nh;
+		c->host_cap = nc;
+	}
+	if (id >= c->heap_cap) { /* grow the heap: a new one with the same entries */
+		uint32_t nc = c->heap_cap * 2;
+		struct fr_heap *nh = fr_heap_new(nc);
+		uint32_t hid;
+		double key;
+
+		if (!nh)
+			goto oom;
+		while (fr_heap_pop(c->ready, &hid, &key))
+			fr_heap_set(nh, hid, key, 0);
+		fr_heap_free(c->ready);
+		c->ready = nh;
+		c->heap_cap = nc;
+	}
+	h = calloc(1, sizeof(*h));
+	if (!h)
+		goto oom;
+	h->name = name;
+	h->id = id;
+	h->gap_s = GAP(c->o);
+	c->hosts[c->n_hosts++] = h;
+	return h;
+oom:
+	/* the name stays interned without a host: later lookups would read
+	 * past n_hosts, so the run stops (oom is fatal) */
+	free(name);
+	c->oom = 1;
+	return NULL;
+}
+
+static void
+host_ready(struct ctx *c, struct host *h)
+{
+	if (!h->busy && (h->hi || h->lo))
+		fr_heap_set(c->ready, h->id, h->next_ok, 0);
+}
+
+static void
+push(struct ctx *c, struct req *r)
+{
+	struct host *h = r->host;
+
+	r->next = NULL;
+	if (r->kind == K_PAGE) {
+		if (h->lo_tail)
+			h->lo_tail->next = r;
+		else
+			h->lo = r;
+		h->lo_tail = r;
+	} else if (r->kind == K_ROBOTS) { /* robots.txt goes first */
+		r->next = h->hi;
+		h->hi = r;
+		if (!h->hi_tail)
+			h->hi_tail = r;
+	} else {
+		if (h->hi_tail)
+			h->hi_tail->next = r;
+		else
+			h->hi = r;
+		h->hi_tail = r;
+	}
+	if (r->site)
+		r->site->refs++;
+	host_ready(c, h);
+}
+
+static struct req *
+pop(struct host *h)
+{
+	struct req *r;
+
+	if (h->hi) {
+		r = h->hi;
+		h->hi = r->next;
+		if (!h->hi)
+			h->hi_tail = NULL;
+	} else {
+		r = h->lo;
+		if (!r)
+			return NULL;
+		h->lo = r->next;
+		if (!h->lo)
+			h->lo_tail = NULL;
+	}
+	r->next = NULL;
+	return r;
+}
+
+static void
+req_free(struct req *r)
+{
+	if (!r)
+		return;
+	free(r->url);
+	free(r->found_on);
+	free(r->link_title);
+	free(r);
+}
+
+/* ---- sites --------------------------------------------------------------- */
+
+static void
+site_free(struct site *s)
+{
+	for (size_t i = 0; i < s->n_feeds; i++) {
+		free(s->feeds[i].url);
+		free(s->feeds[i].title);
+		free(s->feeds[i].format);
+		free(s->feeds[i].found_on);
+	}
+	free(s->feeds);
+	fr_strmap_free(s->seen);
+	fr_strmap_free(s->paths);
+	fr_strmap_free(s->feed_keys);
+	free(s->path_queries);
+	free(s->input);
+	free(s->start);
+	free(s->domain);
+	free(s->origin);
+	free(s->start_error);
+	free(s);
+}
+
+/* Reports s (once) and takes it off the active list. */
+static void
+site_finish(struct ctx *c, struct site *s, enum fr_discover_end end)
+{
+	struct fr_discovered_feed *fv = NULL;
+
+	if (s->finished)
+		return;
+	s->finished = 1;
+	if (s->n_feeds)
+		fv = calloc(s->n_feeds, sizeof(*fv));
+	for (size_t i = 0; fv && i < s->n_feeds; i++) {
+		fv[i].url = s->feeds[i].url;
+		fv[i].title = s->feeds[i].title;
+		fv[i].format = s->feeds[i].format;
+		fv[i].n_items = s->feeds[i].n_items;
+		fv[i].via = s->feeds[i].via;
+		fv[i].found_on = s->feeds[i].found_on;
+	}
+	if (s->n_feeds && !fv)
+		c->oom = 1;
+	s->res.index = s->index;
+	s->res.url = s->input;
+	s->res.domain = s->domain;
+	s->res.feeds = fv;
+	s->res.n_feeds = fv ? s->n_feeds : 0;
+	s->res.end = end;
+	s->res.error = end == FR_END_UNREACHABLE ? s->start_error : NULL;
+	s->res.elapsed_s = wall_now() - s->started_s;
+	c->on_site(c->arg, &s->res);
+	free(fv);
+	if (s->prev)
+		s->prev->next = s->next;
+	else
+		c->active = s->next;
+	if (s->next)
+		s->next->prev = s->prev;
+	c->n_active--;
+	if (s->refs == 0)
+		site_free(s);
+}
+
+/* A request of s is gone (fetched or dropped). */
+static void
+site_unref(struct site *s)
+{
+	s->refs--;
+	if (s->finished && s->refs == 0)
+		site_free(s);
+}
+
+static void site_check(struct ctx *c, struct site *s);
+
+/* The same, and when s has nothing left, what comes next for it (probes or
+ * its report). s may be freed. */
+static void
+site_release(struct ctx *c, struct site *s)
+{
+	if (--s->refs > 0)
+		return;
+	if (s->finished)
+		site_free(s);
+	else
+		site_check(c, s);
+}
+
+static int
+in_domain(const struct ctx *c, const struct site *s, const char *url)
+{
+	char *h = fr_url_host(url), *d;
+	int in;
+
+	if (!h)
+		return 0;
+	d = registrable(c->psl, h);
+	in = d && !strcmp(d, s->domain);
+	free(h);
+	free(d);
+	return in;
+}
+
+/* Whether the path of a normalised URL repeats one segment too often in a row. */
+static int
+path_loops(const char *url)
+{
+	const char *p = strstr(url, "://"), *seg, *prev = NULL;
+	size_t prev_n = 0, n;
+	int run = 1;
+
+	if (!p || !(p = strchr(p + 3, '/')))
+		return 0;
+	while (*p == '/') {
+		seg = ++p;
+		n = strcspn(seg, "/?");
+		if (prev && n == prev_n && n > 0 && !memcmp(seg, prev, n)) {
+			if (++run >= MAX_SEGMENT_REPEAT)
+				return 1;
+		} else {
+			run = 1;
+		}
+		prev = seg;
+		prev_n = n;
+		p = seg + n;
+	}
+	return 0;
+}
+
+/* Counts a new query string on url's host+path; 0 when over the limit. */
+static int
+query_ok(struct ctx *c, struct site *s, const char *url)
+{
+	const char *q = strchr(url, '?');
+	uint32_t id;
+	int added;
+
+	if (!q)
+		return 1;
+	if (fr_strmap_intern(s->paths, url, (size_t)(q - url), &id, &added) < 0) {
+		c->oom = 1;
+		return 0;
+	}
+	if (id >= s->path_cap) {
+		size_t nc = s->path_cap ? s->path_cap * 2 : 64;
+		size_t *np = realloc(s->path_queries, nc * sizeof(*np));
+		if (!np) {
+			c->oom = 1;
+			return 0;
+		}
+		memset(np + s->path_cap, 0, (nc - s->path_cap) * sizeof(*np));
+		s->path_queries = np;
+		s->path_cap = nc;
+	}
+	if (s->path_queries[id] >= MAX_QUERIES(c->o))
+		return 0;
+	s->path_queries[id]++;
+	return 1;
+}
+
+/* Queues url for s (unless seen, or over a limit). Takes nothing: copies. */
+static void
+enqueue(struct ctx *c, struct site *s, const char *url, enum kind kind, enum fr_discover_via via,
+        int depth, const char *found_on, const char *title)
+{
+	char err[FR_ERRLEN], *key;
+	uint32_t id;
+	int added;
+	struct req *r;
+	struct host *h;
+
+	if (s->finished || c->oom)
+		return;
+	if (strlen(url) > MAX_URL_LEN) {
+		s->res.skipped_limits++;
+		return;
+	}
+	key = fr_url_normalize(url, FR_URL_STRIP_SESSION | FR_URL_SORT_QUERY, err, sizeof(err));
+	if (!key)
+		return;
+	if (strncmp(key, "http://", 7) && strncmp(key, "https://", 8)) {
+		free(key);
+		return;
+	}
+	if (fr_strmap_find(s->seen, key, strlen(key), &id)) {
+		free(key);
+		return;
+	}
+	if (kind == K_PAGE && (s->pages_q >= MAX_PAGES(c->o) || path_loops(key) ||
+	                       !query_ok(c, s, key))) {
+		s->res.skipped_limits++;
+		free(key);
+		return;
+	}
+	if (kind == K_CAND && s->cands_q >= MAX_CANDS(c->o)) {
+		s->res.skipped_limits++;
+		free(key);
+		return;
+	}
+	if (fr_strmap_intern(s->seen, key, strlen(key), &id, &added) < 0 ||
+	    !(h = host_get(c, key)) || !(r = calloc(1, sizeof(*r)))) {
+		c->oom = 1;
+		free(key);
+		return;
+	}
+	r->site = s;
+	r->host = h;
+	r->url = key;
+	r->kind = kind;
+	r->via = via;
+	r->depth = depth;
+	r->found_on = found_on ? strdup(found_on) : NULL;
+	r->link_title = title ? strdup(title) : NULL;
+	if (kind == K_PAGE)
+		s->pages_q++;
+	else if (kind == K_CAND)
+		s->cands_q++;
+	push(c, r);
+}
+
+/* A dedupe key for feed addresses: no scheme, no trailing '/'. */
+static char *
+feed_key(const char *url)
+{
+	const char *p = strstr(url, "://");
+	char *k = strdup(p ? p + 3 : url);
+	size_t n;
+
+	if (!k)
+		return NULL;
+	n = strlen(k);
+	while (n > 1 && k[n - 1] == '/')
+		k[--n] = '\0';
+	return k;
+}
+
+static void
+add_feed(struct ctx *c, struct site *s, const char *url, const struct fr_feed *f,
+         const struct req *r)
+{
+	char *key = feed_key(url);
+	uint32_t id;
+	int added;
+	struct feed_rec *fr;
+	enum fr_discover_via via = r->via;
+
+	if (!key || fr_strmap_intern(s->feed_keys, key, strlen(key), &id, &added) < 0) {
+		free(key);
+		c->oom = 1;
+		return;
+	}
+	free(key);
+	if (!added)
+		return;
+	if (s->n_feeds == s->feed_cap) {
+		size_t nc = s->feed_cap ? s->feed_cap * 2 : 4;
+		struct feed_rec *nf = realloc(s->feeds, nc * sizeof(*nf));
+		if (!nf) {
+			c->oom = 1;
+			return;
+		}
+		s->feeds = nf;
+		s->feed_cap = nc;
+	}
+	fr = &s->feeds[s->n_feeds++];
+	memset(fr, 0, sizeof(*fr));
+	fr->url = strdup(url);
+	fr->title = f->title && *f->title ? strdup(f->title)
+	            : r->link_title     ? strdup(r->link_title)
+	                                : NULL;
+	fr->format = strdup(f->version ? f->version : "unknown");
+	fr->found_on = strdup(r->found_on ? r->found_on : r->url);
+	fr->n_items = f->n_items;
+	fr->via = via;
+	if (!fr->url || !fr->format || !fr->found_on)
+		c->oom = 1;
+	if (s->n_feeds >= MAX_FEEDS(c->o))
+		site_finish(c, s, FR_END_FEEDS);
+}
+
+static int
+looks_html(const struct fr_response *res)
+{
+	if (res->content_type && (strstr(res->content_type, "html") != NULL))
+		return 1;
+	return fr_html_sniff(res->body, res->len);
+}
+
+/* What a fetched document gives: a feed, or links. */
+static void
+process(struct ctx *c, struct site *s, const struct req *r, const struct fr_response *res)
+{
+	const char *eff = res->effective_url ? res->effective_url : r->url;
+	char err[FR_ERRLEN];
+	struct fr_feed *feed = NULL;
+	struct fr_html_page page;
+	size_t max_depth = (size_t)MAX_DEPTH(c->o);
+
+	if (r->kind == K_PAGE && r->depth == 0 && !s->start_done) {
+		/* The start page: where it lands sets the domain and the origin
+		 * to probe (example.com -> www.example.com, or another domain). */
+		char *h = fr_url_host(eff), *o = NULL;
+		const char *sl;
+
+		s->start_done = 1;
+		if (h) {
+			char *d = registrable(c->psl, h);
+			if (d) {
+				free(s->domain);
+				s->domain = d;
+			}
+			free(h);
+		}
+		sl = strstr(eff, "://");
+		sl = sl ? strchr(sl + 3, '/') : NULL;
+		o = sl ? strndup(eff, (size_t)(sl - eff)) : strdup(eff);
+		if (o) {
+			free(s->origin);
+			s->origin = o;
+		}
+	}
+	if (fr_feed_sniff(res->body, res->len)) {
+		struct fr_feed_opts fo = {.base_url = eff, .content_type = res->content_type};
+
+		if (fr_feed_parse(res->body, res->len, &fo, &feed, err, sizeof(err)) == 0) {
+			struct req rr = *r;
+			if (r->kind == K_PAGE)
+				rr.via = FR_VIA_SELF;
+			add_feed(c, s, res->permanent_url ? res->permanent_url : r->url, feed, &rr);
+			fr_feed_free(feed);
+			return;
+		}
+	}
+	if (r->kind == K_PROBE || !looks_html(res))
+		return;
+	/* The domain check comes after the feed checks (seed 001). */
+	if (!in_domain(c, s, eff))
+		return;
+	if (fr_html_scan(res->body, res->len, eff, res->content_type, 0, &page, err,
+	                 sizeof(err)) < 0)
+		return;
+	for (size_t i = 0; i < page.n_links && !s->finished; i++) {
+		const struct fr_html_link *l = &page.links[i];
+
+		if (l->flags & FR_HTML_FEED_LINK)
+			enqueue(c, s, l->url, K_CAND, FR_VIA_LINK, r->depth + 1, eff, l->title);
+		else if (l->flags & FR_HTML_FEEDLIKE)
+			enqueue(c, s, l->url, K_CAND, FR_VIA_ANCHOR, r->depth + 1, eff, l->title);
+		else if ((l->flags & FR_HTML_FOLLOW) && (size_t)r->depth + 1 <= max_depth &&
+		         in_domain(c, s, l->url))
+			enqueue(c, s, l->url, K_PAGE, FR_VIA_SELF, r->depth + 1, eff, NULL);
+	}
+	fr_html_page_clear(&page);
+}
+
+/* When s has nothing left: probe the well-known paths once if it has no
+ * feed yet, else report it. */
+static void
+site_check(struct ctx *c, struct site *s)
+{
+	if (s->finished || s->refs > 0)
+		return;
+	if (!s->start_done) {
+		site_finish(c, s, FR_END_UNREACHABLE);
+		return;
+	}
+	if (s->n_feeds == 0 && !s->probed && s->origin) {
+		size_t n = MAX_PROBES(c->o);
+		char url[MAX_URL_LEN + 64];
+
+		s->probed = 1;
+		for (size_t i = 0; i < n && i < sizeof(PROBES) / sizeof(PROBES[0]); i++) {
+			snprintf(url, sizeof(url), "%s%s", s->origin, PROBES[i]);
+			enqueue(c, s, url, K_PROBE, FR_VIA_PROBE, 1, NULL, NULL);
+		}
+		if (s->refs > 0)
+			return;
+	}
+	site_finish(c, s, FR_END_DONE);
+}
+
+/* ---- the loop ------------------------------------------------------------ */
+
+static void
+on_done(void *arg, const struct fr_response *res)
+{
+	struct ctx *c = arg;
+	struct req *r = (struct req *)(uintptr_t)res->tag;
+	struct host *h = r->host;
+	struct site *s = r->site;
+	double now = wall_now();
+
+	if (r->prev)
+		r->prev->next = r->next;
+	else
+		c->inflight = r->next;
+	if (r->next)
+		r->next->prev = r->prev;
+	h->busy = 0;
+	h->next_ok = now + h->gap_s;
+	if (res->retry_after_at_s > 0 && (res->status == 429 || res->status == 503)) {
+		double until = res->retry_after_at_s;
+		if (until > now + MAX_TIME(c->o))
+			until = now + MAX_TIME(c->o);
+		if (until > h->next_ok)
+			h->next_ok = until;
+	}
+	if (r->kind == K_ROBOTS) {
+		fr_robots_cache_put_response(c->robots, r->url, res, now);
+		req_free(r);
+		host_ready(c, h);
+		return;
+	}
+	s->res.requests++;
+	if (!s->finished) {
+		if (res->outcome == FR_NET_OK) {
+			process(c, s, r, res);
+		} else if (r->kind == K_PAGE && r->depth == 0 && !s->start_done) {
+			free(s->start_error);
+			s->start_error = strdup(res->err[0] ? res->err : fr_net_outcome_name(res->outcome));
+			if (res->status > 0) { /* the host answered: probing may still find a feed */
+				char *sl = strstr(r->url, "://");
+				sl = sl ? strchr(sl + 3, '/') : NULL;
+				s->start_done = 1;
+				free(s->origin);
+				s->origin = sl ? strndup(r->url, (size_t)(sl - r->url)) : strdup(r->url);
+			}
+		}
+	}
+	req_free(r);
+	host_ready(c, h);
+	site_release(c, s);
+}
+
+/* Sends the next request of h, or drops what may not be sent. */
+static void
+dispatch(struct ctx *c, struct host *h, double now)
+{
+	char err[FR_ERRLEN];
+	struct req *r;
+
+	while ((r = pop(h)) != NULL) {
+		struct site *s = r->site;
+		double cd = -1;
+
+		if (s && s->finished) {
+			req_free(r);
+			site_unref(s);
+			continue;
+		}
+		if (r->kind != K_ROBOTS && c->robots) {
+			enum fr_robots_verdict v = fr_robots_cache_check(c->robots, r->url, now, &cd);
+
+			if (v == FR_ROBOTS_FETCH) {
+				struct req *rb = calloc(1, sizeof(*rb));
+				char *u = fr_robots_url(r->url);
+
+				/* put r back at the front, robots.txt before it */
+				r->next = h->hi;
+				h->hi = r;
+				if (!h->hi_tail)
+					h->hi_tail = r;
+				if (!rb || !u) {
+					free(rb);
+					free(u);
+					c->oom = 1;
+					return;
+				}
+				rb->host = h;
+				rb->url = u;
+				rb->kind = K_ROBOTS;
+				r = rb;
+			} else if (v == FR_ROBOTS_PENDING) {
+				r->next = h->hi;
+				h->hi = r;
+				if (!h->hi_tail)
+					h->hi_tail = r;
+				h->next_ok = now + 0.25;
+				host_ready(c, h);
+				return;
+			} else if (v == FR_ROBOTS_DENIED) {
+				s->res.skipped_robots++;
+				req_free(r);
+				site_release(c, s);
+				continue;
+			} else if (cd > h->gap_s) {
+				h->gap_s = cd; /* Crawl-delay: from the next request on */
+			}
+		}
+		{
+			struct fr_request q = {.url = r->url, .tag = (uint64_t)(uintptr_t)r};
+
+			if (fr_fetcher_submit(c->f, &q, err, sizeof(err)) < 0) {
+				c->oom = 1;
+				req_free(r);
+				if (s)
+					site_unref(s);
+				return;
+			}
+		}
+		r->prev = NULL;
+		r->next = c->inflight;
+		if (c->inflight)
+			c->inflight->prev = r;
+		c->inflight = r;
+		if (s) {
+			if (r->kind == K_PAGE)
+				s->res.pages++;
+			else if (r->kind == K_CAND)
+				s->res.candidates++;
+			else if (r->kind == K_PROBE)
+				s->res.probes++;
+		}
+		h->busy = 1;
+		return;
+	}
+}
+
+static struct site *
+site_new(struct ctx *c, size_t index, const char *input)
+{
+	struct site *s = calloc(1, sizeof(*s));
+	char err[FR_ERRLEN], *h = NULL;
+
+	if (!s)
+		return NULL;
+	s->index = index;
+	s->input = strdup(input);
+	s->seen = fr_strmap_new();
+	s->paths = fr_strmap_new();
+	s->feed_keys = fr_strmap_new();
+	s->started_s = wall_now();
+	if (!s->input || !s->seen || !s->paths || !s->feed_keys) {
+		site_free(s);
+		return NULL;
+	}
+	if (!strstr(input, "://")) { /* "example.com": http://example.com/ */
+		size_t n = strlen(input) + 16;
+		char *u = malloc(n);
+		if (u)
+			snprintf(u, n, "http://%s", input);
+		s->start = u ? fr_url_normalize(u, 0, err, sizeof(err)) : NULL;
+		free(u);
+	} else {
+		s->start = fr_url_normalize(input, 0, err, sizeof(err));
+	}
+	if (s->start && strncmp(s->start, "http://", 7) && strncmp(s->start, "https://", 8)) {
+		snprintf(err, sizeof(err), "url '%s': not an http(s) address", input);
+		free(s->start);
+		s->start = NULL;
+	}
+	if (s->start)
+		h = fr_url_host(s->start);
+	if (!s->start || !h) {
+		s->start_error = strdup(s->start ? "no host" : err);
+		s->domain = strdup("");
+		free(h);
+		return s;
+	}
+	s->domain = registrable(c->psl, h);
+	free(h);
+	return s;
+}
+
+static void
+admit(struct ctx *c, const char *const *sites, size_t n, size_t *next)
+{
+	while (*next < n && c->n_active < MAX_ACTIVE(c->o) && !c->oom) {
+		struct site *s = site_new(c, *next, sites[*next]);
+
+		(*next)++;
+		if (!s) {
+			c->oom = 1;
+			return;
+		}
+		s->next = c->active;
+		if (c->active)
+			c->active->prev = s;
+		c->active = s;
+		c->n_active++;
+		if (!s->start) {
+			site_finish(c, s, FR_END_UNREACHABLE);
+			continue;
+		}
+		enqueue(c, s, s->start, K_PAGE, FR_VIA_SELF, 0, NULL, NULL);
+		if (s->refs == 0) /* not even queued (a limit of 0 pages) */
+			site_check(c, s);
+	}
+}
+
+/* Ends the sites whose time ran out. */
+static void
+check_time(struct ctx *c, double now)
+{
+	struct site *s = c->active, *nx;
+	double max = MAX_TIME(c->o);
+
+	for (; s; s = nx) {
+		nx = s->next;
+		if (now - s->started_s >= max)
+			site_finish(c, s, FR_END_TIME);
+	}
+}
+
+int
+fr_discover_run(const char *const *sites, size_t n, const struct fr_discover_opts *o,
+                void (*on_site)(void *arg, const struct fr_discover_site *s), void *arg,
+                const volatile sig_atomic_t *stop, char *err, size_t errlen)
+{
+	struct ctx c;
+	size_t next = 0;
+	int rc = 0;
+	double last_time_check = 0;
+
+	memset(&c, 0, sizeof(c));
+	c.o = o;
+	c.on_site = on_site;
+	c.arg = arg;
+	c.psl = psl_ctx();
+	c.heap_cap = 1024;
+	c.host_ids = fr_strmap_new();
+	c.ready = fr_heap_new(c.heap_cap);
+	if (!c.host_ids || !c.ready) {
+		rc = fr_errf(err, errlen, "discover: out of memory");
+		goto out;
+	}
+	{
+		struct fr_fetch_opts fo = o->fetch;
+
+		if (fr_fetcher_new(&c.f, &fo, err, errlen) < 0) {
+			rc = -1;
+			goto out;
+		}
+	}
+	if (o->robots) {
+		struct fr_robots_cache_opts ro = {.max_crawl_delay_s = o->max_crawl_delay_s > 0
+		                                                           ? o->max_crawl_delay_s
+		                                                           : 30};
+		char ua[512];
+
+		snprintf(ua, sizeof(ua), "%s", o->fetch.user_agent ? o->fetch.user_agent : "freshet");
+		if (fr_robots_cache_new(&c.robots, ua, &ro, err, errlen) < 0) {
+			rc = -1;
+			goto out;
+		}
+	}
+	admit(&c, sites, n, &next);
+	while (!c.oom && (c.active || next < n)) {
+		double now = wall_now(), key;
+		uint32_t hid;
+		int timeout_ms = 100;
+
+		if (stop && *stop) {
+			while (c.active)
+				site_finish(&c, c.active, FR_END_TIME);
+			break;
+		}
+		if (now - last_time_check >= 0.1) {
+			check_time(&c, now);
+			last_time_check = now;
+		}
+		while (fr_heap_peek(c.ready, &hid, &key) && key <= now && !c.oom) {
+			fr_heap_pop(c.ready, &hid, &key);
+			dispatch(&c, c.hosts[hid], now);
+		}
+		admit(&c, sites, n, &next);
+		if (!c.active && next >= n)
+			break;
+		if (fr_heap_peek(c.ready, &hid, &key)) {
+			double w = (key - wall_now()) * 1000.0;
+			timeout_ms = w < 0 ? 0 : w > 100 ? 100 : (int)w + 1;
+		}
+		if (fr_fetcher_running(c.f) == 0) {
+			if (!fr_heap_len(c.ready)) {
+				/* nothing in flight and nothing queued: every active site
+				 * is waiting for nothing; settle them */
+				struct site *s = c.active, *nx;
+				for (; s; s = nx) {
+					nx = s->next;
+					if (s->refs == 0)
+						site_check(&c, s);
+					else /* cannot happen: reported as it stands */
+						site_finish(&c, s, FR_END_DONE);
+				}
+				continue;
+			}
+			if (timeout_ms > 0) {
+				struct timespec ts = {0, (long)timeout_ms * 1000000L};
+				nanosleep(&ts, NULL);
+			}
+			continue;
+		}
+		if (fr_fetcher_poll(c.f, timeout_ms, on_done, &c) < 0) {
+			rc = fr_errf(err, errlen, "discover: the fetcher failed");
+			break;
+		}
+	}
+	if (c.oom && rc == 0)
+		rc = fr_errf(err, errlen, "discover: out of memory");
+out:
+	/* Sites still active (an error above) are reported as they stand. */
+	while (c.active)
+		site_finish(&c, c.active, FR_END_TIME);
+	fr_fetcher_free(c.f); /* aborts transfers without callbacks: free their requests */
+	while (c.inflight) {
+		struct req *r = c.inflight;
+		c.inflight = r->next;
+		if (r->site)
+			site_unref(r->site);
+		req_free(r);
+	}
+	for (size_t i = 0; i < c.n_hosts; i++) {
+		struct req *r;
+		while ((r = pop(c.hosts[i])) != NULL) {
+			if (r->site)
+				site_unref(r->site);
+			req_free(r);
+		}
+		free(c.hosts[i]->name);
+		free(c.hosts[i]);
+	}
+	free(c.hosts);
+	fr_strmap_free(c.host_ids);
+	fr_heap_free(c.ready);
+	fr_robots_cache_free(c.robots);
+	return rc;
+}
