@@ -55,6 +55,8 @@ static const char USAGE[] =
     "  --max-crawl-delay S robots.txt Crawl-delay honoured up to S seconds (default 30)\n"
     "  --no-robots         ignore robots.txt (only for your own servers)\n"
     "  --connect-to SPEC   curl's CONNECT_TO, e.g. '::127.0.0.1:8080' (repeatable)\n"
+    "  --cacert FILE       trust the CA certificates in FILE (PEM) instead of the\n"
+    "                      system's: a private CA, or a test server's own\n"
     "  --user-agent UA     User-Agent (default 'freshet/0.1 (+CONTACT)')\n"
     "  --contact URL       the contact URL named in the default User-Agent\n"
     "  --timeout S         total time per transfer (default 30)\n"
@@ -396,6 +398,8 @@ cmd_discover(int argc, char **argv)
 				goto done;
 			}
 			connect_to[o.fetch.n_connect_to++] = v;
+		} else if (!strcmp(a, "--cacert")) {
+			o.fetch.cainfo = v;
 		} else if (!strcmp(a, "--user-agent")) {
 			o.fetch.user_agent = v;
 		} else if (!strcmp(a, "--contact")) {
