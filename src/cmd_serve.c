@@ -1,5 +1,6 @@
 /* cmd_serve.c - `freshet serve`: serves a synthetic world as feeds over HTTP
- * on 127.0.0.1, on many virtual hosts, in compressed time, for live crawls. */
+ * on 127.0.0.1, on many virtual hosts, in compressed time, for live crawls;
+ * or a web of sites (a manifest, or generated) for feed discovery. */
 #include "cmd.h"
 
 #include "core/err.h"
@@ -7,6 +8,8 @@
 #include "serve/clock.h"
 #include "serve/feeds.h"
 #include "serve/server.h"
+#include "serve/sites.h"
+#include "serve/web.h"
 #include "sim/trace.h"
 
 #include <errno.h>
@@ -25,6 +28,9 @@ static const char USAGE[] =
     "                     [--start T] [--duration D] [--window N] [--misbehave on|off]\n"
     "                     [--host-limit N/WINDOW] [--api-limit N/WINDOW|off]\n"
     "                     [--formats rss,atom,json] [--huge-mib M]\n"
+    "       freshet serve --sites MANIFEST [--port P] [--port-file F] [--log FILE]\n"
+    "       freshet serve --web N [--seed S] [--truth FILE] [--sites-list FILE]\n"
+    "                     [--port P] [--port-file F] [--log FILE]\n"
     "\n"
     "Serves the world in DIR (written by `freshet world --out DIR`: trace.csv and\n"
     "sources.csv) over HTTP on 127.0.0.1 until SIGINT or SIGTERM. Every source is a\n"
@@ -35,6 +41,22 @@ static const char USAGE[] =
     "Items appear when the serve clock reaches their trace time: the clock starts at\n"
     "--start and runs --speed trace seconds per wall second, and stops at\n"
     "--start + --duration. Feeds date items on the wall clock. See docs/serve.md.\n"
+    "\n"
+    "With --sites or --web it serves a web of sites for feed discovery instead, on\n"
+    "any Host name (reach it with --connect-to ::127.0.0.1:PORT as above):\n"
+    "  --sites MANIFEST   the URLs a TSV manifest lists, one a line:\n"
+    "                     URL<TAB>TYPE<TAB>SOURCE, SOURCE one of file:PATH (relative\n"
+    "                     to the manifest), feed:rss|atom|json|rdf, status:CODE,\n"
+    "                     redirect:CODE:TARGET, text:LITERAL; anything else is 404\n"
+    "  --web N            N generated sites www.site0.test .. www.site<N-1>.test, ten\n"
+    "                     shapes of feed discovery (site k has shape k % 10: head,\n"
+    "                     two feeds, body link, <a> only, well-known path only, feed\n"
+    "                     on another domain, JSON Feed, feed one level down, no\n"
+    "                     feed, traps); see docs/serve.md\n"
+    "  --seed S           words, titles and dates of --web (default 1)\n"
+    "  --truth FILE       with --web: TSV site_url<TAB>feed_url, the feeds each site\n"
+    "                     has (an empty feed_url for none), written before listening\n"
+    "  --sites-list FILE  with --web: the site URLs, one a line (for discover --file)\n"
     "\n"
     "options:\n"
     "  --world DIR        the world directory (required)\n"
@@ -193,6 +215,7 @@ write_small_file(const char *path, const char *text)
 struct opts {
 	const char *world, *speed, *port, *port_file, *hosts, *opml, *log, *truth, *start,
 	    *duration, *window, *misbehave, *host_limit, *api_limit, *formats, *huge_mib;
+	const char *sites, *web, *seed, *sites_list;
 };
 
 static int
@@ -201,11 +224,13 @@ parse_args(int argc, char **argv, struct opts *o)
 	const char *names[] = {"--world",      "--speed",     "--port",    "--port-file",
 	                       "--hosts",      "--opml",      "--log",     "--truth",
 	                       "--start",      "--duration",  "--window",  "--misbehave",
-	                       "--host-limit", "--api-limit", "--formats", "--huge-mib"};
+	                       "--host-limit", "--api-limit", "--formats", "--huge-mib",
+	                       "--sites",      "--web",       "--seed",    "--sites-list"};
 	const char **slots[] = {&o->world,      &o->speed,     &o->port,    &o->port_file,
 	                        &o->hosts,      &o->opml,      &o->log,     &o->truth,
 	                        &o->start,      &o->duration,  &o->window,  &o->misbehave,
-	                        &o->host_limit, &o->api_limit, &o->formats, &o->huge_mib};
+	                        &o->host_limit, &o->api_limit, &o->formats, &o->huge_mib,
+	                        &o->sites,      &o->web,       &o->seed,    &o->sites_list};
 	size_t n = sizeof(names) / sizeof(names[0]);
 
 	memset(o, 0, sizeof(*o));
@@ -238,6 +263,40 @@ parse_args(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 		*slots[k] = val;
+	}
+	if ((o->world != NULL) + (o->sites != NULL) + (o->web != NULL) > 1) {
+		cli_err("serve", "give one of --world, --sites and --web");
+		return -1;
+	}
+	if (o->sites || o->web) {
+		const char *world_only[] = {o->speed,     o->hosts,     o->opml,      o->start,
+		                            o->duration,  o->window,    o->misbehave, o->host_limit,
+		                            o->api_limit, o->formats,   o->huge_mib};
+		const char *world_names[] = {"--speed",     "--hosts",     "--opml",      "--start",
+		                             "--duration",  "--window",    "--misbehave", "--host-limit",
+		                             "--api-limit", "--formats",   "--huge-mib"};
+
+		for (size_t k = 0; k < sizeof(world_only) / sizeof(world_only[0]); k++) {
+			if (world_only[k]) {
+				cli_err("serve", "%s goes with --world, not with %s", world_names[k],
+				        o->web ? "--web" : "--sites");
+				return -1;
+			}
+		}
+		if (o->sites && (o->seed || o->truth || o->sites_list)) {
+			cli_err("serve", "%s goes with --web, not with --sites",
+			        o->seed ? "--seed" : o->truth ? "--truth" : "--sites-list");
+			return -1;
+		}
+		if ((o->sites && !*o->sites) || (o->web && !*o->web)) {
+			cli_err("serve", "%s wants a value", o->sites ? "--sites" : "--web");
+			return -1;
+		}
+		return 0;
+	}
+	if (o->seed || o->sites_list) {
+		cli_err("serve", "%s goes with --web", o->seed ? "--seed" : "--sites-list");
+		return -1;
 	}
 	if (!o->world || !*o->world) {
 		cli_err("serve", "--world DIR is required (try --help)");
@@ -416,6 +475,152 @@ write_truth(const struct fr_serve_feeds *feeds, const char *path, double t_end, 
 	return 0;
 }
 
+/* Writes a --web list (truth or sites) to path whole or not at all. */
+static int
+write_web_list(const struct fr_web *web, const char *opt, const char *path, int truth)
+{
+	char tmp[4096], err[FR_ERRLEN];
+	FILE *f;
+	int rc;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp)) {
+		cli_err("serve", "%s %s: path too long", opt, path);
+		return -1;
+	}
+	f = open_out(opt, tmp);
+	if (!f)
+		return -1;
+	rc = truth ? fr_web_write_truth(web, f, path, err, sizeof(err))
+	           : fr_web_write_sites(web, f, path, err, sizeof(err));
+	if (rc < 0) {
+		cli_err("serve", "%s %s", opt, err);
+		fclose(f);
+		remove(tmp);
+		return -1;
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		cli_err("serve", "%s %s: cannot write: %s", opt, path, strerror(errno));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* `serve --sites` and `serve --web`: the any-host server over a web. */
+static int
+serve_web(const struct opts *o)
+{
+	struct fr_serve_config sc;
+	struct fr_serve *srv = NULL;
+	struct fr_serve_stats stats;
+	struct fr_sites *sites = NULL;
+	struct fr_web *web = NULL;
+	char err[FR_ERRLEN], portbuf[16], what[256];
+	uint16_t port = 0;
+	uint64_t u, seed = 1;
+	FILE *logf = NULL;
+	sigset_t sigs;
+	int sig = 0, code = EXIT_FAIL;
+
+	if (o->port) {
+		if (parse_u64(o->port, 65535, &u) < 0) {
+			cli_err("serve", "--port wants 0..65535, not '%s'", o->port);
+			return EXIT_USAGE;
+		}
+		port = (uint16_t)u;
+	}
+	if (o->seed) {
+		if (parse_u64(o->seed, UINT64_MAX, &u) < 0) {
+			cli_err("serve", "--seed wants a whole number >= 0, not '%s'", o->seed);
+			return EXIT_USAGE;
+		}
+		seed = u;
+	}
+	if (o->web) {
+		struct fr_web_config wc;
+
+		if (parse_u64(o->web, FR_WEB_MAX_SITES, &u) < 0 || u == 0) {
+			cli_err("serve", "--web wants a number of sites 1..%u, not '%s'",
+			        FR_WEB_MAX_SITES, o->web);
+			return EXIT_USAGE;
+		}
+		wc.n_sites = (uint32_t)u;
+		wc.seed = seed;
+		web = fr_web_new(&wc, err, sizeof(err));
+		if (!web) {
+			cli_err("serve", "%s", err);
+			return EXIT_FAIL;
+		}
+		if ((o->truth && write_web_list(web, "--truth", o->truth, 1) < 0) ||
+		    (o->sites_list && write_web_list(web, "--sites-list", o->sites_list, 0) < 0))
+			goto out;
+		snprintf(what, sizeof(what),
+		         "a web of %u sites www.site0..www.site%u.test (seed %llu)%s%s",
+		         (unsigned)wc.n_sites, (unsigned)wc.n_sites - 1, (unsigned long long)seed,
+		         o->truth ? "; truth " : "", o->truth ? o->truth : "");
+	} else {
+		sites = fr_sites_load(o->sites, err, sizeof(err));
+		if (!sites) {
+			cli_err("serve", "--sites %s", err);
+			return EXIT_FAIL;
+		}
+		snprintf(what, sizeof(what), "%zu URLs from %s", fr_sites_count(sites), o->sites);
+	}
+	if (o->log) {
+		logf = open_out("--log", o->log);
+		if (!logf)
+			goto out;
+		setvbuf(logf, NULL, _IOLBF, 0);
+	}
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	fr_serve_config_defaults(&sc);
+	sc.any_host = 1;
+	sc.port = port;
+	sc.log = logf;
+	sc.handler.handle = web ? fr_web_handle : fr_sites_handle;
+	sc.handler.ctx = web ? (void *)web : (void *)sites;
+	srv = fr_serve_start(&sc, err, sizeof(err));
+	if (!srv) {
+		cli_err("serve", "%s", err);
+		goto out;
+	}
+	snprintf(portbuf, sizeof(portbuf), "%u\n", (unsigned)fr_serve_port(srv));
+	if (o->port_file && write_small_file(o->port_file, portbuf) < 0) {
+		cli_err("serve", "--port-file %s: cannot write: %s", o->port_file, strerror(errno));
+		goto out;
+	}
+	fprintf(stderr, "freshet serve: listening on 127.0.0.1:%u: %s\n",
+	        (unsigned)fr_serve_port(srv), what);
+	while (sigwait(&sigs, &sig) != 0)
+		;
+	fr_serve_get_stats(srv, &stats);
+	fr_serve_stop(srv);
+	srv = NULL;
+	fprintf(stderr,
+	        "freshet serve: %s: %llu requests (%llu 200, %llu 304, %llu 3xx, %llu 404, "
+	        "%llu other)\n",
+	        sig == SIGINT ? "interrupted" : "terminated", (unsigned long long)stats.requests,
+	        (unsigned long long)stats.ok, (unsigned long long)stats.not_modified,
+	        (unsigned long long)stats.redirect, (unsigned long long)stats.not_found,
+	        (unsigned long long)(stats.other + stats.too_many + stats.fail500 +
+	                             stats.fail503));
+	code = EXIT_OK;
+out:
+	fr_serve_stop(srv);
+	if (logf && fclose(logf) != 0) {
+		cli_err("serve", "--log %s: write error", o->log);
+		code = EXIT_FAIL;
+	}
+	fr_sites_free(sites);
+	fr_web_free(web);
+	return code;
+}
+
 int
 cmd_serve(int argc, char **argv)
 {
@@ -439,6 +644,8 @@ cmd_serve(int argc, char **argv)
 	rc = parse_args(argc, argv, &o);
 	if (rc != 0)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
+	if (o.sites || o.web)
+		return serve_web(&o);
 	if (check_settings(&o, &st) < 0)
 		return EXIT_USAGE;
 	if ((size_t)snprintf(trace_path, sizeof(trace_path), "%s/trace.csv", o.world) >=
