@@ -49,10 +49,10 @@ struct crawl {
 	struct fr_store *st;
 	const struct fr_policy_ops *ops;
 	struct fr_sched *sched;  /* the policy: learns, keeps the state */
-	/* --once: the order of fetching (round robin) with the politeness
-	 * holds; the policy's urgency has no say when everything is fetched
-	 * once, and its index would cost O(n) re-evaluations as sources drop
-	 * out. NULL otherwise: sched chooses too. */
+	/* --once: the order of fetching (once_order: by id, each source when
+	 * its holds allow) with the politeness state; the policy's urgency has
+	 * no say when everything is fetched once. NULL otherwise: sched
+	 * chooses too. */
 	struct fr_sched *order;
 	struct fr_fetcher *fetcher;
 	struct fr_robots_cache *robots; /* NULL: robots.txt ignored */
@@ -70,6 +70,13 @@ struct crawl {
 	uint32_t *deferred;      /* sources whose feed request waits (feed_at) */
 	uint32_t n_deferred;
 	int max_hops;            /* redirects followed per fetch */
+	/* Group commit: fetches committed as savepoints of one open transaction
+	 * (tx_open) since tx_since; their new/updated item counts join the
+	 * stats when it commits. */
+	int tx_open;
+	uint32_t tx_fetches;
+	double tx_since;
+	uint64_t tx_new, tx_updated;
 	int fatal;               /* the store failed: stop */
 	char *fatal_err;
 	char errbuf[512];
@@ -117,6 +124,8 @@ fr_crawl_opts_init(struct fr_crawl_opts *o)
 	o->hints = 1;
 	o->hint_cap_s = 86400;
 	o->redirect_after = 3;
+	o->commit_interval_s = 0.25;
+	o->commit_max = 1000;
 	o->seed = 1;
 	fr_fetch_opts_init(&o->fetch);
 }
@@ -136,6 +145,69 @@ set_str(char **dst, const char *s)
 	free(*dst);
 	*dst = dup_or_null(s);
 }
+
+/* --once's order, an interval policy: every source is due at the start, a
+ * retried one when its hold (backoff, a paused host) ends. The scheduler's
+ * due-time heap then costs O(log n) per choice, where an index policy
+ * whose urgencies all tie (round robin at the start) re-ranks every due
+ * source for each choice. */
+struct once_state {
+	double due_s;
+};
+
+static int
+once_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env, char *err,
+	    size_t errlen)
+{
+	(void)params;
+	(void)env;
+	(void)err;
+	(void)errlen;
+	*ctx = NULL;
+	return 0;
+}
+
+static size_t
+once_state_size(const void *ctx)
+{
+	(void)ctx;
+	return sizeof(struct once_state);
+}
+
+static void
+once_init(void *ctx, void *st, uint32_t s, double now_s)
+{
+	(void)ctx;
+	(void)s;
+	((struct once_state *)st)->due_s = now_s;
+}
+
+static double
+once_due(void *ctx, void *st, double now_s, double theta)
+{
+	(void)ctx;
+	(void)now_s;
+	(void)theta;
+	return ((struct once_state *)st)->due_s;
+}
+
+static void
+once_fetched(void *ctx, void *st, const struct fr_fetch *f)
+{
+	(void)ctx;
+	((struct once_state *)st)->due_s = f->now_s;
+}
+
+static const struct fr_policy_ops once_order = {
+	.name = "once-order",
+	.help = "--once: every source once, in id order, as politeness allows",
+	.kind = FR_POLICY_INTERVAL,
+	.create = once_create,
+	.state_size = once_state_size,
+	.init = once_init,
+	.due = once_due,
+	.fetched = once_fetched,
+};
 
 /* The scheduler that chooses (and so holds the politeness state). */
 static struct fr_sched *
@@ -348,6 +420,69 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 					       fr_sched_state(c->sched, oc->i), now) * 86400;
 }
 
+/* ---- group commits -------------------------------------------------------- */
+
+static void
+fatal(struct crawl *c, const char *why)
+{
+	if (!c->fatal) {
+		c->fatal = 1;
+		c->fatal_err = strdup(why);
+	}
+}
+
+/* Before a fetch's commit: opens the group's transaction unless one is
+ * open (or groups are off). When that fails (e.g. another writer holds the
+ * lock past the busy timeout) the fetch commits alone and reports its own
+ * error. */
+static void
+group_open(struct crawl *c, double now)
+{
+	char e[512];
+
+	if (c->tx_open || !(c->o->commit_interval_s > 0) || c->fatal)
+		return;
+	if (fr_store_group_begin(c->st, e, sizeof(e)) < 0)
+		return;
+	c->tx_open = 1;
+	c->tx_since = now;
+	c->tx_fetches = 0;
+	c->tx_new = c->tx_updated = 0;
+}
+
+/* Commits the open group: only now are its fetches stored (a crash before
+ * loses them all, and their sources are fetched again on restart with the
+ * state they had). A failed commit, or a fetch that failed in the group
+ * (which rolled it back), is fatal. */
+static void
+group_commit(struct crawl *c)
+{
+	char e[512];
+
+	if (!c->tx_open)
+		return;
+	c->tx_open = 0;
+	if (fr_store_group_end(c->st, 1, e, sizeof(e)) < 0) {
+		logf_(c, "store: %u fetches not stored: %s", c->tx_fetches, e);
+		fatal(c, e);
+	} else {
+		c->stats.new_items += c->tx_new;
+		c->stats.updated_items += c->tx_updated;
+	}
+	c->tx_fetches = 0;
+	c->tx_new = c->tx_updated = 0;
+}
+
+/* Whether the open group should commit now: it is old enough or large
+ * enough, nothing else is in flight to join it, or the run is ending. */
+static int
+group_due(struct crawl *c, double now, int ending)
+{
+	return c->tx_open &&
+	       (ending || now - c->tx_since >= c->o->commit_interval_s ||
+		c->tx_fetches >= c->o->commit_max || fr_fetcher_running(c->fetcher) == 0);
+}
+
 /* --once: a transient failure is retried (after its backoff or the host's
  * pause) up to this many fetches in all. */
 #define ONCE_ATTEMPTS 3
@@ -472,15 +607,23 @@ finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *e
 		sf.outcome = "parse-error";
 	size_t n_new = 0, n_upd = 0;
 	char serr[512];
-	if (fr_store_commit_fetch(c->st, &sf, learn, &oc, &cs->row, &n_new, &n_upd, serr,
-				  sizeof(serr)) < 0) {
-		/* Nothing was stored: the source keeps its old state and is
+	group_open(c, now);
+	if (c->fatal) {
+		/* After a store failure nothing more is committed: the rows of a
+		 * rolled-back group are ahead of the store. The source is
+		 * fetched again next run. */
+	} else if (fr_store_commit_fetch(c->st, &sf, learn, &oc, &cs->row, &n_new, &n_upd, serr,
+					 sizeof(serr)) < 0) {
+		/* Nothing of this fetch was stored, nor (in a group) anything
+		 * of the group: those sources keep their stored state and are
 		 * fetched again. The store failing is fatal to the run. */
 		logf_(c, "source %lld: %s: store: %s", (long long)cs->row.id, cs->row.url, serr);
-		if (!c->fatal) {
-			c->fatal = 1;
-			c->fatal_err = strdup(serr);
-		}
+		fatal(c, serr);
+		group_commit(c);
+	} else if (c->tx_open) {
+		c->tx_fetches++;
+		c->tx_new += n_new;
+		c->tx_updated += n_upd;
 	} else {
 		c->stats.new_items += n_new;
 		c->stats.updated_items += n_upd;
@@ -839,10 +982,14 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	if (fr_sched_new(&c->sched, c->ops, params, &sc, &c->env, err, errlen) < 0)
 		goto out;
 	if (o->once) {
-		struct fr_params rr;
+		struct fr_params none;
+		/* No pacing: the budget does not bind (see above), and a paced
+		 * limiter would let one fetch start per turn of the loop. */
+		struct fr_sched_config oc = sc;
 
-		if (fr_params_parse(&rr, "round-robin", err, errlen) < 0 ||
-		    fr_sched_new(&c->order, &fr_policy_roundrobin, &rr, &sc, &c->env, err, errlen) < 0)
+		oc.mode = FR_RL_BURST;
+		if (fr_params_parse(&none, once_order.name, err, errlen) < 0 ||
+		    fr_sched_new(&c->order, &once_order, &none, &oc, &c->env, err, errlen) < 0)
 			goto out;
 	}
 	load_context(c);
@@ -927,6 +1074,8 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		double at = INFINITY, wake = INFINITY;
 
 		now = wall_now();
+		if (group_due(c, now, 0))
+			group_commit(c);
 		if (!stopping && ((o->stop && *o->stop) || now >= end || c->fatal ||
 				  (o->once && c->n_done_once >= c->n))) {
 			stopping = 1;
@@ -966,12 +1115,15 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		double wait = isfinite(wake) ? wake - now : 1;
 		if (wait > 1)
 			wait = 1;
+		if (c->tx_open && c->tx_since + o->commit_interval_s - now < wait)
+			wait = c->tx_since + o->commit_interval_s - now;
 		if (wait < 0.001)
 			wait = 0.001;
 		if (fr_fetcher_running(c->fetcher) > 0) {
 			int prc = fr_fetcher_poll(c->fetcher, (int)(wait * 1000), on_done, c);
 
 			if (prc < 0) {
+				group_commit(c);
 				fr_errf(err, errlen, "the HTTP layer failed (libcurl multi)");
 				goto out;
 			}
@@ -987,6 +1139,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 			next_progress = now + 1;
 		}
 	}
+	group_commit(c);
 	save_context(c);
 	progress(c, wall_now());
 	if (c->fatal) {

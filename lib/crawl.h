@@ -57,6 +57,15 @@ struct fr_crawl_opts {
 				      * bounds on a source's interval (the default); 0: recorded only */
 	double hint_cap_s;           /* a hint longer than this counts as this: default 1 day */
 	int redirect_after;          /* a permanent redirect is adopted after this many fetches: 3 */
+	/* Group commit: fetches that end close together share one transaction
+	 * (each a savepoint in it), committed when the oldest has waited
+	 * commit_interval_s (default 0.25), when commit_max fetches are in it
+	 * (default 1000), when no other transfer is in flight, and at the end.
+	 * A fetch is stored, and counted in the stats' item figures, only once
+	 * its group commits; a crash loses the open group, whose sources are
+	 * then fetched again. 0: one transaction per fetch. */
+	double commit_interval_s;
+	uint32_t commit_max;
 	int once;                    /* fetch every source once, then return */
 	double duration_s;           /* return after this long (0: until stopped) */
 	uint64_t seed;               /* jitter of the backoff */
@@ -78,7 +87,8 @@ void fr_crawl_opts_init(struct fr_crawl_opts *o);
 /* Crawls the active sources of st until stopped, o->duration_s has passed,
  * or (o->once) every source was fetched once. Each fetch's new items,
  * the source's state (validators, errors, learned policy state, hints)
- * and a fetch log row are committed in one transaction; the policy's
+ * and a fetch log row are committed together, all or nothing (in a group
+ * transaction shared with the fetches that end close to it); the policy's
  * shared learned context is saved at the end. A source's failure is
  * recorded on the source and the crawl goes on. Returns 0 and fills *out
  * (may be NULL), or -1 with err set when the crawl cannot run at all (no

@@ -18,6 +18,9 @@
 #define THETA_UNDERSHOOT 0.8
 /* At most this many due-time evaluations per call are spent on rebuilds. */
 #define REBUILD_SHARE 8
+/* park_head/park_next: the end of a list, and a source in none. */
+#define NO_SRC UINT32_MAX
+#define NOT_PARKED (UINT32_MAX - 1)
 
 struct group {
 	struct fr_ratelimit rl;
@@ -56,6 +59,11 @@ struct fr_sched {
 	double *host_hold;   /* [n_hosts] paused until (Retry-After), or NULL */
 	double *host_begin;  /* [n_hosts] start of the last fetch, or NULL (live only) */
 	double *hold_s;      /* [n_sources] not before (error backoff), or NULL */
+	/* Interval policies, live: sources met while their host was in flight,
+	 * out of the heap until that fetch ends (fr_sched_finish puts them
+	 * back). A list per host through park_next; NULL for index policies. */
+	uint32_t *park_head; /* [n_hosts] first parked source, or NO_SRC */
+	uint32_t *park_next; /* [n_sources] next in its host's list; NOT_PARKED if not in one */
 	int any_gap;         /* some host has a gap */
 	uint32_t *host_stamp; /* [n_hosts] marks hosts already in the batch being built */
 	struct cand *cand;   /* candidates of the batch being built */
@@ -131,6 +139,8 @@ fr_sched_free(struct fr_sched *s)
 	free(s->host_hold);
 	free(s->host_begin);
 	free(s->hold_s);
+	free(s->park_head);
+	free(s->park_next);
 	free(s->host_stamp);
 	free(s->cand);
 	free(s->stash);
@@ -220,6 +230,18 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 	}
 	for (uint32_t h = 0; h < s->n_hosts; h++)
 		s->host_free_s[h] = -INFINITY;
+	if (ops->kind == FR_POLICY_INTERVAL) {
+		s->park_head = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof(*s->park_head));
+		s->park_next = malloc((n ? n : 1) * sizeof(*s->park_next));
+		if (!s->park_head || !s->park_next) {
+			fr_errf(err, errlen, "out of memory for %u sources", n);
+			goto fail;
+		}
+		for (uint32_t h = 0; h < s->n_hosts; h++)
+			s->park_head[h] = NO_SRC;
+		for (uint32_t i = 0; i < n; i++)
+			s->park_next[i] = NOT_PARKED;
+	}
 
 	/* Members of each group, in source id order. */
 	for (uint32_t i = 0; i < n; i++) {
@@ -272,7 +294,10 @@ fail:
 }
 
 /* Interval policies: the due source with the smallest due time, delayed past
- * its host's gap. Keys only grow when re-keyed, so the loop ends. */
+ * its host's gap. Keys only grow when re-keyed, so the loop ends. A source
+ * whose host has a live fetch in flight (free at +inf) leaves the heap for
+ * its host's list until that fetch ends: O(log n) each time, where keying it
+ * at +inf would lose it for good. */
 static int
 choose_interval(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src, double *at)
 {
@@ -284,7 +309,14 @@ choose_interval(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src,
 			return 0;
 		uint32_t i = g->members[li];
 		double t = key > t_rl ? key : t_rl;
-		double hf = s->host_free_s[s->host[i]];
+		uint32_t h = s->host[i];
+		double hf = s->host_free_s[h];
+		if (hf == INFINITY && s->park_next[i] == NOT_PARKED) {
+			fr_heap_remove(g->heap, li);
+			s->park_next[i] = s->park_head[h];
+			s->park_head[h] = i;
+			continue;
+		}
 		if (hf > t) {
 			fr_heap_set(g->heap, li, hf, s->last_seq[i]);
 			continue;
@@ -675,6 +707,23 @@ fr_sched_finish(struct fr_sched *s, uint32_t src, const struct fr_fetch *f)
 	s->host_free_s[h] = free_at;
 	s->ops->fetched(s->ctx, state_of(s, src), f);
 	fr_heap_set(g->heap, s->local[src], due_of(s, src, f->now_s), s->last_seq[src]);
+	/* The host's parked sources return to their heaps (choose_interval
+	 * re-keys them past free_at when they come up). */
+	if (s->park_head) {
+		uint32_t i = s->park_head[h];
+
+		s->park_head[h] = NO_SRC;
+		while (i != NO_SRC) {
+			uint32_t next = s->park_next[i];
+			struct group *gi = &s->groups[s->group[i]];
+
+			s->park_next[i] = NOT_PARKED;
+			if (!fr_heap_contains(gi->heap, s->local[i]))
+				fr_heap_set(gi->heap, s->local[i], due_of(s, i, f->now_s),
+					    s->last_seq[i]);
+			i = next;
+		}
+	}
 }
 
 /* Allocates a per-host array filled with fill, once. */

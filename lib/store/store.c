@@ -497,6 +497,18 @@ fr_store_end(struct fr_store *st, int commit, char *err, size_t errlen)
 }
 
 int
+fr_store_group_begin(struct fr_store *st, char *err, size_t errlen)
+{
+	return st->ops->group_begin(st->impl, err, errlen);
+}
+
+int
+fr_store_group_end(struct fr_store *st, int commit, char *err, size_t errlen)
+{
+	return st->ops->group_end(st->impl, commit, err, errlen);
+}
+
+int
 fr_store_stats(struct fr_store *st, struct fr_store_stats *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));

@@ -162,6 +162,21 @@ int fr_store_meta_put(struct fr_store *st, const char *key, const void *buf, siz
 int fr_store_begin(struct fr_store *st, char *err, size_t errlen);
 int fr_store_end(struct fr_store *st, int commit, char *err, size_t errlen);
 
+/* Group commit (the crawl loop's): the fr_store_commit_fetch calls between
+ * group_begin and group_end(commit = 1) share one transaction, and none of
+ * them is stored until group_end commits it: a crash before loses them
+ * all, never a part of one. Unlike calls inside fr_store_begin, a fetch in
+ * a group gets no savepoint of its own (it would copy every page the fetch
+ * touches), so when one fails the whole group is rolled back at once:
+ * that call restores its own *src as usual, but the rows of the group's
+ * earlier fetches as the caller holds them are then ahead of the store
+ * (the caller must not write them back as they are; the crawl loop stops).
+ * Further commit_fetch calls fail until group_end, which then returns -1
+ * ("rolled back") for commit = 1, 0 for commit = 0. group_begin fails
+ * inside another transaction or group. Return 0 or -1 with err set. */
+int fr_store_group_begin(struct fr_store *st, char *err, size_t errlen);
+int fr_store_group_end(struct fr_store *st, int commit, char *err, size_t errlen);
+
 struct fr_store_stats {
 	int64_t n_sources, n_active, n_items, n_fetches;
 	int schema_version;
@@ -213,6 +228,8 @@ struct fr_store_ops {
 			size_t errlen);
 	int (*begin)(void *impl, char *err, size_t errlen);
 	int (*end)(void *impl, int commit, char *err, size_t errlen);
+	int (*group_begin)(void *impl, char *err, size_t errlen);
+	int (*group_end)(void *impl, int commit, char *err, size_t errlen);
 	int (*stats)(void *impl, struct fr_store_stats *out, char *err, size_t errlen);
 	int (*check)(void *impl, char *err, size_t errlen);
 };

@@ -418,6 +418,51 @@ live_begin_finish_and_holds(void)
 	fr_sched_free(s);
 }
 
+/* Live use of an interval policy: a source met while its host is in flight
+ * waits for that fetch to end, then comes up (it used to be parked at +inf
+ * for good), and every source is fetched in turn, none twice at once. */
+static void
+live_interval_policy_waits_for_busy_host(void)
+{
+	struct fr_sched_group g = {1000, 1};
+	uint32_t host[] = {0, 0, 0, 1, 1, 2}, group[] = {0, 0, 0, 0, 0, 0};
+	struct fr_sched_config sc = {FR_RL_BURST, 2, 0, 1, &g, 6, group, host, 3};
+	double w[] = {1, 1, 1, 1, 1, 1};
+	struct fr_policy_env env = {
+	    .n_sources = 6, .weight = w, .group = group, .calls_per_s = 1000, .seed = 1};
+	struct fr_params p;
+	struct fr_sched *s;
+	char err[FR_ERRLEN];
+	uint32_t id, in_flight[3];
+	double at, t = 0;
+	int fetched[6] = {0}, busy[3] = {0};
+
+	CHECK(fr_params_parse(&p, "miniflux-entry-frequency", err, sizeof(err)) == 0);
+	CHECK(fr_sched_new(&s, &fr_policy_miniflux, &p, &sc, &env, err, sizeof(err)) == 0);
+	/* One fetch per host at once; each ends 0.5 s after it began. */
+	for (int round = 0; round < 40; round++) {
+		while (fr_sched_next(s, t, &id, &at) && at <= t) {
+			CHECK(!busy[host[id]]);
+			busy[host[id]] = 1;
+			in_flight[host[id]] = id;
+			fr_sched_begin(s, id, t);
+		}
+		t += 0.5;
+		for (uint32_t h = 0; h < 3; h++) {
+			if (!busy[h])
+				continue;
+			struct fr_fetch f = {t, FR_FETCH_OK, 0, NULL, NULL};
+			fr_sched_finish(s, in_flight[h], &f);
+			fetched[in_flight[h]]++;
+			busy[h] = 0;
+		}
+	}
+	/* Host 0 (gap 2 s) has three sources: each was reached. */
+	for (int i = 0; i < 6; i++)
+		CHECK(fetched[i] >= 1);
+	fr_sched_free(s);
+}
+
 int
 main(void)
 {
@@ -428,6 +473,7 @@ main(void)
 	RUN(round_robin_mean_delay_law);
 	RUN(host_gap_is_respected);
 	RUN(live_begin_finish_and_holds);
+	RUN(live_interval_policy_waits_for_busy_host);
 	RUN(buzzwise_fetches_only_the_heaviest);
 	RUN(run_longer_than_50_years_is_refused);
 	RUN(bad_policy_specs_are_errors);

@@ -2,7 +2,9 @@
  * re-open, bad files refused by name, sources (dedupe, remove, re-add,
  * purge), commit_fetch (new, repeated, updated items; rollback restoring
  * everything; learn's defaults; moves), the policy blob across a re-open,
- * meta blobs, item queries, batches, crash safety under SIGKILL, and speed. */
+ * meta blobs, item queries, batches, group commits (invisible until they
+ * commit, rolled back whole on a failure), crash safety under SIGKILL (one
+ * fetch per transaction and in groups), and speed. */
 #include "core/err.h"
 #include "store/schema.h"
 #include "store/store.h"
@@ -760,8 +762,11 @@ test_each_item_filters_and_batches(void)
 
 /* The child: commits fetches of one new item ("rR-K") and CRASH_KNOWN known
  * ones in a loop, acknowledging K on fd after each commit returns. */
+/* group > 0: fetches are committed in groups of that many
+ * (fr_store_group_begin/end) and acknowledged only when their group has
+ * committed. */
 static void
-crash_child(const char *path, int run, int fd)
+crash_child(const char *path, int run, int fd, int group)
 {
 	struct fr_store *st = NULL;
 	struct fr_store_item its[CRASH_KNOWN + 1];
@@ -782,6 +787,10 @@ crash_child(const char *path, int run, int fd)
 
 		snprintf(fresh, sizeof(fresh), "r%d-%d", run, k);
 		its[0] = item(fresh, NULL, "fresh");
+		if (group && k % group == 0 && fr_store_group_begin(st, err, sizeof(err)) < 0) {
+			fprintf(stderr, "crash child: %s\n", err);
+			_exit(6);
+		}
 		/* The very first fetch also brings the known items. */
 		if (fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) <
 		        0 ||
@@ -789,8 +798,15 @@ crash_child(const char *path, int run, int fd)
 			fprintf(stderr, "crash child: %s (%zu new)\n", err, nn);
 			_exit(4);
 		}
-		if (write(fd, &k, sizeof(k)) != (ssize_t)sizeof(k))
-			_exit(5);
+		if (group && k % group != group - 1)
+			continue;
+		if (group && fr_store_group_end(st, 1, err, sizeof(err)) < 0) {
+			fprintf(stderr, "crash child: %s\n", err);
+			_exit(6);
+		}
+		for (int a = group ? k - group + 1 : k; a <= k; a++)
+			if (write(fd, &a, sizeof(a)) != (ssize_t)sizeof(a))
+				_exit(5);
 	}
 	_exit(0);
 }
@@ -821,11 +837,16 @@ crash_cb(void *arg, const struct fr_store_item_row *r)
 	return 0;
 }
 
+/* SIGKILLs a child committing fetches CRASH_RUNS times at pseudo-random
+ * points (one fetch per transaction, or groups of group), then checks the
+ * file and that every acknowledged fetch is there exactly once, and at most
+ * one transaction's more. */
 static void
-test_crash_safety_sigkill(void)
+crash_runs(const char *name, int group)
 {
-	const char *path = tmp("crash.db");
+	const char *path = tmp(name);
 	struct fr_store *st;
+	int per_tx = group ? group : 1;
 	struct fr_store_stats ss;
 	char err[FR_ERRLEN];
 	int acked[CRASH_RUNS];
@@ -849,7 +870,7 @@ test_crash_safety_sigkill(void)
 		pid = fork();
 		if (pid == 0) {
 			close(fds[0]);
-			crash_child(path, run, fds[1]);
+			crash_child(path, run, fds[1], group);
 		}
 		close(fds[1]);
 		/* Kill at a pseudo-random point: after some acknowledgements and
@@ -876,16 +897,18 @@ test_crash_safety_sigkill(void)
 	st = open_ok(path);
 	CHECK(fr_store_check(st, err, sizeof(err)) == 0);
 	for (int run = 0; run < CRASH_RUNS; run++) {
-		struct crash_count c = {run, 0, -1, 0, NULL, acked[run] + 2};
+		struct crash_count c = {run, 0, -1, 0, NULL, acked[run] + per_tx + 1};
 
 		c.hit = calloc((size_t)c.limit, 1);
 		CHECK(fr_store_each_item(st, 0, 1, 0, crash_cb, &c, err, sizeof(err)) == 0);
 		/* Every acknowledged commit is there exactly once; at most one
-		 * more (committed, killed before its acknowledgement). */
+		 * transaction more (committed, killed before its
+		 * acknowledgement); a group all or nothing. */
 		for (int k = 0; k < acked[run]; k++)
 			CHECK(c.hit[k]);
 		CHECK(c.dup == 0);
-		CHECK(c.n == acked[run] || c.n == acked[run] + 1);
+		CHECK(c.n == acked[run] || c.n == acked[run] + per_tx);
+		CHECK(c.n % per_tx == 0);
 		CHECK(c.max_k == c.n - 1);
 		total += c.n;
 		free(c.hit);
@@ -895,8 +918,129 @@ test_crash_safety_sigkill(void)
 	CHECK(ss.n_items == total + CRASH_KNOWN);
 	CHECK(ss.n_fetches == total);
 	fr_store_close(st);
-	fprintf(stderr, "  crash: %d SIGKILLs, %lld commits survived\n", CRASH_RUNS,
-	        (long long)total);
+	fprintf(stderr, "  crash%s: %d SIGKILLs, %lld commits survived\n",
+	        group ? " (groups)" : "", CRASH_RUNS, (long long)total);
+}
+
+static void
+test_crash_safety_sigkill(void)
+{
+	crash_runs("crash.db", 0);
+}
+
+static void
+test_crash_safety_sigkill_group_commit(void)
+{
+	crash_runs("crash-group.db", 7);
+}
+
+/* ---- group commits ---- */
+
+static int64_t
+raw_count(const char *path, const char *table)
+{
+	sqlite3 *db;
+	sqlite3_stmt *s;
+	char sql[128];
+	int64_t v = -1;
+
+	snprintf(sql, sizeof(sql), "SELECT count(*) FROM %s", table);
+	if (sqlite3_open(path, &db) != SQLITE_OK)
+		return -1;
+	if (sqlite3_prepare_v2(db, sql, -1, &s, NULL) == SQLITE_OK) {
+		if (sqlite3_step(s) == SQLITE_ROW)
+			v = sqlite3_column_int64(s, 0);
+		sqlite3_finalize(s);
+	}
+	sqlite3_close(db);
+	return v;
+}
+
+static void
+test_group_commit(void)
+{
+	const char *path = tmp("group.db");
+	struct fr_store *st;
+	struct fr_store_source ra, rb, again;
+	struct learned l = {0};
+	char err[FR_ERRLEN];
+	size_t nn = 0, nu = 0;
+	int64_t a, b;
+
+	rm_db(path);
+	st = open_ok(path);
+	a = add(st, "http://a.example/feed", NULL);
+	b = add(st, "http://b.example/feed", NULL);
+	CHECK(fr_store_get_source(st, a, &ra, err, sizeof(err)) == 0);
+	CHECK(fr_store_get_source(st, b, &rb, err, sizeof(err)) == 0);
+
+	struct fr_store_item ia[2] = {item("a1", NULL, "a1"), item("a2", NULL, "a2")};
+	struct fr_store_item ib[1] = {item("b1", NULL, "b1")};
+	struct fr_store_fetch fa = {a, 100, 0.1, 200, "ok", 10, NULL, ia, 2};
+	struct fr_store_fetch fb = {b, 101, 0.1, 200, "ok", 10, NULL, ib, 1};
+
+	/* Two fetches in one group: another connection sees neither until the
+	 * group commits, then both. */
+	CHECK(fr_store_group_begin(st, err, sizeof(err)) == 0);
+	l.n_items = 2;
+	CHECK(fr_store_commit_fetch(st, &fa, learn_cb, &l, &ra, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(nn == 2 && l.calls == 1);
+	l.n_items = 1;
+	CHECK(fr_store_commit_fetch(st, &fb, learn_cb, &l, &rb, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(nn == 1 && l.calls == 2);
+	CHECK(raw_count(path, "items") == 0 && raw_count(path, "fetch_log") == 0);
+	CHECK(fr_store_group_end(st, 1, err, sizeof(err)) == 0);
+	CHECK(raw_count(path, "items") == 3 && raw_count(path, "fetch_log") == 2);
+	CHECK(fr_store_get_source(st, a, &again, err, sizeof(err)) == 0);
+	CHECK(again.n_items == 2 && again.last_fetch_s == 100);
+	CHECK_STR(again.etag, "\"v2\"");
+	fr_store_source_clear(&again);
+
+	/* A failure in a group rolls the whole group back: a's second fetch,
+	 * which succeeded, is gone with b's, which failed (b's row restored);
+	 * later calls fail until the group ends, and ending it reports it. */
+	struct fr_store_item ia2[1] = {item("a3", NULL, "a3")};
+	struct fr_store_fetch fa2 = {a, 200, 0.1, 200, "ok", 10, NULL, ia2, 1};
+	struct fr_store_fetch fb2 = {b, 201, 0.1, 200, "ok", 10, NULL, ib, 1};
+	CHECK(fr_store_group_begin(st, err, sizeof(err)) == 0);
+	l.n_items = 1;
+	CHECK(fr_store_commit_fetch(st, &fa2, learn_cb, &l, &ra, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(nn == 1 && ra.n_items == 3);
+	l.sabotage = 1;
+	CHECK(fr_store_commit_fetch(st, &fb2, learn_cb, &l, &rb, &nn, &nu, err, sizeof(err)) ==
+	      -1);
+	CHECK(strstr(err, "CHECK constraint failed") != NULL);
+	CHECK(rb.last_fetch_s == 101 && rb.n_items == 1 && rb.err_count == 0);
+	l.sabotage = 0;
+	err[0] = '\0';
+	CHECK(fr_store_commit_fetch(st, &fa2, learn_cb, &l, &ra, &nn, &nu, err, sizeof(err)) ==
+	      -1);
+	CHECK(strstr(err, "rolled back") != NULL);
+	CHECK(fr_store_group_end(st, 1, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "rolled back") != NULL);
+	CHECK(raw_count(path, "items") == 3 && raw_count(path, "fetch_log") == 2);
+	CHECK(fr_store_get_source(st, a, &again, err, sizeof(err)) == 0);
+	CHECK(again.n_items == 2 && again.last_fetch_s == 100);
+	fr_store_source_clear(&again);
+	CHECK(fr_store_check(st, err, sizeof(err)) == 0);
+
+	/* group_end(0) rolls back; groups do not nest, nor open inside a batch. */
+	CHECK(fr_store_group_begin(st, err, sizeof(err)) == 0);
+	CHECK(fr_store_commit_fetch(st, &fa2, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(fr_store_group_begin(st, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "open already") != NULL);
+	CHECK(fr_store_group_end(st, 0, err, sizeof(err)) == 0);
+	CHECK(raw_count(path, "items") == 3);
+	CHECK(fr_store_group_end(st, 1, err, sizeof(err)) == -1);
+	CHECK(fr_store_begin(st, err, sizeof(err)) == 0);
+	CHECK(fr_store_group_begin(st, err, sizeof(err)) == -1);
+	CHECK(fr_store_end(st, 1, err, sizeof(err)) == 0);
+	/* Outside groups, commit_fetch commits by itself again. */
+	CHECK(fr_store_commit_fetch(st, &fa2, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(nn == 1 && raw_count(path, "items") == 4);
+	fr_store_source_clear(&ra);
+	fr_store_source_clear(&rb);
+	fr_store_close(st);
 }
 
 /* ---- speed ---- */
@@ -1002,7 +1146,9 @@ main(void)
 	RUN(test_move_by_learn);
 	RUN(test_meta);
 	RUN(test_each_item_filters_and_batches);
+	RUN(test_group_commit);
 	RUN(test_crash_safety_sigkill);
+	RUN(test_crash_safety_sigkill_group_commit);
 	RUN(test_speed_50_items_mostly_known);
 	cleanup();
 	return TEST_DONE();
