@@ -26,6 +26,7 @@
 #define HUGE_BLOCK (64 * 1024)
 #define LOG_FIELD_CAP 512 /* bytes of a host, path or User-Agent in a log line */
 #define HOST_NAME_CAP 256 /* bytes of a Host name given to a handler */
+#define ANY_HOST_THREADS 4 /* any-host mode's pool of polling threads */
 
 /* One request's own state, made by the URI callback (which alone sees the
  * request line's query as sent) and freed when the request completes. */
@@ -839,9 +840,17 @@ fr_serve_start(const struct fr_serve_config *cfg, char *err, size_t errlen)
 	sa.sin_family = AF_INET;
 	sa.sin_port = htons(cfg->port);
 	sa.sin_addr.s_addr = htonl(INADDR_LOOPBACK);
+	/* Host mode: a thread per connection, so a slow host's wait holds up
+	 * nobody else. Any-host mode never waits: a small pool of epoll threads
+	 * answers many short connections to many hosts without a thread start
+	 * for each. */
 	s->d = MHD_start_daemon(
-	    MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG,
-	    cfg->port, NULL, NULL, on_request, s, MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+	    cfg->any_host ? MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG
+	                  : MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL_INTERNAL_THREAD |
+	                        MHD_USE_ERROR_LOG,
+	    cfg->port, NULL, NULL, on_request, s, MHD_OPTION_THREAD_POOL_SIZE,
+	    (unsigned)(cfg->any_host ? ANY_HOST_THREADS : 0), MHD_OPTION_SOCK_ADDR,
+	    (struct sockaddr *)&sa,
 	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)(cfg->max_conns ? cfg->max_conns : 1024),
 	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_LISTEN_BACKLOG_SIZE,
 	    (unsigned)1024, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, s,
