@@ -57,6 +57,12 @@ static const char USAGE[] =
     "  --truth FILE       with --web: TSV site_url<TAB>feed_url, the feeds each site\n"
     "                     has (an empty feed_url for none), written before listening\n"
     "  --sites-list FILE  with --web: the site URLs, one a line (for discover --file)\n"
+    "  --tls-cert FILE    with --sites or --web: also serve HTTPS with this PEM\n"
+    "  --tls-key FILE       certificate (chain) and key, on a second port: reach both\n"
+    "                     with --connect-to :80:127.0.0.1:PORT and\n"
+    "                     --connect-to :443:127.0.0.1:TLS-PORT (and --cacert FILE)\n"
+    "  --tls-port P       its port (default 0: a free one)\n"
+    "  --tls-port-file F  write the HTTPS port to F once listening\n"
     "\n"
     "options:\n"
     "  --world DIR        the world directory (required)\n"
@@ -212,10 +218,35 @@ write_small_file(const char *path, const char *text)
 	return 0;
 }
 
+/* A PEM file's text (at most 1 MiB), or NULL after a message naming it. */
+static char *
+read_pem(const char *path, const char *opt)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf;
+	size_t n;
+
+	if (!f) {
+		cli_err("serve", "%s %s: cannot open: %s", opt, path, strerror(errno));
+		return NULL;
+	}
+	buf = malloc((1u << 20) + 1);
+	n = buf ? fread(buf, 1, 1u << 20, f) : 0;
+	fclose(f);
+	if (!buf || n == 0 || n == (1u << 20) || !memchr(buf, '-', n)) {
+		cli_err("serve", "%s %s: not a PEM file", opt, path);
+		free(buf);
+		return NULL;
+	}
+	buf[n] = '\0';
+	return buf;
+}
+
 struct opts {
 	const char *world, *speed, *port, *port_file, *hosts, *opml, *log, *truth, *start,
 	    *duration, *window, *misbehave, *host_limit, *api_limit, *formats, *huge_mib;
 	const char *sites, *web, *seed, *sites_list;
+	const char *tls_cert, *tls_key, *tls_port, *tls_port_file;
 };
 
 static int
@@ -225,12 +256,14 @@ parse_args(int argc, char **argv, struct opts *o)
 	                       "--hosts",      "--opml",      "--log",     "--truth",
 	                       "--start",      "--duration",  "--window",  "--misbehave",
 	                       "--host-limit", "--api-limit", "--formats", "--huge-mib",
-	                       "--sites",      "--web",       "--seed",    "--sites-list"};
+	                       "--sites",      "--web",       "--seed",    "--sites-list",
+	                       "--tls-cert",   "--tls-key",   "--tls-port", "--tls-port-file"};
 	const char **slots[] = {&o->world,      &o->speed,     &o->port,    &o->port_file,
 	                        &o->hosts,      &o->opml,      &o->log,     &o->truth,
 	                        &o->start,      &o->duration,  &o->window,  &o->misbehave,
 	                        &o->host_limit, &o->api_limit, &o->formats, &o->huge_mib,
-	                        &o->sites,      &o->web,       &o->seed,    &o->sites_list};
+	                        &o->sites,      &o->web,       &o->seed,    &o->sites_list,
+	                        &o->tls_cert,   &o->tls_key,   &o->tls_port, &o->tls_port_file};
 	size_t n = sizeof(names) / sizeof(names[0]);
 
 	memset(o, 0, sizeof(*o));
@@ -293,6 +326,10 @@ parse_args(int argc, char **argv, struct opts *o)
 			return -1;
 		}
 		return 0;
+	}
+	if (o->tls_cert || o->tls_key || o->tls_port || o->tls_port_file) {
+		cli_err("serve", "--tls-* go with --sites or --web");
+		return -1;
 	}
 	if (o->seed || o->sites_list) {
 		cli_err("serve", "%s goes with --web", o->seed ? "--seed" : "--sites-list");
@@ -511,12 +548,13 @@ static int
 serve_web(const struct opts *o)
 {
 	struct fr_serve_config sc;
-	struct fr_serve *srv = NULL;
+	struct fr_serve *srv = NULL, *tls_srv = NULL;
 	struct fr_serve_stats stats;
 	struct fr_sites *sites = NULL;
 	struct fr_web *web = NULL;
 	char err[FR_ERRLEN], portbuf[16], what[256];
-	uint16_t port = 0;
+	char *cert = NULL, *key = NULL;
+	uint16_t port = 0, tls_port = 0;
 	uint64_t u, seed = 1;
 	FILE *logf = NULL;
 	sigset_t sigs;
@@ -528,6 +566,29 @@ serve_web(const struct opts *o)
 			return EXIT_USAGE;
 		}
 		port = (uint16_t)u;
+	}
+	if (!o->tls_cert != !o->tls_key) {
+		cli_err("serve", "HTTPS needs both --tls-cert and --tls-key");
+		return EXIT_USAGE;
+	}
+	if ((o->tls_port || o->tls_port_file) && !o->tls_cert) {
+		cli_err("serve", "--tls-port and --tls-port-file need --tls-cert and --tls-key");
+		return EXIT_USAGE;
+	}
+	if (o->tls_port) {
+		if (parse_u64(o->tls_port, 65535, &u) < 0) {
+			cli_err("serve", "--tls-port wants 0..65535, not '%s'", o->tls_port);
+			return EXIT_USAGE;
+		}
+		tls_port = (uint16_t)u;
+	}
+	if (o->tls_cert) {
+		cert = read_pem(o->tls_cert, "--tls-cert");
+		key = cert ? read_pem(o->tls_key, "--tls-key") : NULL;
+		if (!key) {
+			free(cert);
+			return EXIT_FAIL;
+		}
 	}
 	if (o->seed) {
 		if (parse_u64(o->seed, UINT64_MAX, &u) < 0) {
@@ -594,11 +655,45 @@ serve_web(const struct opts *o)
 		cli_err("serve", "--port-file %s: cannot write: %s", o->port_file, strerror(errno));
 		goto out;
 	}
+	if (cert) {
+		sc.port = tls_port;
+		sc.tls_cert = cert;
+		sc.tls_key = key;
+		sc.no_log_header = 1;
+		tls_srv = fr_serve_start(&sc, err, sizeof(err));
+		if (!tls_srv) {
+			cli_err("serve", "HTTPS: %s", err);
+			goto out;
+		}
+		snprintf(portbuf, sizeof(portbuf), "%u\n", (unsigned)fr_serve_port(tls_srv));
+		if (o->tls_port_file && write_small_file(o->tls_port_file, portbuf) < 0) {
+			cli_err("serve", "--tls-port-file %s: cannot write: %s", o->tls_port_file,
+			        strerror(errno));
+			goto out;
+		}
+		fprintf(stderr, "freshet serve: HTTPS on 127.0.0.1:%u\n",
+		        (unsigned)fr_serve_port(tls_srv));
+	}
 	fprintf(stderr, "freshet serve: listening on 127.0.0.1:%u: %s\n",
 	        (unsigned)fr_serve_port(srv), what);
 	while (sigwait(&sigs, &sig) != 0)
 		;
 	fr_serve_get_stats(srv, &stats);
+	if (tls_srv) {
+		struct fr_serve_stats ts;
+		fr_serve_get_stats(tls_srv, &ts);
+		stats.requests += ts.requests;
+		stats.ok += ts.ok;
+		stats.not_modified += ts.not_modified;
+		stats.redirect += ts.redirect;
+		stats.not_found += ts.not_found;
+		stats.other += ts.other;
+		stats.too_many += ts.too_many;
+		stats.fail500 += ts.fail500;
+		stats.fail503 += ts.fail503;
+		fr_serve_stop(tls_srv);
+		tls_srv = NULL;
+	}
 	fr_serve_stop(srv);
 	srv = NULL;
 	fprintf(stderr,
@@ -611,7 +706,10 @@ serve_web(const struct opts *o)
 	                             stats.fail503));
 	code = EXIT_OK;
 out:
+	fr_serve_stop(tls_srv);
 	fr_serve_stop(srv);
+	free(cert);
+	free(key);
 	if (logf && fclose(logf) != 0) {
 		cli_err("serve", "--log %s: write error", o->log);
 		code = EXIT_FAIL;

@@ -515,7 +515,7 @@ static void
 enqueue(struct ctx *c, struct site *s, const char *url, enum kind kind, enum fr_discover_via via,
         int depth, const char *found_on, const char *title)
 {
-	char err[FR_ERRLEN], *key;
+	char err[FR_ERRLEN], *key, *fetch_url = NULL;
 	uint32_t id;
 	int added;
 	struct req *r;
@@ -527,6 +527,8 @@ enqueue(struct ctx *c, struct site *s, const char *url, enum kind kind, enum fr_
 		s->res.skipped_limits++;
 		return;
 	}
+	/* The key has the query sorted (order does not make another page);
+	 * the URL fetched keeps the order the site wrote (some servers care). */
 	key = fr_url_normalize(url, FR_URL_STRIP_SESSION | FR_URL_SORT_QUERY, err, sizeof(err));
 	if (!key)
 		return;
@@ -538,26 +540,29 @@ enqueue(struct ctx *c, struct site *s, const char *url, enum kind kind, enum fr_
 		free(key);
 		return;
 	}
-	if (kind == K_PAGE && (s->pages_q >= MAX_PAGES(c->o) || path_loops(key) ||
-	                       !query_ok(c, s, key))) {
-		s->res.skipped_limits++;
+	if (!(fetch_url = fr_url_normalize(url, FR_URL_STRIP_SESSION, err, sizeof(err)))) {
 		free(key);
 		return;
 	}
-	if (kind == K_CAND && s->cands_q >= MAX_CANDS(c->o)) {
+	if ((kind == K_PAGE && (s->pages_q >= MAX_PAGES(c->o) || path_loops(key) ||
+	                        !query_ok(c, s, key))) ||
+	    (kind == K_CAND && s->cands_q >= MAX_CANDS(c->o))) {
 		s->res.skipped_limits++;
 		free(key);
+		free(fetch_url);
 		return;
 	}
 	if (fr_strmap_intern(s->seen, key, strlen(key), &id, &added) < 0 ||
 	    !(h = host_get(c, key)) || !(r = calloc(1, sizeof(*r)))) {
 		c->oom = 1;
 		free(key);
+		free(fetch_url);
 		return;
 	}
+	free(key);
 	r->site = s;
 	r->host = h;
-	r->url = key;
+	r->url = fetch_url;
 	r->kind = kind;
 	r->via = via;
 	r->depth = depth;

@@ -844,18 +844,39 @@ fr_serve_start(const struct fr_serve_config *cfg, char *err, size_t errlen)
 	 * nobody else. Any-host mode never waits: a small pool of epoll threads
 	 * answers many short connections to many hosts without a thread start
 	 * for each. */
-	s->d = MHD_start_daemon(
-	    cfg->any_host ? MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG
-	                  : MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL_INTERNAL_THREAD |
-	                        MHD_USE_ERROR_LOG,
-	    cfg->port, NULL, NULL, on_request, s, MHD_OPTION_THREAD_POOL_SIZE,
-	    (unsigned)(cfg->any_host ? ANY_HOST_THREADS : 0), MHD_OPTION_SOCK_ADDR,
-	    (struct sockaddr *)&sa,
-	    MHD_OPTION_CONNECTION_LIMIT, (unsigned)(cfg->max_conns ? cfg->max_conns : 1024),
-	    MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)30, MHD_OPTION_LISTEN_BACKLOG_SIZE,
-	    (unsigned)1024, MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, s,
-	    MHD_OPTION_URI_LOG_CALLBACK, on_uri, s, MHD_OPTION_NOTIFY_COMPLETED, on_completed, s,
-	    MHD_OPTION_END);
+	{
+		struct MHD_OptionItem tls[] = {
+		    {MHD_OPTION_HTTPS_MEM_KEY, 0, (void *)cfg->tls_key},
+		    {MHD_OPTION_HTTPS_MEM_CERT, 0, (void *)cfg->tls_cert},
+		    {MHD_OPTION_END, 0, NULL}};
+		int use_tls = cfg->tls_cert && cfg->tls_key;
+
+		if ((cfg->tls_cert || cfg->tls_key) && !use_tls) {
+			fr_errf(err, errlen, "serve: HTTPS needs both a certificate and a key");
+			free_server(s);
+			return NULL;
+		}
+		if (use_tls && MHD_is_feature_supported(MHD_FEATURE_TLS) != MHD_YES) {
+			fr_errf(err, errlen, "serve: this libmicrohttpd has no TLS support");
+			free_server(s);
+			return NULL;
+		}
+		if (!use_tls)
+			tls[0].option = MHD_OPTION_END;
+		s->d = MHD_start_daemon(
+		    (cfg->any_host ? MHD_USE_EPOLL_INTERNAL_THREAD | MHD_USE_ERROR_LOG
+		                   : MHD_USE_THREAD_PER_CONNECTION | MHD_USE_POLL_INTERNAL_THREAD |
+		                         MHD_USE_ERROR_LOG) |
+		        (use_tls ? MHD_USE_TLS : 0),
+		    cfg->port, NULL, NULL, on_request, s, MHD_OPTION_THREAD_POOL_SIZE,
+		    (unsigned)(cfg->any_host ? ANY_HOST_THREADS : 0), MHD_OPTION_SOCK_ADDR,
+		    (struct sockaddr *)&sa, MHD_OPTION_CONNECTION_LIMIT,
+		    (unsigned)(cfg->max_conns ? cfg->max_conns : 1024), MHD_OPTION_CONNECTION_TIMEOUT,
+		    (unsigned)30, MHD_OPTION_LISTEN_BACKLOG_SIZE, (unsigned)1024,
+		    MHD_OPTION_EXTERNAL_LOGGER, on_mhd_log, s, MHD_OPTION_URI_LOG_CALLBACK, on_uri, s,
+		    MHD_OPTION_NOTIFY_COMPLETED, on_completed, s, MHD_OPTION_ARRAY, tls,
+		    MHD_OPTION_END);
+	}
 	if (!s->d) {
 		pthread_mutex_lock(&s->err_mu);
 		fr_errf(err, errlen, "serve: cannot listen on 127.0.0.1:%u%s%s",
@@ -866,7 +887,7 @@ fr_serve_start(const struct fr_serve_config *cfg, char *err, size_t errlen)
 	}
 	info = MHD_get_daemon_info(s->d, MHD_DAEMON_INFO_BIND_PORT);
 	s->port = info ? info->port : cfg->port;
-	if (cfg->log) {
+	if (cfg->log && !cfg->no_log_header) {
 		pthread_mutex_lock(&s->log_mu);
 		fputs("wall_s\thost\tmethod\tpath\tstatus\tbytes\tinm\tims\tuser_agent\n",
 		      cfg->log);

@@ -104,6 +104,11 @@ struct fr_serve_config {
 	uint64_t huge_bytes;                /* length of the huge feeds: 64 MiB */
 	unsigned max_conns;                 /* concurrent connections: 1024 */
 	FILE *log;                          /* request log, borrowed (NULL: none) */
+	int no_log_header;                  /* 1: do not write the log's header line (a
+	                                     * second server sharing one log) */
+	/* HTTPS: PEM texts of the certificate (chain) and its private key; both
+	 * NULL for plain HTTP. Borrowed: they must outlive the server. */
+	const char *tls_cert, *tls_key;
 	const struct fr_serve_clock *clock; /* borrowed; outlives the server */
 	struct fr_serve_handler handler;
 };
