@@ -26,6 +26,7 @@
 #include <time.h>
 
 #define MAX_URL_LEN 2048
+#define MAX_HOPS 5 /* redirects followed from one URL */
 #define MAX_SEGMENT_REPEAT 3 /* a path segment seen this often in a row is a trap */
 
 /* Well-known feed paths, probed in this order. */
@@ -47,6 +48,10 @@ struct req {
 	char *url;
 	char *found_on;   /* the page that linked it, or NULL */
 	char *link_title; /* the link's title or text, or NULL */
+	char *chain_start; /* after a redirect: the URL the chain started from, else NULL */
+	int hops;          /* redirects followed to get here */
+	int permanent;     /* every hop so far was 301 or 308 */
+	int is_start;      /* the site URL, or where its redirects lead */
 	int depth;
 	enum kind kind;
 	enum fr_discover_via via;
@@ -345,6 +350,7 @@ req_free(struct req *r)
 	free(r->url);
 	free(r->found_on);
 	free(r->link_title);
+	free(r->chain_start);
 	free(r);
 }
 
@@ -566,6 +572,7 @@ enqueue(struct ctx *c, struct site *s, const char *url, enum kind kind, enum fr_
 	r->kind = kind;
 	r->via = via;
 	r->depth = depth;
+	r->is_start = kind == K_PAGE && depth == 0; /* only the site URL has depth 0 */
 	r->found_on = found_on ? strdup(found_on) : NULL;
 	r->link_title = title ? strdup(title) : NULL;
 	if (kind == K_PAGE)
@@ -653,7 +660,7 @@ process(struct ctx *c, struct site *s, const struct req *r, const struct fr_resp
 	struct fr_html_page page;
 	size_t max_depth = (size_t)MAX_DEPTH(c->o);
 
-	if (r->kind == K_PAGE && r->depth == 0 && !s->start_done) {
+	if (r->is_start && !s->start_done) {
 		/* The start page: where it lands sets the domain and the origin
 		 * to probe (example.com -> www.example.com, or another domain). */
 		char *h = fr_url_host(eff), *o = NULL;
@@ -683,7 +690,10 @@ process(struct ctx *c, struct site *s, const struct req *r, const struct fr_resp
 			struct req rr = *r;
 			if (r->kind == K_PAGE)
 				rr.via = FR_VIA_SELF;
-			add_feed(c, s, res->permanent_url ? res->permanent_url : r->url, feed, &rr);
+			/* the address to subscribe to: where a permanent redirect
+			 * leads, else the address linked */
+			add_feed(c, s, r->chain_start && !r->permanent ? r->chain_start : r->url, feed,
+			         &rr);
 			fr_feed_free(feed);
 			return;
 		}
@@ -736,6 +746,63 @@ site_check(struct ctx *c, struct site *s)
 	site_finish(c, s, FR_END_DONE);
 }
 
+/* Queues the target of r's redirect on its own host (robots.txt and the
+ * gap apply to it as to any request), as the same kind of request. */
+static void
+follow(struct ctx *c, struct site *s, const struct req *r, const struct fr_response *res)
+{
+	char err[FR_ERRLEN], *key, *url;
+	uint32_t id;
+	int added;
+	struct req *n;
+	struct host *h;
+
+	if (r->hops >= MAX_HOPS) {
+		if (r->is_start && !s->start_error)
+			s->start_error = strdup("too many redirects");
+		return;
+	}
+	key = fr_url_normalize(res->location, FR_URL_STRIP_SESSION | FR_URL_SORT_QUERY, err,
+	                       sizeof(err));
+	url = key ? fr_url_normalize(res->location, FR_URL_STRIP_SESSION, err, sizeof(err)) : NULL;
+	if (!url || (strncmp(url, "http://", 7) && strncmp(url, "https://", 8))) {
+		free(key);
+		free(url);
+		return;
+	}
+	if (fr_strmap_find(s->seen, key, strlen(key), &id)) { /* read already, or queued */
+		free(key);
+		free(url);
+		return;
+	}
+	if (fr_strmap_intern(s->seen, key, strlen(key), &id, &added) < 0 ||
+	    !(h = host_get(c, url)) || !(n = calloc(1, sizeof(*n)))) {
+		c->oom = 1;
+		free(key);
+		free(url);
+		return;
+	}
+	free(key);
+	n->site = s;
+	n->host = h;
+	n->url = url;
+	n->kind = r->kind;
+	n->via = r->via;
+	n->depth = r->depth;
+	n->is_start = r->is_start;
+	n->hops = r->hops + 1;
+	n->permanent = (r->hops == 0 || r->permanent) && (res->status == 301 || res->status == 308);
+	n->chain_start = strdup(r->chain_start ? r->chain_start : r->url);
+	n->found_on = r->found_on ? strdup(r->found_on) : NULL;
+	n->link_title = r->link_title ? strdup(r->link_title) : NULL;
+	if (!n->chain_start) {
+		c->oom = 1;
+		req_free(n);
+		return;
+	}
+	push(c, n);
+}
+
 /* ---- the loop ------------------------------------------------------------ */
 
 static void
@@ -772,7 +839,9 @@ on_done(void *arg, const struct fr_response *res)
 	if (!s->finished) {
 		if (res->outcome == FR_NET_OK) {
 			process(c, s, r, res);
-		} else if (r->kind == K_PAGE && r->depth == 0 && !s->start_done) {
+		} else if (res->location && res->status >= 300 && res->status < 400) {
+			follow(c, s, r, res);
+		} else if (r->is_start && !s->start_done) {
 			free(s->start_error);
 			s->start_error = strdup(res->err[0] ? res->err : fr_net_outcome_name(res->outcome));
 			if (res->status > 0) { /* the host answered: probing may still find a feed */
@@ -984,6 +1053,9 @@ fr_discover_run(const char *const *sites, size_t n, const struct fr_discover_opt
 	{
 		struct fr_fetch_opts fo = o->fetch;
 
+		/* Redirects are followed here, not by libcurl, so that each hop
+		 * waits for its host's robots.txt and gap. */
+		fo.max_redirects = -1;
 		if (fr_fetcher_new(&c.f, &fo, err, errlen) < 0) {
 			rc = -1;
 			goto out;

@@ -13,7 +13,10 @@
 #include <stddef.h>
 
 struct fr_discover_opts {
-	struct fr_fetch_opts fetch; /* transfers, connect-to, User-Agent, timeouts */
+	struct fr_fetch_opts fetch; /* transfers, connect-to, User-Agent, timeouts (its
+	                             * max_redirects is ignored: discovery follows at most
+	                             * 5 redirects itself, each hop under its host's
+	                             * robots.txt and gap) */
 	size_t max_pages;           /* HTML pages fetched per site (0: 50) */
 	double max_time_s;          /* wall time per site from its first request (0: 60) */
 	int max_depth;              /* link depth from the start page (negative: 3) */
