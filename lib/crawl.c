@@ -11,6 +11,7 @@
 #include "net/robots.h"
 #include "net/url.h"
 #include "parse/feed.h"
+#include "parseq.h"
 #include "sched/params.h"
 #include "sched/policy.h"
 #include "sched/sched.h"
@@ -55,6 +56,7 @@ struct crawl {
 	 * chooses too. */
 	struct fr_sched *order;
 	struct fr_fetcher *fetcher;
+	struct fr_parseq *parseq;       /* feeds parsed off this thread; NULL: inline */
 	struct fr_robots_cache *robots; /* NULL: robots.txt ignored */
 	struct csrc *src;
 	uint32_t n;
@@ -473,6 +475,13 @@ group_commit(struct crawl *c)
 	c->tx_new = c->tx_updated = 0;
 }
 
+/* Fetches under way: transfers, and feeds waiting for the parser. */
+static size_t
+in_flight(struct crawl *c)
+{
+	return fr_fetcher_running(c->fetcher) + (c->parseq ? fr_parseq_pending(c->parseq) : 0);
+}
+
 /* Whether the open group should commit now: it is old enough or large
  * enough, nothing else is in flight to join it, or the run is ending. */
 static int
@@ -480,7 +489,7 @@ group_due(struct crawl *c, double now, int ending)
 {
 	return c->tx_open &&
 	       (ending || now - c->tx_since >= c->o->commit_interval_s ||
-		c->tx_fetches >= c->o->commit_max || fr_fetcher_running(c->fetcher) == 0);
+		c->tx_fetches >= c->o->commit_max || in_flight(c) == 0);
 }
 
 /* --once: a transient failure is retried (after its backoff or the host's
@@ -536,10 +545,12 @@ feed_items(const struct fr_feed *feed)
 	return it;
 }
 
-/* Ends source i's fetch: parse, commit, learn. res is NULL when the fetch
- * never went out (robots.txt denial, error says why). */
+/* Ends source i's fetch: parse (unless job brings the feed parsed), commit,
+ * learn. res is NULL when the fetch never went out (robots.txt denial,
+ * error says why). */
 static void
-finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *error, double now)
+finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *error, double now,
+       struct fr_parseq_job *job)
 {
 	struct csrc *cs = &c->src[i];
 	struct outcome oc = {.c = c, .i = i, .now = now, .res = res, .error = error};
@@ -556,8 +567,18 @@ finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *e
 		if (res->outcome == FR_NET_OK) {
 			struct fr_feed_opts po = {.base_url = cs->hop_url ? cs->hop_url : cs->row.url,
 						  .content_type = res->content_type};
-			if (fr_feed_parse(res->body ? res->body : "", res->len, &po, &feed, perr,
-					  sizeof(perr)) < 0) {
+			int prc;
+
+			if (job) {
+				prc = job->rc;
+				feed = job->feed;
+				job->feed = NULL;
+				snprintf(perr, sizeof(perr), "%s", job->err);
+			} else {
+				prc = fr_feed_parse(res->body ? res->body : "", res->len, &po, &feed,
+						    perr, sizeof(perr));
+			}
+			if (prc < 0) {
 				snprintf(msg, sizeof(msg), "parse: %s", perr);
 				oc.error = msg;
 			} else {
@@ -664,7 +685,7 @@ submit_feed(struct crawl *c, uint32_t i)
 	char e[256];
 
 	if (fr_fetcher_submit(c->fetcher, &rq, e, sizeof(e)) < 0) {
-		finish(c, i, NULL, e, wall_now());
+		finish(c, i, NULL, e, wall_now(), NULL);
 		return -1;
 	}
 	return 0;
@@ -678,7 +699,7 @@ deny(struct crawl *c, uint32_t i, double now)
 	c->stats.robots_denied++;
 	snprintf(why, sizeof(why), "robots.txt of %s disallows this address",
 		 c->src[i].row.host ? c->src[i].row.host : "its host");
-	finish(c, i, NULL, why, now);
+	finish(c, i, NULL, why, now, NULL);
 }
 
 /* Starts source i's fetch at now (the scheduler chose it). Returns 0, or
@@ -759,6 +780,81 @@ follow(struct crawl *c, uint32_t i, const struct fr_response *res, double now)
 	return 1;
 }
 
+/* A fetched feed waiting for the parser: the response as the loop needs it
+ * (the fetcher's copy is gone after on_done) and when the fetch ended. */
+struct later {
+	struct fr_response res;
+	double now;
+};
+
+static void
+later_free(void *arg)
+{
+	struct later *l = arg;
+
+	if (l) {
+		fr_response_clear(&l->res);
+		free(l);
+	}
+}
+
+static char *
+dup_n(const char *s, size_t n)
+{
+	char *d = malloc(n + 1);
+
+	if (d) {
+		memcpy(d, s, n);
+		d[n] = '\0';
+	}
+	return d;
+}
+
+/* Hands source i's fetched body to the parser thread; finish() follows
+ * when it is parsed (take_parsed). Returns 0, or -1 when out of memory
+ * (then the caller parses inline). */
+static int
+parse_later(struct crawl *c, uint32_t i, const struct fr_response *res, double now)
+{
+	struct csrc *cs = &c->src[i];
+	struct fr_parseq_job *job = calloc(1, sizeof(*job));
+	struct later *l = calloc(1, sizeof(*l));
+	const char *base = cs->hop_url ? cs->hop_url : cs->row.url;
+
+	if (!job || !l)
+		goto oom;
+	l->now = now;
+	l->res = *res;
+	l->res.body = NULL;
+	l->res.len = 0;
+	l->res.effective_url = l->res.permanent_url = l->res.http_version = l->res.location =
+	    NULL;
+	l->res.content_type = dup_or_null(res->content_type);
+	l->res.etag = dup_or_null(res->etag);
+	l->res.last_modified = dup_or_null(res->last_modified);
+	job->tag = i;
+	job->arg = l;
+	job->free_arg = later_free;
+	job->len = res->len;
+	job->body = dup_n(res->body ? res->body : "", res->body ? res->len : 0);
+	job->base_url = dup_or_null(base);
+	job->content_type = dup_or_null(res->content_type);
+	if ((res->content_type && (!l->res.content_type || !job->content_type)) ||
+	    (res->etag && !l->res.etag) || (res->last_modified && !l->res.last_modified) ||
+	    !job->body || (base && !job->base_url))
+		goto oom;
+	if (!res->body)
+		job->len = 0;
+	fr_parseq_submit(c->parseq, job);
+	return 0;
+oom:
+	if (job)
+		job->arg = NULL;
+	later_free(l);
+	fr_parseq_job_free(job);
+	return -1;
+}
+
 static void
 on_done(void *arg, const struct fr_response *res)
 {
@@ -790,7 +886,24 @@ on_done(void *arg, const struct fr_response *res)
 	if (res->outcome == FR_NET_HTTP_ERROR && res->status >= 300 && res->status < 400 &&
 	    res->location && follow(c, i, res, now))
 		return;
-	finish(c, i, res, NULL, now);
+	if (res->outcome == FR_NET_OK && c->parseq && parse_later(c, i, res, now) == 0)
+		return;
+	finish(c, i, res, NULL, now, NULL);
+}
+
+/* Finishes the fetches whose feeds the worker has parsed, in the order
+ * they ended. */
+static void
+take_parsed(struct crawl *c)
+{
+	struct fr_parseq_job *job;
+
+	while (c->parseq && (job = fr_parseq_take(c->parseq)) != NULL) {
+		struct later *l = job->arg;
+
+		finish(c, (uint32_t)job->tag, &l->res, NULL, l->now, job);
+		fr_parseq_job_free(job);
+	}
 }
 
 /* ---- setting up ---------------------------------------------------------- */
@@ -836,6 +949,7 @@ save_context(struct crawl *c)
 static void
 crawl_free(struct crawl *c)
 {
+	fr_parseq_free(c->parseq);
 	if (c->fetcher)
 		fr_fetcher_free(c->fetcher);
 	fr_robots_cache_free(c->robots);
@@ -1012,6 +1126,12 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	fo.max_redirects = -1;
 	if (fr_fetcher_new(&c->fetcher, &fo, err, errlen) < 0)
 		goto out;
+	/* The parser's thread; without it feeds are parsed inline. */
+	char perr[256];
+	if (getenv("FR_NOPQ")) c->parseq = NULL; else if (fr_parseq_new(&c->parseq, perr, sizeof(perr)) < 0) {
+		logf_(c, "parsing inline: %s", perr);
+		c->parseq = NULL;
+	}
 	if (o->robots) {
 		struct fr_robots_cache_opts ro = {.ttl_s = o->robots_ttl_s,
 						  .max_crawl_delay_s = o->max_crawl_delay_s};
@@ -1074,6 +1194,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		double at = INFINITY, wake = INFINITY;
 
 		now = wall_now();
+		take_parsed(c);
 		if (group_due(c, now, 0))
 			group_commit(c);
 		if (!stopping && ((o->stop && *o->stop) || now >= end || c->fatal ||
@@ -1083,7 +1204,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 				logf_(c, "stopping: finishing %zu transfers in flight",
 				      fr_fetcher_running(c->fetcher));
 		}
-		if (stopping && fr_fetcher_running(c->fetcher) == 0)
+		if (stopping && in_flight(c) == 0)
 			break;
 		/* Feed requests that waited out their host's gap after robots.txt. */
 		for (uint32_t k = 0; k < c->n_deferred;) {
@@ -1117,6 +1238,9 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 			wait = 1;
 		if (c->tx_open && c->tx_since + o->commit_interval_s - now < wait)
 			wait = c->tx_since + o->commit_interval_s - now;
+		/* A parsed feed is taken back within a millisecond. */
+		if (c->parseq && fr_parseq_pending(c->parseq) > 0 && wait > 0.001)
+			wait = 0.001;
 		if (wait < 0.001)
 			wait = 0.001;
 		if (fr_fetcher_running(c->fetcher) > 0) {
@@ -1129,7 +1253,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 			}
 		} else {
 			struct timespec ts = {(time_t)wait, (long)((wait - (time_t)wait) * 1e9)};
-			if (stopping)
+			if (stopping && in_flight(c) == 0)
 				break; /* feed requests still waiting were never sent: fetched next run */
 			nanosleep(&ts, NULL);
 		}

@@ -59,7 +59,9 @@ enum stmt {
 	S_DEL_SOURCE,
 	S_ITEM_FIND,
 	S_ITEM_INSERT,
+	S_ITEM_ADD,
 	S_ITEM_UPDATE,
+	S_FETCH_SRC,
 	S_LOG_INSERT,
 	S_META_GET,
 	S_META_PUT,
@@ -94,10 +96,14 @@ static const char *const SQL[N_STMT] = {
                     "WHERE source_id = ?1 AND ident = ?2",
     [S_ITEM_INSERT] = "INSERT INTO items (source_id, ident, " ITEM_COLS ", first_seen_s, hash) "
                       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+    [S_ITEM_ADD] = "INSERT INTO items (source_id, ident, " ITEM_COLS ", first_seen_s, hash) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
+                   "ON CONFLICT (source_id, ident) DO NOTHING",
     [S_ITEM_UPDATE] = "UPDATE items SET url = ?3, title = ?4, author = ?5, summary = ?6, "
                       "content = ?7, enclosure_url = ?8, enclosure_type = ?9, "
                       "enclosure_length = ?10, published_s = ?11, updated_s = ?12, "
                       "changed_s = ?13, hash = ?14 WHERE id = ?1",
+    [S_FETCH_SRC] = "SELECT url, n_items FROM sources WHERE id = ?1",
     [S_LOG_INSERT] = "INSERT INTO fetch_log (source_id, time_s, duration_s, status, outcome, "
                      "bytes, n_items, n_new, n_updated, error) "
                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10)",
@@ -737,20 +743,38 @@ bind_item(sqlite3_stmt *s, const struct fr_store_item *it, uint64_t hash)
 	sqlite3_bind_int64(s, 14, (int64_t)hash);
 }
 
-/* Inserts or updates item i. *what: 0 unchanged, 1 new, 2 updated. */
+/* Inserts or updates item i. *what: 0 unchanged, 1 new, 2 updated. fresh:
+ * the source had no item before this fetch, so every identity is new but
+ * for one repeated within the feed (the insert then does nothing: the first
+ * occurrence wins), and the lookup is skipped. */
 static int
 put_item(struct sq *q, const struct fr_store_fetch *f, size_t i, const struct fr_store_item_key *k,
-         int *what, char *err, size_t errlen)
+         int fresh, int *what, char *err, size_t errlen)
 {
 	const struct fr_store_item *it = &f->items[i];
-	sqlite3_stmt *s = stmt(q, S_ITEM_FIND, err, errlen);
+	sqlite3_stmt *s;
 	int64_t rowid;
 	uint64_t hash;
 	double seen, changed;
 	int rc;
 
 	*what = 0;
-	if (!s)
+	if (fresh) {
+		if (!(s = stmt(q, S_ITEM_ADD, err, errlen)))
+			return -1;
+		sqlite3_bind_int64(s, 1, f->source_id);
+		bind_text(s, 2, k->key);
+		bind_item(s, it, k->hash);
+		sqlite3_bind_double(s, 13, f->time_s);
+		rc = sqlite3_step(s);
+		sqlite3_reset(s);
+		if (rc != SQLITE_DONE)
+			return fr_errf(err, errlen, "source %lld: item '%s': %s",
+			               (long long)f->source_id, k->key, sqlite3_errmsg(q->db));
+		*what = sqlite3_changes(q->db) > 0;
+		return 0;
+	}
+	if (!(s = stmt(q, S_ITEM_FIND, err, errlen)))
 		return -1;
 	sqlite3_bind_int64(s, 1, f->source_id);
 	bind_text(s, 2, k->key);
@@ -897,6 +921,33 @@ append_log(struct sq *q, const struct fr_store_fetch *f, size_t nn, size_t nu, c
 	return 0;
 }
 
+/* The stored address and item count of source id: 0, 1 when there is no
+ * such source, -1 on error. */
+static int
+fetch_source(struct sq *q, int64_t id, char **url, int64_t *n_items, char *err, size_t errlen)
+{
+	sqlite3_stmt *s = stmt(q, S_FETCH_SRC, err, errlen);
+	int rc, oom = 0;
+
+	if (!s)
+		return -1;
+	sqlite3_bind_int64(s, 1, id);
+	rc = sqlite3_step(s);
+	if (rc == SQLITE_DONE) {
+		sqlite3_reset(s);
+		return 1;
+	}
+	if (rc != SQLITE_ROW) {
+		dberr(q, err, errlen, "find source");
+		sqlite3_reset(s);
+		return -1;
+	}
+	col_text(s, 0, url, &oom);
+	*n_items = sqlite3_column_int64(s, 1);
+	sqlite3_reset(s);
+	return oom ? fr_errf(err, errlen, "%s: out of memory", q->path) : 0;
+}
+
 static int
 sq_commit_fetch(void *impl, const struct fr_store_fetch *f, const struct fr_store_item_key *keys,
                 uint8_t *is_new,
@@ -908,7 +959,7 @@ sq_commit_fetch(void *impl, const struct fr_store_fetch *f, const struct fr_stor
 	struct fr_store_source own;
 	char *stored = NULL;
 	size_t nn = 0, nu = 0;
-	int64_t id;
+	int64_t had_items;
 	int outer, rc;
 
 	memset(&own, 0, sizeof(own));
@@ -920,7 +971,7 @@ sq_commit_fetch(void *impl, const struct fr_store_fetch *f, const struct fr_stor
 		outer = -1;
 	else if (tx_begin(q, &outer, err, errlen) < 0)
 		return -1;
-	rc = lookup(q, S_FIND_ID, f->source_id, NULL, &id, NULL, &stored, err, errlen);
+	rc = fetch_source(q, f->source_id, &stored, &had_items, err, errlen);
 	if (rc != 0) {
 		if (rc > 0)
 			fr_errf(err, errlen, "source %lld is not in the store",
@@ -935,7 +986,7 @@ sq_commit_fetch(void *impl, const struct fr_store_fetch *f, const struct fr_stor
 	for (size_t i = 0; i < f->n_items; i++) {
 		int what;
 
-		if (put_item(q, f, i, &keys[i], &what, err, errlen) < 0)
+		if (put_item(q, f, i, &keys[i], had_items == 0, &what, err, errlen) < 0)
 			goto fail;
 		is_new[i] = what == 1;
 		nn += what == 1;

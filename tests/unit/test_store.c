@@ -416,16 +416,19 @@ test_commit_new_repeat_update(void)
 	row = v[0];
 	free(v);
 
-	struct fr_store_item f1[3] = {item("id-1", "http://a.example/1", "one"),
+	/* The first fetch (no item stored yet: inserted without a lookup),
+	 * an identity repeated in it counting once, the first one kept. */
+	struct fr_store_item f1[4] = {item("id-1", "http://a.example/1", "one"),
 	                              item(NULL, "http://a.example/2", "two"),
+	                              item("id-1", "http://a.example/1", "one, repeated"),
 	                              item(NULL, NULL, "three")};
 	f1[0].published_s = 1000;
-	struct fr_store_fetch f = {a, 1000.5, 0.25, 200, "ok", 1234, NULL, f1, 3};
-	l.n_items = 3;
+	struct fr_store_fetch f = {a, 1000.5, 0.25, 200, "ok", 1234, NULL, f1, 4};
+	l.n_items = 4;
 	CHECK(fr_store_commit_fetch(st, &f, learn_cb, &l, &row, &nn, &nu, err, sizeof(err)) == 0);
 	CHECK(nn == 3 && nu == 0);
 	CHECK(l.calls == 1 && l.n_new == 3);
-	CHECK(l.is_new[0] && l.is_new[1] && l.is_new[2]);
+	CHECK(l.is_new[0] && l.is_new[1] && !l.is_new[2] && l.is_new[3]);
 	/* The store's own fields, and learn's, in the caller's row. */
 	CHECK(row.n_items == 3 && row.last_fetch_s == 1000.5 && row.last_ok_s == 1000.5);
 	CHECK(row.last_status == 200);
