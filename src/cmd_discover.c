@@ -61,7 +61,7 @@ static const char USAGE[] =
     "  --contact URL       the contact URL named in the default User-Agent\n"
     "  --timeout S         total time per transfer (default 30)\n"
     "  --transfers N       concurrent transfers (default 64)\n"
-    "  --sites-at-once N   sites crawled at once (default 512)\n"
+    "  --sites-at-once N   sites crawled at once (default 1024)\n"
     "  --quiet             no per-site messages on stderr, only errors\n" DBOPT_HELP
     "  --help              show this help\n"
     "\n"

@@ -220,7 +220,8 @@ or_default(size_t v, size_t d)
 #define MAX_PROBES(o) ((o)->max_probes < 0 ? (size_t)10 : (size_t)(o)->max_probes)
 #define MAX_FEEDS(o) or_default((o)->max_feeds, 200)
 #define MAX_QUERIES(o) or_default((o)->max_queries, 5)
-#define MAX_ACTIVE(o) or_default((o)->max_active, 512)
+#define MAX_ACTIVE(o) or_default((o)->max_active, 1024)
+#define MAX_INFLIGHT(o) ((o)->fetch.max_total > 0 ? (size_t)(o)->fetch.max_total : 64)
 #define MAX_DEPTH(o) ((o)->max_depth < 0 ? 3 : (o)->max_depth)
 #define MAX_TIME(o) ((o)->max_time_s > 0 ? (o)->max_time_s : 60.0)
 #define GAP(o) ((o)->gap_s < 0 ? 1.0 : (o)->gap_s)
@@ -1056,6 +1057,11 @@ fr_discover_run(const char *const *sites, size_t n, const struct fr_discover_opt
 		/* Redirects are followed here, not by libcurl, so that each hop
 		 * waits for its host's robots.txt and gap. */
 		fo.max_redirects = -1;
+		/* Discovery seldom comes back to a host after its last page: a
+		 * small cache of idle connections (one per transfer slot) costs
+		 * fewer reconnects than scanning and polling a large one. */
+		if (!fo.max_idle)
+			fo.max_idle = fo.max_total > 0 ? fo.max_total : 64;
 		if (fr_fetcher_new(&c.f, &fo, err, errlen) < 0) {
 			rc = -1;
 			goto out;
@@ -1088,17 +1094,20 @@ fr_discover_run(const char *const *sites, size_t n, const struct fr_discover_opt
 			check_time(&c, now);
 			last_time_check = now;
 		}
-		while (fr_heap_peek(c.ready, &hid, &key) && key <= now && !c.oom) {
+		/* No more in flight than the fetcher runs at once: the rest wait
+		 * here, where a site's time limit can still end them. */
+		while (fr_fetcher_running(c.f) < MAX_INFLIGHT(o) && fr_heap_peek(c.ready, &hid, &key) &&
+		       key <= now && !c.oom) {
 			fr_heap_pop(c.ready, &hid, &key);
 			dispatch(&c, c.hosts[hid], now);
 		}
 		admit(&c, sites, n, &next);
 		if (!c.active && next >= n)
 			break;
-		if (fr_heap_peek(c.ready, &hid, &key)) {
+		if (fr_fetcher_running(c.f) < MAX_INFLIGHT(o) && fr_heap_peek(c.ready, &hid, &key)) {
 			double w = (key - wall_now()) * 1000.0;
 			timeout_ms = w < 0 ? 0 : w > 100 ? 100 : (int)w + 1;
-		}
+		} /* else: the poll returns as soon as a transfer ends */
 		if (fr_fetcher_running(c.f) == 0) {
 			if (!fr_heap_len(c.ready)) {
 				/* nothing in flight and nothing queued: every active site

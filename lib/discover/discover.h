@@ -27,7 +27,7 @@ struct fr_discover_opts {
 	double gap_s;               /* per-host minimum gap between requests (negative: 1) */
 	double max_crawl_delay_s;   /* robots.txt Crawl-delay honoured up to this (0: 30) */
 	int robots;                 /* 1: honour robots.txt (fr_discover_opts_init's default) */
-	size_t max_active;          /* sites crawled at once (0: 512) */
+	size_t max_active;          /* sites crawled at once (0: 1024) */
 };
 
 /* Fills o with the defaults (every field 0 or -1 as above, robots 1). */

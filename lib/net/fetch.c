@@ -271,7 +271,9 @@ fr_fetcher_new(struct fr_fetcher **out, const struct fr_fetch_opts *opts, char *
 	 * idle connection for every new one. Idle connections are kept (a
 	 * crawl comes back to each host after its gap) up to a cache of 16 x
 	 * max_total, at least 1,024. */
-	long cache = f->max_total * 16 > 1024 ? (long)f->max_total * 16 : 1024;
+	long cache = opts->max_idle > 0 ? (long)opts->max_idle
+	             : f->max_total * 16 > 1024 ? (long)f->max_total * 16
+	                                        : 1024;
 	curl_multi_setopt(f->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, cache);
 	curl_multi_setopt(f->multi, CURLMOPT_MAXCONNECTS, cache);
 	curl_multi_setopt(f->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);

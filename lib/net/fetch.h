@@ -42,6 +42,8 @@ struct fr_fetch_opts {
 	int send_both_validators;
 	const char *proxy;  /* NULL: libcurl's default (the *_proxy environment); "": none */
 	const char *accept; /* Accept header; NULL: a feed-friendly default */
+	int max_idle; /* connections kept open for reuse; 0: max(1024, 16 x max_total)
+	               * (a feed crawl comes back to its hosts; discovery seldom does) */
 	const char *cainfo; /* PEM file of the CA certificates to trust instead of the
 	                     * system's (a private CA, a test server); NULL: the system's */
 };
