@@ -968,6 +968,11 @@ parse_numeric(const struct ctx *c, size_t i, struct dt *d)
 			d->lc = c->t[j + 1].ndig;
 			if (d->la == 4 && d->lc == 4)
 				return 0;
+			/* "2.4.10" is a version far more often than a date: one-digit day
+			 * and month with a two-digit year need the closing dot ("5.3.24." sr) */
+			if (sep == '.' && !spaced && d->la == 1 && d->lb == 1 && d->lc == 2 &&
+			    !(punct(c, j + 2, '.') && glued(c, j + 2)))
+				return 0;
 			j += 2;
 			/* a longer chain is a version or an address, not a date */
 			if ((punct(c, j, sep) || punct(c, j, '.')) && glued(c, j) && num(c, j + 1, 1, 9) &&
@@ -1753,6 +1758,16 @@ void
 fr_fdate_page_set_order(struct fr_fdate_page *pg, enum fr_fdate_order order)
 {
 	pg->order = order;
+}
+
+void
+fr_fdate_page_set_now(struct fr_fdate_page *pg, int64_t now_s)
+{
+	int h, mi, s;
+
+	pg->now_s = now_s;
+	pg->has_now = 1;
+	to_local(pg, now_s, &pg->now_y, &pg->now_m, &pg->now_d, &h, &mi, &s);
 }
 
 size_t

@@ -115,6 +115,12 @@ void fr_fdate_page_free(struct fr_fdate_page *pg);
 /* Sets the page's numeric order (as opts.order). */
 void fr_fdate_page_set_order(struct fr_fdate_page *pg, enum fr_fdate_order order);
 
+/* Sets the time relative dates and years left out are read against (as
+ * opts.now_s). "gestern" in a post's text means the day before the post:
+ * a caller that knows the post's date sets it before scanning the post's
+ * body, and the page's fetch time again after. */
+void fr_fdate_page_set_now(struct fr_fdate_page *pg, int64_t now_s);
+
 /* Finds the dates in text[0..len) (UTF-8; invalid bytes are skipped as
  * non-words), left to right, non-overlapping, and writes up to max of them
  * to out (out may be NULL when max is 0). Returns how many were found,

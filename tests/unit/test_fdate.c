@@ -147,6 +147,8 @@ static const struct row {
 	 FR_FDATE_MINUTE},
 	{"de", "05.01 14:54", "05.01 14:54", "2024-01-05T14:54:00Z", FR_FDATE_MINUTE},
 	{"de", "iPhone Keynote am 13.10.", "13.10.", "2023-10-13T00:00:00Z", FR_FDATE_DAY},
+	{"sr", "5.3.24.", "5.3.24.", "2024-03-05T00:00:00Z", FR_FDATE_DAY},
+	{"de", "Download MyOOS 2.4.10", NULL, NULL, FR_FDATE_DAY},
 	{"ja", "２０１９年１１月２５日", "２０１９年１１月２５日", "2019-11-25T00:00:00Z", FR_FDATE_DAY},
 	/* relative, against NOW_T */
 	{"en", "3 weeks ago", "3 weeks ago", "2024-02-23T12:00:00Z", FR_FDATE_WEEK},
@@ -371,6 +373,10 @@ test_attrs(void)
 	attrs[0] = "nonsense";
 	lens[0] = 8;
 	CHECK(fr_fdate_element(pg, "Beitrag", 7, attrs, lens, 1, &m) == -1);
+	/* a post's "gestern" against the post's date */
+	fr_fdate_page_set_now(pg, iso("2018-09-27T12:51:09Z"));
+	CHECK(scan(pg, "Ich wollte gestern mal", &m, 1) == 1 &&
+	      m.t_s == iso("2018-09-25T22:00:00Z"));
 	fr_fdate_page_free(pg);
 }
 
@@ -1178,6 +1184,12 @@ load_truth(struct truth **out, struct pageinfo *pi, size_t max_pages, size_t *n_
 	return n;
 }
 
+/* A date the detector found on a page, blanks normalised. */
+struct found {
+	char text[160];
+	int64_t t;
+};
+
 struct walk {
 	struct fr_fdate_page *pg;
 	struct truth *tr;
@@ -1187,6 +1199,8 @@ struct walk {
 	const char **texts;
 	size_t *lens;
 	size_t n_texts, cap_texts;
+	struct found *found;
+	size_t n_found, cap_found;
 };
 
 static void
@@ -1221,65 +1235,143 @@ collect(xmlNode *n, struct walk *w)
 	}
 }
 
-static int
-contains(const char *hay, size_t hl, const char *needle, size_t nl)
+/* Copies s[0..n) with every run of blanks (ASCII, no-break and other
+ * Unicode spaces) as one space, trimmed. */
+static void
+norm_ws(const char *s, size_t n, char *out, size_t cap)
 {
-	size_t i;
+	size_t i = 0, k = 0;
+	int sp = 0;
 
-	for (i = 0; i + nl <= hl; i++)
-		if (memcmp(hay + i, needle, nl) == 0)
+	while (i < n && k + 5 < cap) {
+		unsigned char c = (unsigned char)s[i];
+		size_t bl = 0;
+
+		if (c == ' ' || (c >= '\t' && c <= '\r'))
+			bl = 1;
+		else if (c == 0xC2 && i + 1 < n && (unsigned char)s[i + 1] == 0xA0)
+			bl = 2;
+		else if (c == 0xE2 && i + 2 < n && (unsigned char)s[i + 1] == 0x80 &&
+		         (((unsigned char)s[i + 2] >= 0x80 && (unsigned char)s[i + 2] <= 0x8A) ||
+		          (unsigned char)s[i + 2] == 0xAF))
+			bl = 3;
+		if (bl) {
+			sp = k > 0;
+			i += bl;
+			continue;
+		}
+		if (sp)
+			out[k++] = ' ';
+		sp = 0;
+		out[k++] = (char)c;
+		i++;
+	}
+	out[k] = '\0';
+}
+
+static void
+find_dates(struct walk *w, const char *text, size_t len)
+{
+	struct fr_fdate_match m[64];
+	size_t k = fr_fdate_scan(w->pg, text, len, m, 64), i;
+
+	for (i = 0; i < k && i < 64; i++) {
+		if (w->n_found == w->cap_found) {
+			size_t cap = w->cap_found ? w->cap_found * 2 : 128;
+			struct found *f = realloc(w->found, cap * sizeof(*f));
+
+			if (!f)
+				return;
+			w->found = f;
+			w->cap_found = cap;
+		}
+		norm_ws(text + m[i].begin, m[i].end - m[i].begin, w->found[w->n_found].text,
+		        sizeof(w->found[0].text));
+		w->found[w->n_found++].t = m[i].t_s;
+	}
+}
+
+/* How well a found date fits a labelled one: 2 the same text, 1 one holds
+ * the other ("29.12.2010, 13:36 Uhr" found where "29.12.2010, 13:36" was
+ * labelled), 0 not at all. */
+static int
+fit(const char *found, const char *label)
+{
+	size_t a = strlen(found), b = strlen(label), i;
+	const char *big = a >= b ? found : label, *small = a >= b ? label : found;
+	size_t bl = a >= b ? a : b, sl = a >= b ? b : a;
+
+	if (a == b && memcmp(found, label, a) == 0)
+		return 2;
+	for (i = 0; i + sl <= bl; i++)
+		if (memcmp(big + i, small, sl) == 0)
 			return 1;
 	return 0;
 }
 
-/* Scores the detections of one text node against the page's truth rows
- * (in document order: a detection takes the first unused row of the file
- * whose text contains it or is contained in it). */
+/* Aligns the dates found on a page with its labelled dates, both in
+ * document order (the best order-keeping pairing, an edit-distance table),
+ * and scores it. */
 static void
-score_node(struct walk *w, const char *text, size_t len)
+align(struct walk *w, struct truth **rows, size_t nr)
 {
-	struct fr_fdate_match m[64];
-	size_t k = fr_fdate_scan(w->pg, text, len, m, 64), i, j;
+	size_t nf = w->n_found, i, j;
+	int *best = calloc((nf + 1) * (nr + 1), sizeof(int));
 
-	for (i = 0; i < k && i < 64; i++) {
-		const char *d = text + m[i].begin;
-		size_t dl = m[i].end - m[i].begin;
-		struct truth *hit = NULL;
+	if (!best)
+		return;
+#define B(i, j) best[(i) * (nr + 1) + (j)]
+	for (i = nf; i-- > 0;)
+		for (j = nr; j-- > 0;) {
+			int f = fit(w->found[i].text, rows[j]->text), v = B(i + 1, j);
 
-		for (j = 0; j < w->n_tr && !hit; j++) {
-			struct truth *t = &w->tr[j];
-			size_t tl = strlen(t->text);
-
-			if (t->used || strcmp(t->file, w->file) != 0)
-				continue;
-			if ((dl <= tl && contains(t->text, tl, d, dl)) || (tl < dl && contains(d, dl, t->text, tl)))
-				hit = t;
+			if (B(i, j + 1) > v)
+				v = B(i, j + 1);
+			if (f && B(i + 1, j + 1) + f > v)
+				v = B(i + 1, j + 1) + f;
+			B(i, j) = v;
 		}
-		if (!hit) {
+	i = j = 0;
+	while (i < nf || j < nr) {
+		int f = i < nf && j < nr ? fit(w->found[i].text, rows[j]->text) : 0;
+
+		if (f && B(i, j) == B(i + 1, j + 1) + f) {
+			struct truth *t = rows[j];
+
+			t->used = 1;
+			w->s.tp++;
+			w->s_shown.tp += !t->prose;
+			if (w->found[i].t == t->t) {
+				w->s.right++;
+				w->s_shown.right += !t->prose;
+			} else {
+				char a[32], b[32];
+
+				fr_time_format((double)w->found[i].t, a, sizeof(a));
+				fr_time_format((double)t->t, b, sizeof(b));
+				fprintf(stderr, "  %s: '%s' -> %s, labelled %s (%s)\n", w->file,
+				        w->found[i].text, a, b, t->how);
+			}
+			if (f == 2) {
+				w->s.exact++;
+				w->s_shown.exact += !t->prose;
+			}
+			i++;
+			j++;
+		} else if (i < nf && (j == nr || B(i, j) == B(i + 1, j))) {
 			w->s.fp++;
 			w->s_shown.fp++;
-			fprintf(stderr, "  %s: false date '%.*s'\n", w->file, (int)dl, d);
-			continue;
-		}
-		hit->used = 1;
-		w->s.tp++;
-		if (!hit->prose)
-			w->s_shown.tp++;
-		if (m[i].t_s == hit->t) {
-			w->s.right++;
-			if (!hit->prose)
-				w->s_shown.right++;
+			fprintf(stderr, "  %s: false date '%s'\n", w->file, w->found[i].text);
+			i++;
 		} else {
-			char a[32], b[32];
-
-			fr_time_format((double)m[i].t_s, a, sizeof(a));
-			fr_time_format((double)hit->t, b, sizeof(b));
-			fprintf(stderr, "  %s: '%.*s' -> %s, labelled %s (%s)\n", w->file, (int)dl, d, a,
-			        b, hit->how);
+			w->s.fn++;
+			w->s_shown.fn += !rows[j]->prose;
+			fprintf(stderr, "  %s: missed '%s' (%s)\n", w->file, rows[j]->text, rows[j]->how);
+			j++;
 		}
-		if (dl == strlen(hit->text))
-			w->s.exact++;
 	}
+#undef B
+	free(best);
 }
 
 static void
@@ -1326,20 +1418,24 @@ test_real_pages(void)
 		/* the page's numeric order from all its text, then the dates */
 		fr_fdate_page_decide_order(w.pg, w.texts, w.lens, w.n_texts, NULL);
 		for (i = 0; i < w.n_texts; i++)
-			score_node(&w, w.texts[i], w.lens[i]);
-		for (j = 0; j < n_tr; j++) {
-			if (strcmp(tr[j].file, pi[p].file) != 0 || tr[j].used)
-				continue;
-			w.s.fn++;
-			if (!tr[j].prose)
-				w.s_shown.fn++;
-			fprintf(stderr, "  %s: missed '%s' (%s)\n", pi[p].file, tr[j].text, tr[j].how);
+			find_dates(&w, w.texts[i], w.lens[i]);
+		{
+			struct truth **rows = malloc((n_tr ? n_tr : 1) * sizeof(*rows));
+			size_t nr = 0;
+
+			for (j = 0; rows && j < n_tr; j++)
+				if (strcmp(tr[j].file, pi[p].file) == 0)
+					rows[nr++] = &tr[j];
+			if (rows)
+				align(&w, rows, nr);
+			free(rows);
 		}
 		report(pi[p].file, &w.s);
 		score_add(&all, &w.s);
 		score_add(&shown, &w.s_shown);
 		free(w.texts);
 		free(w.lens);
+		free(w.found);
 		fr_fdate_page_free(w.pg);
 		xmlFreeDoc(doc);
 	}
@@ -1348,11 +1444,13 @@ test_real_pages(void)
 	{
 		double pr, r, f = f1(&all, &pr, &r);
 
-		/* a floor that catches regressions; the figures are printed above */
-		CHECK(f >= 0.95);
+		/* detection over every labelled date; normalisation over the dates
+		 * the pages show (relative words in post text mean the post's day,
+		 * which the page's fetch time cannot give: fr_fdate_page_set_now) */
+		CHECK(f >= 0.99);
 		f = f1(&shown, &pr, &r);
-		CHECK(f >= 0.98);
-		CHECK(shown.tp && (double)shown.right / (double)shown.tp >= 0.98);
+		CHECK(f >= 0.99);
+		CHECK(shown.tp && (double)shown.right / (double)shown.tp >= 0.99);
 	}
 	free(tr);
 }
