@@ -8,10 +8,10 @@
 #include "core/err.h"
 #include "core/rng.h"
 #include "core/strmap.h"
+#include "fetchq.h"
 #include "net/robots.h"
 #include "net/url.h"
 #include "parse/feed.h"
-#include "parseq.h"
 #include "sched/params.h"
 #include "sched/policy.h"
 #include "sched/sched.h"
@@ -55,8 +55,7 @@ struct crawl {
 	 * no say when everything is fetched once. NULL otherwise: sched
 	 * chooses too. */
 	struct fr_sched *order;
-	struct fr_fetcher *fetcher;
-	struct fr_parseq *parseq;       /* feeds parsed off this thread; NULL: inline */
+	struct fr_fetchq *fetcher;      /* the fetcher, on its own thread */
 	struct fr_robots_cache *robots; /* NULL: robots.txt ignored */
 	struct csrc *src;
 	uint32_t n;
@@ -475,11 +474,11 @@ group_commit(struct crawl *c)
 	c->tx_new = c->tx_updated = 0;
 }
 
-/* Fetches under way: transfers, and feeds waiting for the parser. */
+/* Fetches under way: transfers whose responses the loop has not taken. */
 static size_t
 in_flight(struct crawl *c)
 {
-	return fr_fetcher_running(c->fetcher) + (c->parseq ? fr_parseq_pending(c->parseq) : 0);
+	return fr_fetchq_running(c->fetcher);
 }
 
 /* Whether the open group should commit now: it is old enough or large
@@ -545,12 +544,10 @@ feed_items(const struct fr_feed *feed)
 	return it;
 }
 
-/* Ends source i's fetch: parse (unless job brings the feed parsed), commit,
- * learn. res is NULL when the fetch never went out (robots.txt denial,
- * error says why). */
+/* Ends source i's fetch: parse, commit, learn. res is NULL when the fetch
+ * never went out (robots.txt denial, error says why). */
 static void
-finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *error, double now,
-       struct fr_parseq_job *job)
+finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *error, double now)
 {
 	struct csrc *cs = &c->src[i];
 	struct outcome oc = {.c = c, .i = i, .now = now, .res = res, .error = error};
@@ -567,18 +564,8 @@ finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *e
 		if (res->outcome == FR_NET_OK) {
 			struct fr_feed_opts po = {.base_url = cs->hop_url ? cs->hop_url : cs->row.url,
 						  .content_type = res->content_type};
-			int prc;
-
-			if (job) {
-				prc = job->rc;
-				feed = job->feed;
-				job->feed = NULL;
-				snprintf(perr, sizeof(perr), "%s", job->err);
-			} else {
-				prc = fr_feed_parse(res->body ? res->body : "", res->len, &po, &feed,
-						    perr, sizeof(perr));
-			}
-			if (prc < 0) {
+			if (fr_feed_parse(res->body ? res->body : "", res->len, &po, &feed, perr,
+					  sizeof(perr)) < 0) {
 				snprintf(msg, sizeof(msg), "parse: %s", perr);
 				oc.error = msg;
 			} else {
@@ -684,8 +671,8 @@ submit_feed(struct crawl *c, uint32_t i)
 				cs->row.last_modified, (uint64_t)i << 1};
 	char e[256];
 
-	if (fr_fetcher_submit(c->fetcher, &rq, e, sizeof(e)) < 0) {
-		finish(c, i, NULL, e, wall_now(), NULL);
+	if (fr_fetchq_submit(c->fetcher, &rq, e, sizeof(e)) < 0) {
+		finish(c, i, NULL, e, wall_now());
 		return -1;
 	}
 	return 0;
@@ -699,7 +686,7 @@ deny(struct crawl *c, uint32_t i, double now)
 	c->stats.robots_denied++;
 	snprintf(why, sizeof(why), "robots.txt of %s disallows this address",
 		 c->src[i].row.host ? c->src[i].row.host : "its host");
-	finish(c, i, NULL, why, now, NULL);
+	finish(c, i, NULL, why, now);
 }
 
 /* Starts source i's fetch at now (the scheduler chose it). Returns 0, or
@@ -728,7 +715,7 @@ start(struct crawl *c, uint32_t i, double now)
 		if (u) {
 			struct fr_request rq = {u, NULL, NULL, (uint64_t)i << 1 | TAG_ROBOTS};
 			cs->req_at = now;
-			int ok = fr_fetcher_submit(c->fetcher, &rq, e, sizeof(e)) == 0;
+			int ok = fr_fetchq_submit(c->fetcher, &rq, e, sizeof(e)) == 0;
 
 			free(u);
 			if (ok)
@@ -780,81 +767,6 @@ follow(struct crawl *c, uint32_t i, const struct fr_response *res, double now)
 	return 1;
 }
 
-/* A fetched feed waiting for the parser: the response as the loop needs it
- * (the fetcher's copy is gone after on_done) and when the fetch ended. */
-struct later {
-	struct fr_response res;
-	double now;
-};
-
-static void
-later_free(void *arg)
-{
-	struct later *l = arg;
-
-	if (l) {
-		fr_response_clear(&l->res);
-		free(l);
-	}
-}
-
-static char *
-dup_n(const char *s, size_t n)
-{
-	char *d = malloc(n + 1);
-
-	if (d) {
-		memcpy(d, s, n);
-		d[n] = '\0';
-	}
-	return d;
-}
-
-/* Hands source i's fetched body to the parser thread; finish() follows
- * when it is parsed (take_parsed). Returns 0, or -1 when out of memory
- * (then the caller parses inline). */
-static int
-parse_later(struct crawl *c, uint32_t i, const struct fr_response *res, double now)
-{
-	struct csrc *cs = &c->src[i];
-	struct fr_parseq_job *job = calloc(1, sizeof(*job));
-	struct later *l = calloc(1, sizeof(*l));
-	const char *base = cs->hop_url ? cs->hop_url : cs->row.url;
-
-	if (!job || !l)
-		goto oom;
-	l->now = now;
-	l->res = *res;
-	l->res.body = NULL;
-	l->res.len = 0;
-	l->res.effective_url = l->res.permanent_url = l->res.http_version = l->res.location =
-	    NULL;
-	l->res.content_type = dup_or_null(res->content_type);
-	l->res.etag = dup_or_null(res->etag);
-	l->res.last_modified = dup_or_null(res->last_modified);
-	job->tag = i;
-	job->arg = l;
-	job->free_arg = later_free;
-	job->len = res->len;
-	job->body = dup_n(res->body ? res->body : "", res->body ? res->len : 0);
-	job->base_url = dup_or_null(base);
-	job->content_type = dup_or_null(res->content_type);
-	if ((res->content_type && (!l->res.content_type || !job->content_type)) ||
-	    (res->etag && !l->res.etag) || (res->last_modified && !l->res.last_modified) ||
-	    !job->body || (base && !job->base_url))
-		goto oom;
-	if (!res->body)
-		job->len = 0;
-	fr_parseq_submit(c->parseq, job);
-	return 0;
-oom:
-	if (job)
-		job->arg = NULL;
-	later_free(l);
-	fr_parseq_job_free(job);
-	return -1;
-}
-
 static void
 on_done(void *arg, const struct fr_response *res)
 {
@@ -886,24 +798,7 @@ on_done(void *arg, const struct fr_response *res)
 	if (res->outcome == FR_NET_HTTP_ERROR && res->status >= 300 && res->status < 400 &&
 	    res->location && follow(c, i, res, now))
 		return;
-	if (res->outcome == FR_NET_OK && c->parseq && parse_later(c, i, res, now) == 0)
-		return;
-	finish(c, i, res, NULL, now, NULL);
-}
-
-/* Finishes the fetches whose feeds the worker has parsed, in the order
- * they ended. */
-static void
-take_parsed(struct crawl *c)
-{
-	struct fr_parseq_job *job;
-
-	while (c->parseq && (job = fr_parseq_take(c->parseq)) != NULL) {
-		struct later *l = job->arg;
-
-		finish(c, (uint32_t)job->tag, &l->res, NULL, l->now, job);
-		fr_parseq_job_free(job);
-	}
+	finish(c, i, res, NULL, now);
 }
 
 /* ---- setting up ---------------------------------------------------------- */
@@ -949,9 +844,7 @@ save_context(struct crawl *c)
 static void
 crawl_free(struct crawl *c)
 {
-	fr_parseq_free(c->parseq);
-	if (c->fetcher)
-		fr_fetcher_free(c->fetcher);
+	fr_fetchq_free(c->fetcher);
 	fr_robots_cache_free(c->robots);
 	fr_sched_free(c->sched);
 	fr_sched_free(c->order);
@@ -1124,14 +1017,10 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	struct fr_fetch_opts fo = o->fetch;
 	c->max_hops = fo.max_redirects > 0 ? fo.max_redirects : fo.max_redirects < 0 ? 0 : 5;
 	fo.max_redirects = -1;
-	if (fr_fetcher_new(&c->fetcher, &fo, err, errlen) < 0)
+	struct fr_fetcher *fetcher;
+	if (fr_fetcher_new(&fetcher, &fo, err, errlen) < 0 ||
+	    fr_fetchq_new(&c->fetcher, fetcher, err, errlen) < 0)
 		goto out;
-	/* The parser's thread; without it feeds are parsed inline. */
-	char perr[256];
-	if (getenv("FR_NOPQ")) c->parseq = NULL; else if (fr_parseq_new(&c->parseq, perr, sizeof(perr)) < 0) {
-		logf_(c, "parsing inline: %s", perr);
-		c->parseq = NULL;
-	}
 	if (o->robots) {
 		struct fr_robots_cache_opts ro = {.ttl_s = o->robots_ttl_s,
 						  .max_crawl_delay_s = o->max_crawl_delay_s};
@@ -1158,7 +1047,7 @@ static void
 progress(struct crawl *c, double now)
 {
 	c->stats.now_s = now;
-	c->stats.running = fr_fetcher_running(c->fetcher);
+	c->stats.running = fr_fetchq_running(c->fetcher);
 	if (c->o->progress)
 		c->o->progress(c->o->arg, &c->stats);
 }
@@ -1194,7 +1083,6 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		double at = INFINITY, wake = INFINITY;
 
 		now = wall_now();
-		take_parsed(c);
 		if (group_due(c, now, 0))
 			group_commit(c);
 		if (!stopping && ((o->stop && *o->stop) || now >= end || c->fatal ||
@@ -1202,7 +1090,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 			stopping = 1;
 			if (o->stop && *o->stop)
 				logf_(c, "stopping: finishing %zu transfers in flight",
-				      fr_fetcher_running(c->fetcher));
+				      fr_fetchq_running(c->fetcher));
 		}
 		if (stopping && in_flight(c) == 0)
 			break;
@@ -1223,7 +1111,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		/* Start every fetch that is due now, while the fetcher has room
 		 * (it queues beyond max_total, which would blur host gaps). */
 		size_t room_cap = o->fetch.max_total > 0 ? (size_t)o->fetch.max_total : 64;
-		while (!stopping && fr_fetcher_running(c->fetcher) < room_cap &&
+		while (!stopping && fr_fetchq_running(c->fetcher) < room_cap &&
 		       fr_sched_next(pick(c), now, &i, &at) && at <= now) {
 			start(c, i, now);
 			at = INFINITY;
@@ -1238,13 +1126,10 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 			wait = 1;
 		if (c->tx_open && c->tx_since + o->commit_interval_s - now < wait)
 			wait = c->tx_since + o->commit_interval_s - now;
-		/* A parsed feed is taken back within a millisecond. */
-		if (c->parseq && fr_parseq_pending(c->parseq) > 0 && wait > 0.001)
-			wait = 0.001;
 		if (wait < 0.001)
 			wait = 0.001;
-		if (fr_fetcher_running(c->fetcher) > 0) {
-			int prc = fr_fetcher_poll(c->fetcher, (int)(wait * 1000), on_done, c);
+		if (fr_fetchq_running(c->fetcher) > 0) {
+			int prc = fr_fetchq_poll(c->fetcher, (int)(wait * 1000), on_done, c);
 
 			if (prc < 0) {
 				group_commit(c);

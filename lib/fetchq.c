@@ -1,0 +1,329 @@
+/* fetchq.c - the fetcher's thread (fetchq.h). Two FIFO lists under one
+ * mutex: requests for the thread, responses for the loop. The thread
+ * drives the fetcher in slices of at most a millisecond, so a request
+ * waits at most that long to start while transfers run; with none running
+ * it sleeps until a request comes. */
+#include "fetchq.h"
+
+#include "core/err.h"
+
+#include <errno.h>
+#include <pthread.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+/* Longest the thread stays in the fetcher before looking for requests. */
+#define SLICE_MS 1
+
+struct req {
+	struct fr_request rq;
+	char *url, *etag, *last_modified;
+	struct req *next;
+};
+
+struct resp {
+	struct fr_response r;
+	struct resp *next;
+};
+
+struct fr_fetchq {
+	struct fr_fetcher *f;  /* the thread's alone */
+	pthread_t thread;
+	pthread_mutex_t mu;
+	pthread_cond_t cv_thread; /* a request or stop for the thread */
+	pthread_cond_t cv_loop;   /* a response for the loop */
+	struct req *rq_head, *rq_tail;
+	struct resp *rs_head, *rs_tail;
+	int stop;           /* the loop asks the thread to end */
+	int failed;         /* the fetcher failed: the thread ended */
+	int thread_waiting; /* the thread sleeps on cv_thread */
+	int loop_waiting;   /* the loop sleeps on cv_loop */
+	size_t pending;     /* the loop's count: submitted, not taken back */
+	/* The thread's: responses of the slice, handed over together. */
+	struct resp *batch_head, *batch_tail;
+};
+
+static char *
+dup_or_null(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static void
+req_free(struct req *r)
+{
+	if (r) {
+		free(r->url);
+		free(r->etag);
+		free(r->last_modified);
+		free(r);
+	}
+}
+
+static void
+batch_push(struct fr_fetchq *q, struct resp *p)
+{
+	p->next = NULL;
+	if (q->batch_tail)
+		q->batch_tail->next = p;
+	else
+		q->batch_head = p;
+	q->batch_tail = p;
+}
+
+/* A response for a request that never started. */
+static void
+batch_error(struct fr_fetchq *q, uint64_t tag, const char *why)
+{
+	struct resp *p = calloc(1, sizeof(*p));
+
+	if (!p)
+		return; /* nothing to say it with: the loop's count stays off by one */
+	p->r.tag = tag;
+	p->r.outcome = FR_NET_OTHER;
+	p->r.retry_after_at_s = p->r.max_age_s = p->r.expires_at_s = p->r.date_s = -1;
+	snprintf(p->r.err, sizeof(p->r.err), "%s", why);
+	batch_push(q, p);
+}
+
+/* The fetcher's done callback, on the thread: keeps a copy. */
+static void
+on_done(void *arg, const struct fr_response *res)
+{
+	struct fr_fetchq *q = arg;
+	struct resp *p = calloc(1, sizeof(*p));
+	int ok;
+
+	if (!p) {
+		batch_error(q, res->tag, "out of memory");
+		return;
+	}
+	p->r = *res;
+	p->r.body = NULL;
+	if (res->body) {
+		p->r.body = malloc(res->len + 1);
+		if (p->r.body) {
+			memcpy(p->r.body, res->body, res->len);
+			p->r.body[res->len] = '\0';
+		}
+	}
+	p->r.content_type = dup_or_null(res->content_type);
+	p->r.etag = dup_or_null(res->etag);
+	p->r.last_modified = dup_or_null(res->last_modified);
+	p->r.effective_url = dup_or_null(res->effective_url);
+	p->r.permanent_url = dup_or_null(res->permanent_url);
+	p->r.http_version = dup_or_null(res->http_version);
+	p->r.location = dup_or_null(res->location);
+	ok = (!res->body || p->r.body) && (!res->content_type || p->r.content_type) &&
+	     (!res->etag || p->r.etag) && (!res->last_modified || p->r.last_modified) &&
+	     (!res->effective_url || p->r.effective_url) &&
+	     (!res->permanent_url || p->r.permanent_url) &&
+	     (!res->http_version || p->r.http_version) && (!res->location || p->r.location);
+	if (!ok) {
+		fr_response_clear(&p->r);
+		free(p);
+		batch_error(q, res->tag, "out of memory");
+		return;
+	}
+	batch_push(q, p);
+}
+
+/* Hands the slice's responses to the loop (mu held). */
+static void
+hand_over(struct fr_fetchq *q)
+{
+	if (!q->batch_head)
+		return;
+	if (q->rs_tail)
+		q->rs_tail->next = q->batch_head;
+	else
+		q->rs_head = q->batch_head;
+	q->rs_tail = q->batch_tail;
+	q->batch_head = q->batch_tail = NULL;
+	if (q->loop_waiting)
+		pthread_cond_signal(&q->cv_loop);
+}
+
+static void *
+thread_main(void *arg)
+{
+	struct fr_fetchq *q = arg;
+
+	pthread_mutex_lock(&q->mu);
+	for (;;) {
+		struct req *todo = q->rq_head;
+
+		q->rq_head = q->rq_tail = NULL;
+		if (q->stop) {
+			q->rq_head = todo; /* freed by fr_fetchq_free */
+			break;
+		}
+		if (!todo && fr_fetcher_running(q->f) == 0) {
+			q->thread_waiting = 1;
+			pthread_cond_wait(&q->cv_thread, &q->mu);
+			q->thread_waiting = 0;
+			continue;
+		}
+		pthread_mutex_unlock(&q->mu);
+		while (todo) {
+			struct req *next = todo->next;
+			char e[256];
+
+			if (fr_fetcher_submit(q->f, &todo->rq, e, sizeof(e)) < 0)
+				batch_error(q, todo->rq.tag, e);
+			req_free(todo);
+			todo = next;
+		}
+		int rc = 0;
+		if (fr_fetcher_running(q->f) > 0)
+			rc = fr_fetcher_poll(q->f, SLICE_MS, on_done, q);
+		pthread_mutex_lock(&q->mu);
+		hand_over(q);
+		if (rc < 0) {
+			q->failed = 1;
+			if (q->loop_waiting)
+				pthread_cond_signal(&q->cv_loop);
+			break;
+		}
+	}
+	pthread_mutex_unlock(&q->mu);
+	return NULL;
+}
+
+int
+fr_fetchq_new(struct fr_fetchq **out, struct fr_fetcher *f, char *err, size_t errlen)
+{
+	struct fr_fetchq *q = calloc(1, sizeof(*q));
+
+	*out = NULL;
+	if (!q) {
+		fr_fetcher_free(f);
+		return fr_errf(err, errlen, "out of memory");
+	}
+	q->f = f;
+	pthread_mutex_init(&q->mu, NULL);
+	pthread_cond_init(&q->cv_thread, NULL);
+	pthread_cond_init(&q->cv_loop, NULL);
+	if (pthread_create(&q->thread, NULL, thread_main, q) != 0) {
+		pthread_cond_destroy(&q->cv_loop);
+		pthread_cond_destroy(&q->cv_thread);
+		pthread_mutex_destroy(&q->mu);
+		fr_fetcher_free(f);
+		free(q);
+		return fr_errf(err, errlen, "cannot start the fetcher's thread");
+	}
+	*out = q;
+	return 0;
+}
+
+void
+fr_fetchq_free(struct fr_fetchq *q)
+{
+	if (!q)
+		return;
+	pthread_mutex_lock(&q->mu);
+	q->stop = 1;
+	pthread_cond_signal(&q->cv_thread);
+	pthread_mutex_unlock(&q->mu);
+	pthread_join(q->thread, NULL);
+	while (q->rq_head) {
+		struct req *next = q->rq_head->next;
+		req_free(q->rq_head);
+		q->rq_head = next;
+	}
+	hand_over(q);
+	while (q->rs_head) {
+		struct resp *next = q->rs_head->next;
+		fr_response_clear(&q->rs_head->r);
+		free(q->rs_head);
+		q->rs_head = next;
+	}
+	fr_fetcher_free(q->f);
+	pthread_cond_destroy(&q->cv_loop);
+	pthread_cond_destroy(&q->cv_thread);
+	pthread_mutex_destroy(&q->mu);
+	free(q);
+}
+
+int
+fr_fetchq_submit(struct fr_fetchq *q, const struct fr_request *req, char *err, size_t errlen)
+{
+	struct req *r = calloc(1, sizeof(*r));
+
+	if (!r || !req->url)
+		goto fail;
+	r->url = strdup(req->url);
+	r->etag = dup_or_null(req->etag);
+	r->last_modified = dup_or_null(req->last_modified);
+	if (!r->url || (req->etag && !r->etag) || (req->last_modified && !r->last_modified))
+		goto fail;
+	r->rq.url = r->url;
+	r->rq.etag = r->etag;
+	r->rq.last_modified = r->last_modified;
+	r->rq.tag = req->tag;
+	pthread_mutex_lock(&q->mu);
+	if (q->rq_tail)
+		q->rq_tail->next = r;
+	else
+		q->rq_head = r;
+	q->rq_tail = r;
+	if (q->thread_waiting)
+		pthread_cond_signal(&q->cv_thread);
+	pthread_mutex_unlock(&q->mu);
+	q->pending++;
+	return 0;
+fail:
+	req_free(r);
+	return fr_errf(err, errlen, "%s: out of memory", req->url ? req->url : "request");
+}
+
+int
+fr_fetchq_poll(struct fr_fetchq *q, int timeout_ms,
+	       void (*done)(void *arg, const struct fr_response *res), void *arg)
+{
+	struct resp *list;
+	int n = 0, failed;
+
+	pthread_mutex_lock(&q->mu);
+	if (!q->rs_head && !q->failed && timeout_ms > 0) {
+		struct timespec ts;
+
+		clock_gettime(CLOCK_REALTIME, &ts);
+		ts.tv_sec += timeout_ms / 1000;
+		ts.tv_nsec += (long)(timeout_ms % 1000) * 1000000L;
+		if (ts.tv_nsec >= 1000000000L) {
+			ts.tv_sec++;
+			ts.tv_nsec -= 1000000000L;
+		}
+		q->loop_waiting = 1;
+		while (!q->rs_head && !q->failed) {
+			if (pthread_cond_timedwait(&q->cv_loop, &q->mu, &ts) == ETIMEDOUT)
+				break;
+		}
+		q->loop_waiting = 0;
+	}
+	list = q->rs_head;
+	q->rs_head = q->rs_tail = NULL;
+	failed = q->failed;
+	pthread_mutex_unlock(&q->mu);
+	while (list) {
+		struct resp *next = list->next;
+
+		q->pending--;
+		n++;
+		done(arg, &list->r);
+		fr_response_clear(&list->r);
+		free(list);
+		list = next;
+	}
+	return failed && n == 0 ? -1 : n;
+}
+
+size_t
+fr_fetchq_running(const struct fr_fetchq *q)
+{
+	return q->pending;
+}
