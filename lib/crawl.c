@@ -1,8 +1,10 @@
-/* crawl.c - the live crawl loop (crawl.h). One thread: the scheduler picks,
- * the curl multi fetcher runs many transfers at once, each finished feed is
- * parsed and committed with the source's new state in one transaction.
- * Robots.txt is fetched per host before its first feed, inside the same
- * host slot, so a host never sees two requests closer than its gap. */
+/* crawl.c - the live crawl loop (crawl.h). The scheduler picks, the curl
+ * multi fetcher runs many transfers at once on its own thread (fetchq.h),
+ * and this thread parses each finished feed and commits it with the
+ * source's new state (fetches that end close together share a group
+ * transaction). Robots.txt is fetched per host before its first feed,
+ * inside the same host slot, so a host never sees two requests closer than
+ * its gap. */
 #include "crawl.h"
 
 #include "core/err.h"

@@ -1,8 +1,9 @@
 /* crawl.h - the live crawl loop: the scheduler and its policy choose which
  * source to fetch and when (the same code the simulator runs), libcurl
- * fetches (net/fetch), the feed parser reads (parse/feed), and the store
- * keeps the new items and the source's learned state in one transaction
- * (store/store). The loop reads the wall clock; the scheduler never does. */
+ * fetches (net/fetch, on a thread of its own), the feed parser reads
+ * (parse/feed), and the store keeps the new items and the source's learned
+ * state together, all or nothing (store/store). The loop reads the wall
+ * clock; the scheduler never does. */
 #ifndef FR_CRAWL_H
 #define FR_CRAWL_H
 

@@ -27,7 +27,8 @@ static const char USAGE[] =
     "Crawls the sources in the store: the policy learns when each one publishes\n"
     "and the scheduler spends the budget where new items are most likely, under\n"
     "each host's politeness gap and each group's rate limit. New items, the\n"
-    "sources' learned state, validators and errors are committed per fetch.\n"
+    "sources' learned state, validators and errors of a fetch are committed\n"
+    "together, with the other fetches that ended within --commit-every.\n"
     "SIGINT or SIGTERM stops it: transfers in flight finish and are stored.\n"
     "\n"
     "options:\n"
@@ -60,6 +61,9 @@ static const char USAGE[] =
     "  --connect-timeout S  (default 10)\n"
     "  --max-body BYTES     largest body accepted (default 16777216)\n"
     "  --transfers N        concurrent transfers (default 64)\n"
+    "  --commit-every S     fetches ending within S seconds share one transaction\n"
+    "                       (default 0.25; a crash loses at most that much work, which\n"
+    "                       the next run fetches again); 0: one transaction per fetch\n"
     "  --seed S             jitter seed (default 1)\n"
     "  --quiet              no status line, only errors\n"
     "  --help               show this help\n"
@@ -297,6 +301,11 @@ cmd_run(int argc, char **argv)
 				return EXIT_USAGE;
 			}
 			o.fetch.max_total = (int)d;
+		} else if (!strcmp(a, "--commit-every")) {
+			if (parse_num(v, 0, &o.commit_interval_s) < 0 || o.commit_interval_s > 60) {
+				cli_err("run", "--commit-every wants seconds from 0 to 60, not '%s'", v);
+				return EXIT_USAGE;
+			}
 		} else if (!strcmp(a, "--seed")) {
 			double d;
 			if (parse_num(v, 0, &d) < 0 || d != floor(d)) {
