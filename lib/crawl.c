@@ -778,6 +778,15 @@ on_done(void *arg, const struct fr_response *res)
 
 	if (i >= c->n)
 		return;
+	/* The request left when the fetcher's thread took it, a little after
+	 * this loop decided to send it (later still on a busy machine): the
+	 * host's gap runs from then. */
+	if (res->started_s > c->src[i].req_at && res->started_s <= now) {
+		c->src[i].req_at = res->started_s;
+		fr_sched_host_request(pick(c), i, res->started_s);
+		if (c->order)
+			fr_sched_host_request(c->sched, i, res->started_s);
+	}
 	if (res->tag & TAG_ROBOTS) {
 		struct csrc *cs = &c->src[i];
 		enum fr_robots_verdict v;
