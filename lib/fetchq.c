@@ -9,6 +9,7 @@
 
 #include <errno.h>
 #include <pthread.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -207,7 +208,16 @@ fr_fetchq_new(struct fr_fetchq **out, struct fr_fetcher *f, char *err, size_t er
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->cv_thread, NULL);
 	pthread_cond_init(&q->cv_loop, NULL);
-	if (pthread_create(&q->thread, NULL, thread_main, q) != 0) {
+	/* Signals (SIGINT, SIGTERM: stop the crawl) go to the loop's thread:
+	 * the new thread starts with them blocked. */
+	sigset_t all, old;
+	int started;
+
+	sigfillset(&all);
+	pthread_sigmask(SIG_BLOCK, &all, &old);
+	started = pthread_create(&q->thread, NULL, thread_main, q) == 0;
+	pthread_sigmask(SIG_SETMASK, &old, NULL);
+	if (!started) {
 		pthread_cond_destroy(&q->cv_loop);
 		pthread_cond_destroy(&q->cv_thread);
 		pthread_mutex_destroy(&q->mu);
