@@ -4,7 +4,8 @@
  * optional time and zone), and normalisation to Unix time in the page's
  * zone. Why a grammar over learnt words rather than ICU's udat_parse per
  * pattern: one pass finds dates of every locale and pattern at once, in
- * running text, ~50x faster (see bench/bench_fdate.c). */
+ * running text, 14x faster than ICU's udat_parse given the one right pattern
+ * and 33x faster than trying each pattern in turn (bench/bench_fdate.c). */
 #include "forum/fdate.h"
 
 #include "core/err.h"
@@ -40,6 +41,8 @@ struct tok {
 	int64_t num;     /* T_NUM: value, saturating at 1e15 */
 };
 
+#define T_FIRST (-2208988800LL) /* 1900-01-01: no date before it is read */
+#define T_LAST 7258118399LL     /* 2199-12-31T23:59:59Z */
 #define FUTURE_DEFAULT_S (400 * 86400) /* events a year ahead; "2.6.32" is no date */
 #define TOK_WINDOW 4096 /* tokens per window of a long text */
 #define TOK_LOOKAHEAD 64 /* tokens a match may reach past its start window */
@@ -619,6 +622,8 @@ apply_period(int h, int32_t mask)
 
 	if (!mask)
 		return h;
+	if (h < 0 || h > 23)
+		return -1;
 	if (h > 12)
 		return mask & (1 << h) ? h : -1;
 	if (mask & (1 << b) && !(mask & (1 << a)))
@@ -1202,6 +1207,8 @@ finish(struct fr_fdate_page *pg, struct dt *d, struct fr_fdate_match *out)
 				ld = days_in_month(ly, lm);
 			t = to_utc(pg, ly, lm, ld, lh, lmi, ls, 0, 0);
 		}
+		if (t < T_FIRST || t > T_LAST)
+			return 0; /* "20193 weeks ago" */
 		out->t_s = t;
 		out->gran = g[d->rel_unit];
 		out->flags = FR_FDATE_RELATIVE;

@@ -1,11 +1,15 @@
-# Builds tests/data/forums/dates.tsv from hand-written labels: regexes for the
-# displayed dates (reviewed page by page) and anchored rows for dates in prose.
-import re, sys
+# label_dates.py - writes pages.tsv and dates.tsv (next to this file) from the
+# hand-made labels below: one regex per displayed date format, each checked by
+# hand on its pages, and anchored rows for the dates in post text. Values are
+# computed with Python's zoneinfo, independently of lib/forum/fdate.c.
+#   python3 tests/data/forums/label_dates.py
+import os, re, sys
 from html.parser import HTMLParser
 from datetime import datetime, timedelta
 from zoneinfo import ZoneInfo
 
-D = '/work/shared/data/forums/trafilatura/'
+HERE = os.path.dirname(os.path.abspath(__file__))
+D = os.path.join(HERE, '../../../../shared/data/forums/trafilatura/')
 PAGES = [
  ('anglerboard.de-rute.html','de','Europe/Berlin','2022-01-28T10:58:34Z','XenForo csrf token 1643367514: the server time of the page'),
  ('archive.org.dzs-clan.de.html','de','Europe/Berlin','2011-01-06T02:32:42Z','Wayback Machine snapshot 20110106023242'),
@@ -155,7 +159,7 @@ PROSE = {
 }
 
 seen_anchor = {}
-with open('/work/main/tests/data/forums/pages.tsv','w') as pf:
+with open(os.path.join(HERE, 'pages.tsv'),'w') as pf:
     pf.write('# Pages of ../shared/data/forums/trafilatura with the settings their dates are read with.\n')
     pf.write('# file\tlocales\tzone\tnow (the fetch time)\thow the fetch time and zone were determined\n')
     for f, loc, zone, now, how in PAGES:
@@ -181,7 +185,7 @@ for f, loc, zone, now, how in PAGES:
         for _, (text, v, g, h) in sorted(items):
             add(f, text, v, g, h)
 
-with open('/work/main/tests/data/forums/dates.tsv','w') as out:
+with open(os.path.join(HERE, 'dates.tsv'),'w') as out:
     out.write('# Hand-labelled dates of the real forum pages in ../shared/data/forums/trafilatura,\n')
     out.write('# one row per occurrence in document order (text nodes; script and style skipped).\n')
     out.write('# A date here names a calendar day or an instant: absolute dates with or without\n')
@@ -191,6 +195,7 @@ with open('/work/main/tests/data/forums/dates.tsv','w') as out:
     out.write('# a UI label ("heute" klicke), version numbers. Values are UTC, the local\n')
     out.write('# midnight for day granularity, in the page zone of pages.tsv; relative words in\n')
     out.write('# post text ("prose:") against the date of the post they are in.\n')
+    out.write('# Written by label_dates.py (the labels and their reasons are there).\n')
     out.write('# file\tdate as it appears\tUTC\tgranularity\thow it was determined\n')
     for r in rows:
         out.write('\t'.join(r) + '\n')
