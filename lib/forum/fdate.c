@@ -41,6 +41,7 @@ struct tok {
 	int64_t num;     /* T_NUM: value, saturating at 1e15 */
 };
 
+#define TRAILING_DOT 0x100u /* struct dt flags: "25.11." closed by a dot */
 #define T_FIRST (-2208988800LL) /* 1900-01-01: no date before it is read */
 #define T_LAST 7258118399LL     /* 2199-12-31T23:59:59Z */
 #define FUTURE_DEFAULT_S (400 * 86400) /* events a year ahead; "2.6.32" is no date */
@@ -159,6 +160,49 @@ fullwidth_digit(int32_t c)
 	return c >= 0xFF10 && c <= 0xFF19 ? (int)(c - 0xFF10) : -1;
 }
 
+static int
+fullwidth_at(const char *s, size_t len, size_t p)
+{
+	int32_t cp;
+
+	return p + 2 < len && fullwidth_digit((fr_fdv_utf8(s, len, p, &cp), cp)) >= 0;
+}
+
+/* Reads a run of ASCII and fullwidth digits at s[p] into t (value
+ * saturating at 1e15, digit count at 255); returns where it ends. */
+static size_t
+read_number(const char *s, size_t len, size_t p, struct tok *t)
+{
+	int64_t val = 0;
+	unsigned nd = 0;
+
+	for (;;) {
+		int dg = -1;
+
+		if (p < len && s[p] >= '0' && s[p] <= '9') {
+			dg = s[p] - '0';
+			p++;
+		} else if (p < len && (unsigned char)s[p] == 0xEF && fullwidth_at(s, len, p)) {
+			int32_t cp;
+
+			fr_fdv_utf8(s, len, p, &cp);
+			dg = fullwidth_digit(cp);
+			p += 3;
+		}
+		if (dg < 0)
+			break;
+		if (val < 1000000000000000LL)
+			val = val * 10 + dg;
+		if (nd < 255)
+			nd++;
+	}
+	t->type = T_NUM;
+	t->num = val;
+	t->ndig = (uint8_t)nd;
+	t->e = (uint32_t)p;
+	return p;
+}
+
 /* Tokenizes s[pos..len) into at most max tokens. Returns the count; *next is
  * where tokenizing stopped. */
 static size_t
@@ -184,33 +228,8 @@ tokenize(struct fr_fdate_page *pg, const char *s, size_t len, size_t pos, struct
 		t->b = (uint32_t)p;
 		t->sp = (uint8_t)sp;
 		t->head = -1;
-		if (c >= '0' && c <= '9') {
-			int64_t val = 0;
-			unsigned nd = 0;
-
-			for (;;) {
-				int dg = -1;
-
-				if (p < len && s[p] >= '0' && s[p] <= '9') {
-					dg = s[p] - '0';
-					p++;
-				} else if (p + 2 < len && (unsigned char)s[p] == 0xEF) {
-					fr_fdv_utf8(s, len, p, &cp);
-					dg = fullwidth_digit(cp);
-					if (dg >= 0)
-						p += 3;
-				}
-				if (dg < 0)
-					break;
-				if (val < 1000000000000000LL)
-					val = val * 10 + dg;
-				if (nd < 255)
-					nd++;
-			}
-			t->type = T_NUM;
-			t->num = val;
-			t->ndig = (uint8_t)nd;
-			t->e = (uint32_t)p;
+		if ((c >= '0' && c <= '9') || (c == 0xEF && fullwidth_at(s, len, p))) {
+			p = read_number(s, len, p, t);
 			n++;
 			sp = 0;
 			/* a glued suffix that is not a letter (":a", ".º") */
@@ -242,41 +261,6 @@ tokenize(struct fr_fdate_page *pg, const char *s, size_t len, size_t pos, struct
 		}
 		cl = fr_fdv_utf8(s, len, p, &cp);
 		if (c >= 0x80) {
-			int dg = fullwidth_digit(cp);
-
-			if (dg >= 0) {
-				/* handled as a number: restart at the same byte in the digit branch */
-				int64_t val = 0;
-				unsigned nd = 0;
-
-				while (p < len) {
-					int d2 = -1;
-					int32_t c2;
-
-					if (s[p] >= '0' && s[p] <= '9') {
-						d2 = s[p] - '0';
-						p++;
-					} else if ((unsigned char)s[p] == 0xEF) {
-						fr_fdv_utf8(s, len, p, &c2);
-						d2 = fullwidth_digit(c2);
-						if (d2 >= 0)
-							p += 3;
-					}
-					if (d2 < 0)
-						break;
-					if (val < 1000000000000000LL)
-						val = val * 10 + d2;
-					if (nd < 255)
-						nd++;
-				}
-				t->type = T_NUM;
-				t->num = val;
-				t->ndig = (uint8_t)nd;
-				t->e = (uint32_t)p;
-				n++;
-				sp = 0;
-				continue;
-			}
 			if (is_blank_cp(cp)) {
 				sp = 1;
 				p += cl;
@@ -850,7 +834,8 @@ parse_named(const struct ctx *c, size_t i, struct dt *d)
 	struct dt save = *d;
 
 	/* MON [WD] DAY [, YEAR]: "Nov 25, 2019", "Jan. 21/99", "Feb-Tue-23-99" */
-	if ((j = parse_month(c, i, d)) != 0) {
+	j = parse_month(c, i, d);
+	if (j != 0) {
 		size_t j2 = skip_sep(c, j);
 
 		k = parse_weekday(c, j2);
@@ -874,7 +859,8 @@ parse_named(const struct ctx *c, size_t i, struct dt *d)
 	}
 	/* DAY [sep] MON [sep] [YEAR]: "25 November 2019", "25. Nov. 2019",
 	 * "25-Nov-2019", "25 de noviembre de 2019", "1er janvier 2020" */
-	if ((j = parse_day(c, i, d)) != 0) {
+	j = parse_day(c, i, d);
+	if (j != 0) {
 		j = skip_sep(c, j);
 		k = parse_month(c, j, d);
 		if (!k)
@@ -1000,7 +986,7 @@ parse_numeric(const struct ctx *c, size_t i, struct dt *d)
 		d->la = c->t[i].ndig;
 		d->lb = c->t[i + 2].ndig;
 		if (sep == '.' && punct(c, j, '.') && glued(c, j)) {
-			d->flags |= 0x100; /* trailing dot */
+			d->flags |= TRAILING_DOT;
 			j++;
 		}
 		return j;
@@ -1395,7 +1381,7 @@ parse_date_from(const struct ctx *c, size_t i, int skip_wd, struct dt *d)
 
 		if (!L || L->md_sep != d->sep)
 			return 0;
-		if (L->md_trailing_dot ? !(d->flags & 0x100)
+		if (L->md_trailing_dot ? !(d->flags & TRAILING_DOT)
 		                       : !L->md_mm || (L->md_month_first ? d->la : d->lb) != 2)
 			return 0;
 	}
@@ -1412,7 +1398,8 @@ parse_at(const struct ctx *c, size_t i, struct dt *d)
 	memset(d, 0, sizeof(*d));
 	d->h = -1;
 	/* relative */
-	if ((j = parse_relative_num(c, i, d)) != 0)
+	j = parse_relative_num(c, i, d);
+	if (j != 0)
 		return j;
 	if (name(c, i, FR_FDV_RELDAY)) {
 		int32_t off = 0;
@@ -1429,7 +1416,8 @@ parse_at(const struct ctx *c, size_t i, struct dt *d)
 		return parse_after_date(c, j, d);
 	}
 	/* a time first: "14:03, 25.11.2019", "10:15 PM - Nov 25, 2019" */
-	if ((j = parse_time(c, i, d)) != 0) {
+	j = parse_time(c, i, d);
+	if (j != 0) {
 		struct dt t = *d;
 		size_t g = skip_glue(c, j, 1);
 
