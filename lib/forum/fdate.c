@@ -24,6 +24,9 @@ struct fr_fdate {
 	struct fr_fdv v;
 };
 
+/* Kinds are bits of a token's uint32_t mask. */
+_Static_assert(FR_FDV_NKINDS <= 32, "fr_fdv_kind must fit a 32-bit mask");
+
 /* ---- tokens ---- */
 
 enum ttype { T_NUM, T_NAME, T_PUNCT, T_WORD, T_OTHER };

@@ -323,6 +323,17 @@ test_errors(void)
 	CHECK(fr_fdate_locale_order(fd, "ja") == FR_FDATE_YMD);
 	CHECK(fr_fdate_locale_order(fd, "sv") == FR_FDATE_YMD);
 	CHECK(fr_fdate_locale_order(fd, "qq") == FR_FDATE_ORDER_NONE);
+	/* NOTE: the test's locales are FR_FDATE_DEFAULT_LOCALES */
+	{
+		char list[256] = "";
+		size_t l;
+
+		for (l = 0; l < N_LOC; l++) {
+			strncat(list, l ? "," : "", sizeof(list) - strlen(list) - 1);
+			strncat(list, locales[l], sizeof(list) - strlen(list) - 1);
+		}
+		CHECK_STR(list, FR_FDATE_DEFAULT_LOCALES);
+	}
 	CHECK_STR(fr_fdate_order_name(FR_FDATE_MDY), "MDY");
 	CHECK_STR(fr_fdate_gran_name(FR_FDATE_MINUTE), "minute");
 }
