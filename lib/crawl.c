@@ -1159,8 +1159,13 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 			next_progress = now + 1;
 		}
 	}
+	/* The fetcher's thread closes its connections while the last group
+	 * commits and the log is copied into the database. */
+	fr_fetchq_stop(c->fetcher);
 	group_commit(c);
 	save_context(c);
+	if (!c->fatal && fr_store_checkpoint(c->st, c->errbuf, sizeof(c->errbuf)) < 0)
+		logf_(c, "store: %s", c->errbuf);
 	progress(c, wall_now());
 	if (c->fatal) {
 		fr_errf(err, errlen, "store: %s", c->fatal_err ? c->fatal_err : "failed");

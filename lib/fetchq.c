@@ -191,6 +191,10 @@ thread_main(void *arg)
 		}
 	}
 	pthread_mutex_unlock(&q->mu);
+	/* Closing the connections takes a while (a FIN each): here, beside
+	 * the loop's own winding down. */
+	fr_fetcher_free(q->f);
+	q->f = NULL;
 	return NULL;
 }
 
@@ -230,7 +234,7 @@ fr_fetchq_new(struct fr_fetchq **out, struct fr_fetcher *f, char *err, size_t er
 }
 
 void
-fr_fetchq_free(struct fr_fetchq *q)
+fr_fetchq_stop(struct fr_fetchq *q)
 {
 	if (!q)
 		return;
@@ -238,6 +242,14 @@ fr_fetchq_free(struct fr_fetchq *q)
 	q->stop = 1;
 	pthread_cond_signal(&q->cv_thread);
 	pthread_mutex_unlock(&q->mu);
+}
+
+void
+fr_fetchq_free(struct fr_fetchq *q)
+{
+	if (!q)
+		return;
+	fr_fetchq_stop(q);
 	pthread_join(q->thread, NULL);
 	while (q->rq_head) {
 		struct req *next = q->rq_head->next;
@@ -251,7 +263,6 @@ fr_fetchq_free(struct fr_fetchq *q)
 		free(q->rs_head);
 		q->rs_head = next;
 	}
-	fr_fetcher_free(q->f);
 	pthread_cond_destroy(&q->cv_loop);
 	pthread_cond_destroy(&q->cv_thread);
 	pthread_mutex_destroy(&q->mu);

@@ -16,8 +16,14 @@ struct fr_fetchq;
 /* Starts the thread. Takes ownership of f (also on failure). Returns 0 and
  * *out (free with fr_fetchq_free), or -1 with err set. */
 int fr_fetchq_new(struct fr_fetchq **out, struct fr_fetcher *f, char *err, size_t errlen);
-/* Stops the thread, aborting the transfers still running (their responses
- * are dropped), and frees the queue and the fetcher. NULL is fine. */
+/* Asks the thread to end without waiting for it: the transfers still
+ * running are aborted (their responses dropped) and the fetcher is freed
+ * (its connections closed) there, while the caller goes on with other
+ * work. Responses handed over before may still be taken with
+ * fr_fetchq_poll; no new one comes. NULL is fine. */
+void fr_fetchq_stop(struct fr_fetchq *q);
+/* Stops the thread (fr_fetchq_stop), waits for it, and frees the queue.
+ * NULL is fine. */
 void fr_fetchq_free(struct fr_fetchq *q);
 
 /* Hands a request to the fetcher's thread (req and its strings are copied).

@@ -1239,6 +1239,21 @@ sq_stats(void *impl, struct fr_store_stats *out, char *err, size_t errlen)
 }
 
 static int
+sq_checkpoint(void *impl, char *err, size_t errlen)
+{
+	struct sq *q = impl;
+	int rc;
+
+	if (!sqlite3_get_autocommit(q->db))
+		return fr_errf(err, errlen, "%s: a checkpoint cannot run inside a transaction",
+		               q->path);
+	rc = sqlite3_wal_checkpoint_v2(q->db, NULL, SQLITE_CHECKPOINT_PASSIVE, NULL, NULL);
+	if (rc != SQLITE_OK)
+		return dberr(q, err, errlen, "checkpoint");
+	return 0;
+}
+
+static int
 sq_check(void *impl, char *err, size_t errlen)
 {
 	struct sq *q = impl;
@@ -1299,4 +1314,5 @@ const struct fr_store_ops fr_store_sqlite = {
     .group_end = sq_group_end,
     .stats = sq_stats,
     .check = sq_check,
+    .checkpoint = sq_checkpoint,
 };

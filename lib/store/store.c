@@ -509,6 +509,12 @@ fr_store_group_end(struct fr_store *st, int commit, char *err, size_t errlen)
 }
 
 int
+fr_store_checkpoint(struct fr_store *st, char *err, size_t errlen)
+{
+	return st->ops->checkpoint(st->impl, err, errlen);
+}
+
+int
 fr_store_stats(struct fr_store *st, struct fr_store_stats *out, char *err, size_t errlen)
 {
 	memset(out, 0, sizeof(*out));

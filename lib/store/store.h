@@ -177,6 +177,11 @@ int fr_store_end(struct fr_store *st, int commit, char *err, size_t errlen);
 int fr_store_group_begin(struct fr_store *st, char *err, size_t errlen);
 int fr_store_group_end(struct fr_store *st, int commit, char *err, size_t errlen);
 
+/* Copies what was committed into the database file now, so that closing
+ * has little left to do (SQLite checkpoints at close, and every 1,000 pages
+ * of log). Fails inside a transaction or group. Returns 0 or -1 with err. */
+int fr_store_checkpoint(struct fr_store *st, char *err, size_t errlen);
+
 struct fr_store_stats {
 	int64_t n_sources, n_active, n_items, n_fetches;
 	int schema_version;
@@ -232,6 +237,7 @@ struct fr_store_ops {
 	int (*group_end)(void *impl, int commit, char *err, size_t errlen);
 	int (*stats)(void *impl, struct fr_store_stats *out, char *err, size_t errlen);
 	int (*check)(void *impl, char *err, size_t errlen);
+	int (*checkpoint)(void *impl, char *err, size_t errlen);
 };
 
 extern const struct fr_store_ops fr_store_sqlite;

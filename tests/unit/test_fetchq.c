@@ -196,8 +196,12 @@ test_validators_bad_address_and_waiting(void)
 	double waited = mono_s() - t0;
 	CHECK(waited >= 0.15 && waited < 0.9);
 	CHECK(fr_fetchq_running(q) == 1);
-	/* Freed with the slow transfer running: it is dropped, not awaited. */
+	/* Stopped with the slow transfer running: it is dropped, not awaited,
+	 * and nothing comes back after. */
 	t0 = mono_s();
+	fr_fetchq_stop(q);
+	o.n = 0;
+	CHECK(fr_fetchq_poll(q, 100, keep_one, &o) == 0 && o.n == 0);
 	fr_fetchq_free(q);
 	CHECK(mono_s() - t0 < 0.5);
 	/* A request without an address is refused here. */
