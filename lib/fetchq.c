@@ -19,15 +19,20 @@
 /* Longest the thread stays in the fetcher before looking for requests. */
 #define SLICE_MS 1
 
+/* A request copied for the thread, its strings in the same allocation. */
 struct req {
 	struct fr_request rq;
-	char *url, *etag, *last_modified;
 	struct req *next;
+	char data[];
 };
 
+/* A response copied out of the fetcher: the struct, then its body and
+ * strings in the same allocation (one malloc and one free per response,
+ * the free on the loop's thread). */
 struct resp {
 	struct fr_response r;
 	struct resp *next;
+	char data[];
 };
 
 struct fr_fetchq {
@@ -47,22 +52,6 @@ struct fr_fetchq {
 	struct resp *batch_head, *batch_tail;
 };
 
-static char *
-dup_or_null(const char *s)
-{
-	return s ? strdup(s) : NULL;
-}
-
-static void
-req_free(struct req *r)
-{
-	if (r) {
-		free(r->url);
-		free(r->etag);
-		free(r->last_modified);
-		free(r);
-	}
-}
 
 static void
 batch_push(struct fr_fetchq *q, struct resp *p)
@@ -90,45 +79,56 @@ batch_error(struct fr_fetchq *q, uint64_t tag, const char *why)
 	batch_push(q, p);
 }
 
+/* Copies s (n bytes, then a NUL) to *at and returns the copy, advancing
+ * *at; NULL stays NULL. */
+static char *
+put(char **at, const char *s, size_t n)
+{
+	char *d = *at;
+
+	if (!s)
+		return NULL;
+	memcpy(d, s, n);
+	d[n] = '\0';
+	*at += n + 1;
+	return d;
+}
+
+static size_t
+len0(const char *s)
+{
+	return s ? strlen(s) + 1 : 0;
+}
+
 /* The fetcher's done callback, on the thread: keeps a copy. */
 static void
 on_done(void *arg, const struct fr_response *res)
 {
 	struct fr_fetchq *q = arg;
-	struct resp *p = calloc(1, sizeof(*p));
-	int ok;
+	size_t need = (res->body ? res->len + 1 : 0) + len0(res->content_type) + len0(res->etag) +
+		      len0(res->last_modified) + len0(res->effective_url) +
+		      len0(res->permanent_url) + len0(res->http_version) + len0(res->location);
+	struct resp *p = malloc(sizeof(*p) + need);
+	char *at;
 
 	if (!p) {
 		batch_error(q, res->tag, "out of memory");
 		return;
 	}
+	at = p->data;
 	p->r = *res;
-	p->r.body = NULL;
-	if (res->body) {
-		p->r.body = malloc(res->len + 1);
-		if (p->r.body) {
-			memcpy(p->r.body, res->body, res->len);
-			p->r.body[res->len] = '\0';
-		}
-	}
-	p->r.content_type = dup_or_null(res->content_type);
-	p->r.etag = dup_or_null(res->etag);
-	p->r.last_modified = dup_or_null(res->last_modified);
-	p->r.effective_url = dup_or_null(res->effective_url);
-	p->r.permanent_url = dup_or_null(res->permanent_url);
-	p->r.http_version = dup_or_null(res->http_version);
-	p->r.location = dup_or_null(res->location);
-	ok = (!res->body || p->r.body) && (!res->content_type || p->r.content_type) &&
-	     (!res->etag || p->r.etag) && (!res->last_modified || p->r.last_modified) &&
-	     (!res->effective_url || p->r.effective_url) &&
-	     (!res->permanent_url || p->r.permanent_url) &&
-	     (!res->http_version || p->r.http_version) && (!res->location || p->r.location);
-	if (!ok) {
-		fr_response_clear(&p->r);
-		free(p);
-		batch_error(q, res->tag, "out of memory");
-		return;
-	}
+	p->r.body = put(&at, res->body, res->len);
+	if (!res->body)
+		p->r.len = 0;
+#define PUT_STR(f) p->r.f = put(&at, res->f, res->f ? strlen(res->f) : 0)
+	PUT_STR(content_type);
+	PUT_STR(etag);
+	PUT_STR(last_modified);
+	PUT_STR(effective_url);
+	PUT_STR(permanent_url);
+	PUT_STR(http_version);
+	PUT_STR(location);
+#undef PUT_STR
 	batch_push(q, p);
 }
 
@@ -175,7 +175,7 @@ thread_main(void *arg)
 
 			if (fr_fetcher_submit(q->f, &todo->rq, e, sizeof(e)) < 0)
 				batch_error(q, todo->rq.tag, e);
-			req_free(todo);
+			free(todo);
 			todo = next;
 		}
 		int rc = 0;
@@ -253,13 +253,12 @@ fr_fetchq_free(struct fr_fetchq *q)
 	pthread_join(q->thread, NULL);
 	while (q->rq_head) {
 		struct req *next = q->rq_head->next;
-		req_free(q->rq_head);
+		free(q->rq_head);
 		q->rq_head = next;
 	}
 	hand_over(q);
 	while (q->rs_head) {
 		struct resp *next = q->rs_head->next;
-		fr_response_clear(&q->rs_head->r);
 		free(q->rs_head);
 		q->rs_head = next;
 	}
@@ -272,18 +271,20 @@ fr_fetchq_free(struct fr_fetchq *q)
 int
 fr_fetchq_submit(struct fr_fetchq *q, const struct fr_request *req, char *err, size_t errlen)
 {
-	struct req *r = calloc(1, sizeof(*r));
+	struct req *r;
+	char *at;
 
-	if (!r || !req->url)
-		goto fail;
-	r->url = strdup(req->url);
-	r->etag = dup_or_null(req->etag);
-	r->last_modified = dup_or_null(req->last_modified);
-	if (!r->url || (req->etag && !r->etag) || (req->last_modified && !r->last_modified))
-		goto fail;
-	r->rq.url = r->url;
-	r->rq.etag = r->etag;
-	r->rq.last_modified = r->last_modified;
+	if (!req->url)
+		return fr_errf(err, errlen, "fetcher: request without a URL");
+	r = malloc(sizeof(*r) + len0(req->url) + len0(req->etag) + len0(req->last_modified));
+	if (!r)
+		return fr_errf(err, errlen, "%s: out of memory", req->url);
+	at = r->data;
+	r->next = NULL;
+	r->rq.url = put(&at, req->url, strlen(req->url));
+	r->rq.etag = put(&at, req->etag, req->etag ? strlen(req->etag) : 0);
+	r->rq.last_modified =
+	    put(&at, req->last_modified, req->last_modified ? strlen(req->last_modified) : 0);
 	r->rq.tag = req->tag;
 	pthread_mutex_lock(&q->mu);
 	if (q->rq_tail)
@@ -296,9 +297,6 @@ fr_fetchq_submit(struct fr_fetchq *q, const struct fr_request *req, char *err, s
 	pthread_mutex_unlock(&q->mu);
 	q->pending++;
 	return 0;
-fail:
-	req_free(r);
-	return fr_errf(err, errlen, "%s: out of memory", req->url ? req->url : "request");
 }
 
 int
@@ -336,7 +334,6 @@ fr_fetchq_poll(struct fr_fetchq *q, int timeout_ms,
 		q->pending--;
 		n++;
 		done(arg, &list->r);
-		fr_response_clear(&list->r);
 		free(list);
 		list = next;
 	}
