@@ -1,7 +1,8 @@
 /* fetchq.c - the fetcher's thread (fetchq.h). Two FIFO lists under one
  * mutex: requests for the thread, responses for the loop. The thread
- * drives the fetcher in slices of at most a millisecond, so a request
- * waits at most that long to start while transfers run; with none running
+ * drives the fetcher in slices of a millisecond while requests or
+ * responses keep coming (a request waits at most that long to start),
+ * longer ones (up to 16 ms) while transfers run quietly; with none running
  * it sleeps until a request comes. */
 #include "fetchq.h"
 
@@ -16,8 +17,10 @@
 #include <string.h>
 #include <time.h>
 
-/* Longest the thread stays in the fetcher before looking for requests. */
+/* How long the thread stays in the fetcher before looking for requests:
+ * the busy value, and the longest after quiet slices. */
 #define SLICE_MS 1
+#define SLICE_MAX_MS 16
 
 /* A request copied for the thread, its strings in the same allocation. */
 struct req {
@@ -152,6 +155,7 @@ static void *
 thread_main(void *arg)
 {
 	struct fr_fetchq *q = arg;
+	int slice_ms = SLICE_MS;
 
 	pthread_mutex_lock(&q->mu);
 	for (;;) {
@@ -169,6 +173,8 @@ thread_main(void *arg)
 			continue;
 		}
 		pthread_mutex_unlock(&q->mu);
+		if (todo)
+			slice_ms = SLICE_MS;
 		while (todo) {
 			struct req *next = todo->next;
 			char e[256];
@@ -180,7 +186,11 @@ thread_main(void *arg)
 		}
 		int rc = 0;
 		if (fr_fetcher_running(q->f) > 0)
-			rc = fr_fetcher_poll(q->f, SLICE_MS, on_done, q);
+			rc = fr_fetcher_poll(q->f, slice_ms, on_done, q);
+		if (q->batch_head)
+			slice_ms = SLICE_MS;
+		else if (slice_ms < SLICE_MAX_MS)
+			slice_ms *= 2;
 		pthread_mutex_lock(&q->mu);
 		hand_over(q);
 		if (rc < 0) {
