@@ -408,15 +408,18 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 		}
 	}
 
-	/* The learned state. */
+	/* The learned state (into the row's own buffer when it has the size). */
 	size_t sz = fr_sched_state_size(c->sched);
-	void *blob = malloc(sz ? sz : 1);
+	void *blob = r->policy_state && r->policy_state_len == sz ? r->policy_state
+								  : malloc(sz ? sz : 1);
 	if (blob) {
 		memcpy(blob, fr_sched_state(c->sched, oc->i), sz);
-		free(r->policy_state);
+		if (blob != r->policy_state)
+			free(r->policy_state);
 		r->policy_state = blob;
 		r->policy_state_len = sz;
-		set_str(&r->policy, c->ops->name);
+		if (!r->policy || strcmp(r->policy, c->ops->name) != 0)
+			set_str(&r->policy, c->ops->name);
 	}
 	if (c->ops->rate)
 		r->rate_per_day = c->ops->rate(fr_sched_policy_ctx(c->sched),
