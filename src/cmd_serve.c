@@ -1,12 +1,14 @@
 /* cmd_serve.c - `freshet serve`: serves a synthetic world as feeds over HTTP
  * on 127.0.0.1, on many virtual hosts, in compressed time, for live crawls;
- * or a web of sites (a manifest, or generated) for feed discovery. */
+ * or a web of sites (a manifest, or generated) for feed discovery; or a
+ * world of evolving forums for incremental forum crawling. */
 #include "cmd.h"
 
 #include "core/err.h"
 #include "core/timefmt.h"
 #include "serve/clock.h"
 #include "serve/feeds.h"
+#include "serve/forums.h"
 #include "serve/server.h"
 #include "serve/sites.h"
 #include "serve/web.h"
@@ -30,6 +32,9 @@ static const char USAGE[] =
     "                     [--formats rss,atom,json] [--huge-mib M]\n"
     "       freshet serve --sites MANIFEST [--port P] [--port-file F] [--log FILE]\n"
     "       freshet serve --web N [--seed S] [--truth FILE] [--sites-list FILE]\n"
+    "                     [--port P] [--port-file F] [--log FILE]\n"
+    "       freshet serve --forums N [--seed S] [--speed X] [--start T] [--duration D]\n"
+    "                     [--truth FILE] [--list FILE] [--describe FILE]\n"
     "                     [--port P] [--port-file F] [--log FILE]\n"
     "\n"
     "Serves the world in DIR (written by `freshet world --out DIR`: trace.csv and\n"
@@ -63,6 +68,19 @@ static const char USAGE[] =
     "                     --connect-to :443:127.0.0.1:TLS-PORT (and --cacert FILE)\n"
     "  --tls-port P       its port (default 0: a free one)\n"
     "  --tls-port-file F  write the HTTPS port to F once listening\n"
+    "\n"
+    "With --forums N it serves N synthetic forums that evolve in compressed time,\n"
+    "forum<k>.test for k = 0..N-1 (any Host name, as above), in the styles of\n"
+    "phpBB, vBulletin, SMF, XenForo, Discuz!, a custom and a threaded forum (the\n"
+    "structure of forum k is row k % 14 of a table: see docs/serve.md):\n"
+    "  --seed S           rates, times, members and words (default 1)\n"
+    "  --speed X          forum seconds per wall second (default 1)\n"
+    "  --start T          forum time when serving starts, Unix seconds or RFC 3339\n"
+    "                     (default: now, to the minute); history comes before it\n"
+    "  --duration D       forum time after which the clock stops (default: never)\n"
+    "  --truth FILE       on stop, TSV of every post that exists at the clock's time\n"
+    "  --list FILE        the forums' entry URLs, one a line, written before listening\n"
+    "  --describe FILE    TSV of each forum's structure, written before listening\n"
     "\n"
     "options:\n"
     "  --world DIR        the world directory (required)\n"
@@ -247,6 +265,7 @@ struct opts {
 	    *duration, *window, *misbehave, *host_limit, *api_limit, *formats, *huge_mib;
 	const char *sites, *web, *seed, *sites_list;
 	const char *tls_cert, *tls_key, *tls_port, *tls_port_file;
+	const char *forums, *list, *describe;
 };
 
 static int
@@ -257,13 +276,15 @@ parse_args(int argc, char **argv, struct opts *o)
 	                       "--start",      "--duration",  "--window",  "--misbehave",
 	                       "--host-limit", "--api-limit", "--formats", "--huge-mib",
 	                       "--sites",      "--web",       "--seed",    "--sites-list",
-	                       "--tls-cert",   "--tls-key",   "--tls-port", "--tls-port-file"};
+	                       "--tls-cert",   "--tls-key",   "--tls-port", "--tls-port-file",
+	                       "--forums",     "--list",      "--describe"};
 	const char **slots[] = {&o->world,      &o->speed,     &o->port,    &o->port_file,
 	                        &o->hosts,      &o->opml,      &o->log,     &o->truth,
 	                        &o->start,      &o->duration,  &o->window,  &o->misbehave,
 	                        &o->host_limit, &o->api_limit, &o->formats, &o->huge_mib,
 	                        &o->sites,      &o->web,       &o->seed,    &o->sites_list,
-	                        &o->tls_cert,   &o->tls_key,   &o->tls_port, &o->tls_port_file};
+	                        &o->tls_cert,   &o->tls_key,   &o->tls_port, &o->tls_port_file,
+	                        &o->forums,     &o->list,      &o->describe};
 	size_t n = sizeof(names) / sizeof(names[0]);
 
 	memset(o, 0, sizeof(*o));
@@ -297,8 +318,30 @@ parse_args(int argc, char **argv, struct opts *o)
 		}
 		*slots[k] = val;
 	}
-	if ((o->world != NULL) + (o->sites != NULL) + (o->web != NULL) > 1) {
-		cli_err("serve", "give one of --world, --sites and --web");
+	if ((o->world != NULL) + (o->sites != NULL) + (o->web != NULL) + (o->forums != NULL) > 1) {
+		cli_err("serve", "give one of --world, --sites, --web and --forums");
+		return -1;
+	}
+	if (o->forums) {
+		const char *other[] = {o->hosts,     o->opml,      o->window,   o->misbehave,
+		                       o->host_limit, o->api_limit, o->formats, o->huge_mib,
+		                       o->sites_list, o->tls_cert,  o->tls_key, o->tls_port,
+		                       o->tls_port_file};
+		const char *other_names[] = {"--hosts",      "--opml",      "--window",   "--misbehave",
+		                             "--host-limit", "--api-limit", "--formats",  "--huge-mib",
+		                             "--sites-list", "--tls-cert",  "--tls-key",  "--tls-port",
+		                             "--tls-port-file"};
+
+		for (size_t k = 0; k < sizeof(other) / sizeof(other[0]); k++) {
+			if (other[k]) {
+				cli_err("serve", "%s does not go with --forums", other_names[k]);
+				return -1;
+			}
+		}
+		return 0;
+	}
+	if (o->list || o->describe) {
+		cli_err("serve", "%s goes with --forums", o->list ? "--list" : "--describe");
 		return -1;
 	}
 	if (o->sites || o->web) {
@@ -719,6 +762,189 @@ out:
 	return code;
 }
 
+/* Writes a --forums file (kind 0 truth at t_s, 1 list, 2 describe) whole or
+ * not at all. */
+static int
+write_forums_file(struct fr_forums *w, const char *opt, const char *path, int kind, double t_s,
+                  size_t *rows)
+{
+	char tmp[4096], err[FR_ERRLEN];
+	FILE *f;
+	int rc;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp)) {
+		cli_err("serve", "%s %s: path too long", opt, path);
+		return -1;
+	}
+	f = open_out(opt, tmp);
+	if (!f)
+		return -1;
+	rc = kind == 0   ? fr_forums_write_truth(w, f, t_s, rows, path, err, sizeof(err))
+	     : kind == 1 ? fr_forums_write_list(w, f, path, err, sizeof(err))
+	                 : fr_forums_write_describe(w, f, path, err, sizeof(err));
+	if (rc < 0) {
+		cli_err("serve", "%s %s", opt, err);
+		fclose(f);
+		remove(tmp);
+		return -1;
+	}
+	if (fclose(f) != 0 || rename(tmp, path) != 0) {
+		cli_err("serve", "%s %s: cannot write: %s", opt, path, strerror(errno));
+		remove(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* `serve --forums N`: evolving forums on the any-host server. */
+static int
+serve_forums(const struct opts *o)
+{
+	struct fr_serve_clock clock;
+	struct fr_serve_config sc;
+	struct fr_forums_config fc;
+	struct fr_forums *w = NULL;
+	struct fr_serve *srv = NULL;
+	struct fr_serve_stats stats;
+	char err[FR_ERRLEN], portbuf[16], t0[32], t1[32];
+	const char *why;
+	uint64_t u, seed = 1;
+	uint16_t port = 0;
+	double speed = 1, start_s, duration_s = 0;
+	FILE *logf = NULL;
+	sigset_t sigs;
+	int sig = 0, code = EXIT_FAIL;
+	size_t rows = 0;
+
+	if (parse_u64(o->forums, FR_FORUMS_MAX, &u) < 0 || u == 0) {
+		cli_err("serve", "--forums wants a number of forums 1..%u, not '%s'", FR_FORUMS_MAX,
+		        o->forums);
+		return EXIT_USAGE;
+	}
+	memset(&fc, 0, sizeof(fc));
+	fc.n_forums = (uint32_t)u;
+	if (o->seed) {
+		if (parse_u64(o->seed, UINT64_MAX, &u) < 0) {
+			cli_err("serve", "--seed wants a whole number >= 0, not '%s'", o->seed);
+			return EXIT_USAGE;
+		}
+		seed = u;
+	}
+	if (o->speed && parse_span(o->speed, 0, &speed) < 0) {
+		cli_err("serve", "--speed wants a positive number, not '%s'", o->speed);
+		return EXIT_USAGE;
+	}
+	if (o->port) {
+		if (parse_u64(o->port, 65535, &u) < 0) {
+			cli_err("serve", "--port wants 0..65535, not '%s'", o->port);
+			return EXIT_USAGE;
+		}
+		port = (uint16_t)u;
+	}
+	if (o->start) {
+		if (fr_time_parse(o->start, strlen(o->start), &start_s, &why) < 0) {
+			cli_err("serve", "--start: time '%s' %s", o->start, why);
+			return EXIT_USAGE;
+		}
+	} else {
+		start_s = floor(fr_serve_wall_now() / 60) * 60;
+	}
+	if (o->duration && parse_span(o->duration, 1, &duration_s) < 0) {
+		cli_err("serve", "--duration wants a positive span (e.g. 86400, 36h, 2d), not '%s'",
+		        o->duration);
+		return EXIT_USAGE;
+	}
+	memset(&clock, 0, sizeof(clock));
+	clock.speed = speed;
+	clock.start_s = start_s;
+	clock.end_s = o->duration ? start_s + duration_s : start_s + 1e11;
+	clock.wall0_s = fr_serve_wall_now();
+	fc.seed = seed;
+	fc.clock = &clock;
+	w = fr_forums_new(&fc, err, sizeof(err));
+	if (!w) {
+		cli_err("serve", "%s", err);
+		return EXIT_FAIL;
+	}
+	if ((o->list && write_forums_file(w, "--list", o->list, 1, 0, NULL) < 0) ||
+	    (o->describe && write_forums_file(w, "--describe", o->describe, 2, 0, NULL) < 0))
+		goto out;
+	if (o->log) {
+		logf = open_out("--log", o->log);
+		if (!logf)
+			goto out;
+		setvbuf(logf, NULL, _IOLBF, 0);
+	}
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	fr_serve_config_defaults(&sc);
+	sc.any_host = 1;
+	sc.port = port;
+	sc.log = logf;
+	sc.handler.handle = fr_forums_handle;
+	sc.handler.ctx = w;
+	/* The clock starts when the server listens. */
+	clock.wall0_s = fr_serve_wall_now();
+	srv = fr_serve_start(&sc, err, sizeof(err));
+	if (!srv) {
+		cli_err("serve", "%s", err);
+		goto out;
+	}
+	snprintf(portbuf, sizeof(portbuf), "%u\n", (unsigned)fr_serve_port(srv));
+	if (o->port_file && write_small_file(o->port_file, portbuf) < 0) {
+		cli_err("serve", "--port-file %s: cannot write: %s", o->port_file, strerror(errno));
+		goto out;
+	}
+	fr_time_format(clock.start_s, t0, sizeof(t0));
+	fprintf(stderr,
+	        "freshet serve: listening on 127.0.0.1:%u: %u forums forum0..forum%u.test "
+	        "(seed %llu); clock from %s at speed %g",
+	        (unsigned)fr_serve_port(srv), (unsigned)fc.n_forums, (unsigned)fc.n_forums - 1,
+	        (unsigned long long)seed, t0, speed);
+	if (o->duration) {
+		fr_time_format(clock.end_s, t1, sizeof(t1));
+		fprintf(stderr, " until %s", t1);
+	}
+	fputc('\n', stderr);
+	while (sigwait(&sigs, &sig) != 0)
+		;
+	{
+		double t_end = fr_serve_clock_trace(&clock, fr_serve_wall_now());
+
+		fr_serve_get_stats(srv, &stats);
+		fr_serve_stop(srv);
+		srv = NULL;
+		if (o->truth && write_forums_file(w, "--truth", o->truth, 0, t_end, &rows) < 0)
+			goto out;
+		fr_time_format(t_end, t1, sizeof(t1));
+		fprintf(stderr,
+		        "freshet serve: %s at clock %s: %llu requests (%llu 200, %llu 304, %llu 3xx, "
+		        "%llu 404, %llu other)",
+		        sig == SIGINT ? "interrupted" : "terminated", t1,
+		        (unsigned long long)stats.requests, (unsigned long long)stats.ok,
+		        (unsigned long long)stats.not_modified, (unsigned long long)stats.redirect,
+		        (unsigned long long)stats.not_found,
+		        (unsigned long long)(stats.other + stats.too_many + stats.fail500 +
+		                             stats.fail503));
+		if (o->truth)
+			fprintf(stderr, "; truth: %zu posts -> %s", rows, o->truth);
+		fputc('\n', stderr);
+	}
+	code = EXIT_OK;
+out:
+	fr_serve_stop(srv);
+	if (logf && fclose(logf) != 0) {
+		cli_err("serve", "--log %s: write error", o->log);
+		code = EXIT_FAIL;
+	}
+	fr_forums_free(w);
+	return code;
+}
+
 int
 cmd_serve(int argc, char **argv)
 {
@@ -744,6 +970,8 @@ cmd_serve(int argc, char **argv)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
 	if (o.sites || o.web)
 		return serve_web(&o);
+	if (o.forums)
+		return serve_forums(&o);
 	if (check_settings(&o, &st) < 0)
 		return EXIT_USAGE;
 	if ((size_t)snprintf(trace_path, sizeof(trace_path), "%s/trace.csv", o.world) >=
