@@ -1344,9 +1344,9 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		P(c, "</div></div></div>\n</li>\n");
 		break;
 	case FR_FORUM_SMF:
-		F(c, "<div class=\"%s\"><span class=\"topslice\"><span></span></span>\n<div "
-		     "class=\"post_wrapper\"><div class=\"poster\"><h4>",
-		  j % 2 ? "windowbg" : "windowbg2");
+		F(c, "<div class=\"%s\" id=\"msg%u\"><span class=\"topslice\"><span></span></span>\n"
+		     "<div class=\"post_wrapper\"><div class=\"poster\"><h4>",
+		  j % 2 ? "windowbg" : "windowbg2", (unsigned)pid);
 		member_link(c, m, NULL);
 		F(c, "</h4><ul class=\"reset smalltext\" id=\"msg_%u_extra_info\"><li "
 		     "class=\"postcount\">%s: %u</li></ul></div>\n<div class=\"postarea\"><div "
@@ -1360,8 +1360,8 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 			F(c, "<strong>#%u</strong> ", (unsigned)j);
 		date_el(c, th->t[j], "date-post");
 		F(c, " &#187;</div></div></div>\n<div class=\"post\"><div class=\"inner\" "
-		     "id=\"msg%u\">",
-		  (unsigned)pid);
+		     "data-msgid=\"%u\" id=\"msg_%u\">",
+		  (unsigned)pid, (unsigned)pid);
 		post_body(c, i, j, 1);
 		P(c, "</div></div></div>\n");
 		signature(c, m, "<div class=\"moderatorbar\"><div class=\"signature\">",
@@ -1543,7 +1543,10 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 		const struct fr_fthread *t0 = th;
 
 		P(c, "<div id=\"siteTable\" class=\"sitetable linklisting\"><div class=\"thing "
-		     "link self\"><div class=\"entry\"><p class=\"title\">");
+		     "link self\"><div class=\"entry\"");
+		if (page == 1)
+			F(c, " id=\"c%u\"", (unsigned)t0->pid[0]);
+		P(c, "><p class=\"title\">");
 		A(c, fr_furl_thread(f, i, 1, ptitle), title, "title may-blank");
 		P(c, "</p>");
 		if (page == 1) {
@@ -1551,9 +1554,8 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 			date_el(c, t0->t[0], "date-post");
 			P(c, " by ");
 			member_link(c, t0->author[0], "author");
-			F(c, "</p><div class=\"expando\"><div class=\"usertext-body\" id=\"c%u\"><div "
-			     "class=\"md\">",
-			  (unsigned)t0->pid[0]);
+			P(c, "</p><div class=\"expando\"><div class=\"usertext-body\"><div "
+			     "class=\"md\">");
 			post_body(c, i, 0, 0);
 			P(c, "</div></div></div>");
 		}
