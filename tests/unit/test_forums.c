@@ -742,6 +742,7 @@ test_deterministic(void)
 	sa = truth_at(a, t2, &ta);
 	sb = truth_at(b, t2, &tb);
 	CHECK(sa && sb && !strcmp(sa, sb));
+	free(tb.p);
 	sc = truth_at(c, t2, &tb);
 	CHECK(sc && strcmp(sa, sc) != 0); /* another seed, another world */
 	for (size_t u = 0; u < sizeof(urls) / sizeof(urls[0]); u++) {
