@@ -479,6 +479,14 @@ group_commit(struct crawl *c)
 	c->tx_new = c->tx_updated = 0;
 }
 
+/* Transfers at once in the fetcher (which would queue more itself, with
+ * their start time taken too early). */
+static size_t
+fetch_room(const struct crawl *c)
+{
+	return c->o->fetch.max_total > 0 ? (size_t)c->o->fetch.max_total : 64;
+}
+
 /* Fetches under way: transfers whose responses the loop has not taken. */
 static size_t
 in_flight(struct crawl *c)
@@ -1033,7 +1041,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	fo.max_redirects = -1;
 	struct fr_fetcher *fetcher;
 	if (fr_fetcher_new(&fetcher, &fo, err, errlen) < 0 ||
-	    fr_fetchq_new(&c->fetcher, fetcher, err, errlen) < 0)
+	    fr_fetchq_new(&c->fetcher, fetcher, fetch_room(c), err, errlen) < 0)
 		goto out;
 	if (o->robots) {
 		struct fr_robots_cache_opts ro = {.ttl_s = o->robots_ttl_s,
@@ -1122,9 +1130,11 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 				k++;
 			}
 		}
-		/* Start every fetch that is due now, while the fetcher has room
-		 * (it queues beyond max_total, which would blur host gaps). */
-		size_t room_cap = o->fetch.max_total > 0 ? (size_t)o->fetch.max_total : 64;
+		/* Start every fetch that is due now, while there is room: the
+		 * fetcher's transfers, and as many more waiting in its queue to
+		 * start the moment one ends (a transfer's host gap runs from
+		 * when it really starts). */
+		size_t room_cap = 2 * fetch_room(c);
 		while (!stopping && fr_fetchq_running(c->fetcher) < room_cap &&
 		       fr_sched_next(pick(c), now, &i, &at) && at <= now) {
 			start(c, i, now);

@@ -51,8 +51,11 @@ struct fr_fetchq {
 	int thread_waiting; /* the thread sleeps on cv_thread */
 	int loop_waiting;   /* the loop sleeps on cv_loop */
 	size_t pending;     /* the loop's count: submitted, not taken back */
-	/* The thread's: responses of the slice, handed over together. */
+	size_t max_running; /* transfers in the fetcher at once; 0: no limit */
+	/* The thread's: responses of the slice, handed over together, and
+	 * requests waiting for room in the fetcher. */
 	struct resp *batch_head, *batch_tail;
+	struct req *wait_head, *wait_tail;
 };
 
 
@@ -151,6 +154,24 @@ hand_over(struct fr_fetchq *q)
 		pthread_cond_signal(&q->cv_loop);
 }
 
+/* Hands waiting requests to the fetcher while it has room (the thread's). */
+static void
+start_waiting(struct fr_fetchq *q)
+{
+	while (q->wait_head &&
+	       (!q->max_running || fr_fetcher_running(q->f) < q->max_running)) {
+		struct req *r = q->wait_head;
+		char e[256];
+
+		q->wait_head = r->next;
+		if (!q->wait_head)
+			q->wait_tail = NULL;
+		if (fr_fetcher_submit(q->f, &r->rq, e, sizeof(e)) < 0)
+			batch_error(q, r->rq.tag, e);
+		free(r);
+	}
+}
+
 static void *
 thread_main(void *arg)
 {
@@ -166,27 +187,29 @@ thread_main(void *arg)
 			q->rq_head = todo; /* freed by fr_fetchq_free */
 			break;
 		}
-		if (!todo && fr_fetcher_running(q->f) == 0) {
+		if (!todo && !q->wait_head && fr_fetcher_running(q->f) == 0) {
 			q->thread_waiting = 1;
 			pthread_cond_wait(&q->cv_thread, &q->mu);
 			q->thread_waiting = 0;
 			continue;
 		}
 		pthread_mutex_unlock(&q->mu);
-		if (todo)
+		if (todo) {
 			slice_ms = SLICE_MS;
-		while (todo) {
-			struct req *next = todo->next;
-			char e[256];
-
-			if (fr_fetcher_submit(q->f, &todo->rq, e, sizeof(e)) < 0)
-				batch_error(q, todo->rq.tag, e);
-			free(todo);
-			todo = next;
+			if (q->wait_tail)
+				q->wait_tail->next = todo;
+			else
+				q->wait_head = todo;
+			while (todo->next)
+				todo = todo->next;
+			q->wait_tail = todo;
 		}
+		start_waiting(q);
 		int rc = 0;
 		if (fr_fetcher_running(q->f) > 0)
 			rc = fr_fetcher_poll(q->f, slice_ms, on_done, q);
+		/* Transfers that ended make room for waiting requests at once. */
+		start_waiting(q);
 		if (q->batch_head)
 			slice_ms = SLICE_MS;
 		else if (slice_ms < SLICE_MAX_MS)
@@ -205,11 +228,18 @@ thread_main(void *arg)
 	 * the loop's own winding down. */
 	fr_fetcher_free(q->f);
 	q->f = NULL;
+	while (q->wait_head) {
+		struct req *next = q->wait_head->next;
+		free(q->wait_head);
+		q->wait_head = next;
+	}
+	q->wait_tail = NULL;
 	return NULL;
 }
 
 int
-fr_fetchq_new(struct fr_fetchq **out, struct fr_fetcher *f, char *err, size_t errlen)
+fr_fetchq_new(struct fr_fetchq **out, struct fr_fetcher *f, size_t max_running, char *err,
+	      size_t errlen)
 {
 	struct fr_fetchq *q = calloc(1, sizeof(*q));
 
@@ -219,6 +249,7 @@ fr_fetchq_new(struct fr_fetchq **out, struct fr_fetcher *f, char *err, size_t er
 		return fr_errf(err, errlen, "out of memory");
 	}
 	q->f = f;
+	q->max_running = max_running;
 	pthread_mutex_init(&q->mu, NULL);
 	pthread_cond_init(&q->cv_thread, NULL);
 	pthread_cond_init(&q->cv_loop, NULL);

@@ -13,9 +13,14 @@
 
 struct fr_fetchq;
 
-/* Starts the thread. Takes ownership of f (also on failure). Returns 0 and
- * *out (free with fr_fetchq_free), or -1 with err set. */
-int fr_fetchq_new(struct fr_fetchq **out, struct fr_fetcher *f, char *err, size_t errlen);
+/* Starts the thread. Takes ownership of f (also on failure). max_running
+ * > 0: at most that many transfers are handed to the fetcher at once; the
+ * requests beyond wait here, in order, and each starts (and its response's
+ * started_s is taken) as soon as a transfer ends, without waiting for the
+ * caller. 0: every request goes to the fetcher at once. Returns 0 and *out
+ * (free with fr_fetchq_free), or -1 with err set. */
+int fr_fetchq_new(struct fr_fetchq **out, struct fr_fetcher *f, size_t max_running, char *err,
+		  size_t errlen);
 /* Asks the thread to end without waiting for it: the transfers still
  * running are aborted (their responses dropped) and the fetcher is freed
  * (its connections closed) there, while the caller goes on with other

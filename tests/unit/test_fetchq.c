@@ -8,6 +8,7 @@
 #include "test.h"
 
 #include <microhttpd.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,8 +17,11 @@
 
 static struct MHD_Daemon *daemon_;
 static unsigned short port;
+static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
+static int active, peak; /* /n/ requests being answered, at most at once (under mu) */
 
-/* /n/K answers "body K"; /slow sleeps 1 s first; If-None-Match "e" gets 304. */
+/* /n/K answers "body K" after 2 ms; /slow sleeps 1 s first; If-None-Match
+ * "e" gets 304. */
 static enum MHD_Result
 handler(void *cls, struct MHD_Connection *c, const char *url, const char *method,
 	const char *version, const char *upload, size_t *upload_len, void **state)
@@ -36,6 +40,16 @@ handler(void *cls, struct MHD_Connection *c, const char *url, const char *method
 	(void)state;
 	if (!strcmp(url, "/slow"))
 		sleep(1);
+	if (!strncmp(url, "/n/", 3)) {
+		pthread_mutex_lock(&mu);
+		if (++active > peak)
+			peak = active;
+		pthread_mutex_unlock(&mu);
+		usleep(2000);
+		pthread_mutex_lock(&mu);
+		active--;
+		pthread_mutex_unlock(&mu);
+	}
 	snprintf(body, sizeof(body), "body %s", strncmp(url, "/n/", 3) ? url : url + 3);
 	if (inm && !strcmp(inm, "\"e\"")) {
 		status = 304;
@@ -57,19 +71,29 @@ mono_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
+/* A fetcher of max_total transfers behind a queue of max_running. */
 static struct fr_fetchq *
-new_queue(int max_total)
+new_queue(int max_total, size_t max_running)
 {
 	struct fr_fetch_opts o;
 	struct fr_fetcher *f;
 	struct fr_fetchq *q = NULL;
 	char err[256];
 
+	static char ct[64];
+	static const char *cts[1];
+
 	fr_fetch_opts_init(&o);
 	o.max_total = max_total;
 	o.timeout_s = 10;
+	/* Hosts hK.fetchq.test, all on the test server (one host would be
+	 * held to the fetcher's few connections per host). */
+	snprintf(ct, sizeof(ct), "::127.0.0.1:%u", port);
+	cts[0] = ct;
+	o.connect_to = cts;
+	o.n_connect_to = 1;
 	CHECK(fr_fetcher_new(&f, &o, err, sizeof(err)) == 0);
-	CHECK(fr_fetchq_new(&q, f, err, sizeof(err)) == 0);
+	CHECK(fr_fetchq_new(&q, f, max_running, err, sizeof(err)) == 0);
 	return q;
 }
 
@@ -101,8 +125,8 @@ on_done(void *arg, const struct fr_response *res)
 		char url[128], err[256];
 		struct fr_request rq = {url, NULL, NULL, res->tag + 1000};
 
-		snprintf(url, sizeof(url), "http://127.0.0.1:%u/n/%u", port,
-			 (unsigned)res->tag + 1000);
+		snprintf(url, sizeof(url), "http://h%u.fetchq.test/n/%u",
+			 (unsigned)res->tag % 40, (unsigned)res->tag + 1000);
 		CHECK(fr_fetchq_submit(g->q, &rq, err, sizeof(err)) == 0);
 	}
 }
@@ -124,18 +148,22 @@ test_every_request_comes_back_once(void)
 	char err[256];
 
 	memset(&g, 0, sizeof(g));
-	g.q = new_queue(16);
+	g.q = new_queue(64, 16); /* the queue holds back all but 16 */
 	g.resubmit = 10; /* and the done callback submits 10 more */
 	for (unsigned k = 0; k < 300; k++) {
 		char url[128];
 		struct fr_request rq = {url, NULL, NULL, k};
 
-		snprintf(url, sizeof(url), "http://127.0.0.1:%u/n/%u", port, k);
+		snprintf(url, sizeof(url), "http://h%u.fetchq.test/n/%u", k % 40, k);
 		CHECK(fr_fetchq_submit(g.q, &rq, err, sizeof(err)) == 0);
 	}
 	CHECK(fr_fetchq_running(g.q) == 300);
 	drain(&g);
 	CHECK(g.n == 310 && g.bad == 0);
+	/* The queue held back all but 16 at a time, and used them. */
+	pthread_mutex_lock(&mu);
+	CHECK(peak <= 16 && peak >= 8);
+	pthread_mutex_unlock(&mu);
 	for (int k = 0; k < 300; k++)
 		CHECK(g.seen[k] == 1);
 	for (int k = 1000; k < 1010; k++)
@@ -164,7 +192,7 @@ keep_one(void *arg, const struct fr_response *res)
 static void
 test_validators_bad_address_and_waiting(void)
 {
-	struct fr_fetchq *q = new_queue(4);
+	struct fr_fetchq *q = new_queue(4, 0);
 	struct one o = {0};
 	char url[128], err[256];
 	struct fr_request rq = {url, "\"e\"", NULL, 7};
@@ -206,7 +234,7 @@ test_validators_bad_address_and_waiting(void)
 	CHECK(mono_s() - t0 < 0.5);
 	/* A request without an address is refused here. */
 	struct fr_request none = {NULL, NULL, NULL, 1};
-	q = new_queue(4);
+	q = new_queue(4, 0);
 	CHECK(fr_fetchq_submit(q, &none, err, sizeof(err)) == -1);
 	CHECK(fr_fetchq_running(q) == 0);
 	fr_fetchq_free(q);
