@@ -495,12 +495,13 @@ in_flight(struct crawl *c)
 }
 
 /* Whether the open group should commit now: it is old enough or large
- * enough, nothing else is in flight to join it, or the run is ending. */
+ * enough, or nothing else is in flight to join it. (The end of the run
+ * commits it too.) */
 static int
-group_due(struct crawl *c, double now, int ending)
+group_due(struct crawl *c, double now)
 {
 	return c->tx_open &&
-	       (ending || now - c->tx_since >= c->o->commit_interval_s ||
+	       (now - c->tx_since >= c->o->commit_interval_s ||
 		c->tx_fetches >= c->o->commit_max || in_flight(c) == 0);
 }
 
@@ -1105,7 +1106,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		double at = INFINITY, wake = INFINITY;
 
 		now = wall_now();
-		if (group_due(c, now, 0))
+		if (group_due(c, now))
 			group_commit(c);
 		if (!stopping && ((o->stop && *o->stop) || now >= end || c->fatal ||
 				  (o->once && c->n_done_once >= c->n))) {
