@@ -9,8 +9,18 @@
 #include <stdlib.h>
 #include <string.h>
 
-enum { WHAT_SETUP = 1, WHAT_ARRIVALS, WHAT_PIDS, WHAT_THREAD, WHAT_TITLE, WHAT_TEXT,
-       WHAT_QUOTE, WHAT_MEMBER, WHAT_VIEWS, WHAT_BOARD };
+enum {
+	WHAT_SETUP = 1,
+	WHAT_ARRIVALS,
+	WHAT_PIDS,
+	WHAT_THREAD,
+	WHAT_TITLE,
+	WHAT_TEXT,
+	WHAT_QUOTE,
+	WHAT_MEMBER,
+	WHAT_VIEWS,
+	WHAT_BOARD
+};
 
 static void
 seed_rng(struct fr_rng *r, const struct fr_forum *f, uint64_t what, uint64_t i, uint64_t j)
@@ -109,10 +119,10 @@ fr_fgen_member_joined(const struct fr_forum *f, uint32_t m)
 }
 
 static const char *const NAME_WORDS[32] = {
-    "river", "garden", "harbour", "lantern", "orchard", "quiet", "bright", "railway",
-    "market", "meadow", "silver", "forest", "copper", "island", "mountain", "signal",
-    "thunder", "valley", "engine", "bridge", "candle", "compass", "falcon", "otter",
-    "badger", "heron", "maple", "cedar", "pike", "trout", "fox", "wolf"};
+    "river",   "garden", "harbour", "lantern", "orchard", "quiet",   "bright",   "railway",
+    "market",  "meadow", "silver",  "forest",  "copper",  "island",  "mountain", "signal",
+    "thunder", "valley", "engine",  "bridge",  "candle",  "compass", "falcon",   "otter",
+    "badger",  "heron",  "maple",   "cedar",   "pike",    "trout",   "fox",      "wolf"};
 
 char *
 fr_fgen_member_name(const struct fr_forum *f, uint32_t m, char *buf, size_t len)
@@ -149,8 +159,7 @@ fr_fgen_member_posts(const struct fr_forum *f, uint32_t m, int64_t t_s)
 
 /* ---- set-up ---- */
 
-static int
-add_thread(struct fr_forum *f, int64_t created, int sticky, unsigned sticky_board);
+static int add_thread(struct fr_forum *f, int64_t created, int sticky, unsigned sticky_board);
 
 int
 fr_fgen_init(struct fr_forum *f, uint64_t seed, uint32_t k, double start_s)
@@ -206,8 +215,8 @@ fr_fgen_init(struct fr_forum *f, uint64_t seed, uint32_t k, double start_s)
 				if (!strcmp(f->boards[c].name, bd->name)) {
 					size_t l = strlen(bd->name);
 
-					snprintf(bd->name + (l < 80 ? l : 80), sizeof(bd->name) - 80,
-					         " %u", (unsigned)id);
+					snprintf(bd->name + (l < 80 ? l : 80),
+					         sizeof(bd->name) - 80, " %u", (unsigned)id);
 					break;
 				}
 			}
@@ -239,8 +248,8 @@ fr_fgen_init(struct fr_forum *f, uint64_t seed, uint32_t k, double start_s)
 			}
 		}
 	}
-	f->next_arrival_s = (double)f->birth_s + 86400.0 +
-	                    fr_rng_exp(&f->arr, 0.7 * 86400.0 / f->threads_per_day);
+	f->next_arrival_s =
+	    (double)f->birth_s + 86400.0 + fr_rng_exp(&f->arr, 0.7 * 86400.0 / f->threads_per_day);
 	return 0;
 }
 
@@ -749,7 +758,8 @@ fr_fgen_title(const struct fr_forum *f, size_t i, char *buf, size_t len)
 		const struct fr_forum_ui *ui = fr_forum_ui(f->prof.lang);
 		const char *titles[3] = {ui->rules_title, ui->welcome_title, ui->announce_title};
 
-		snprintf(buf, len, "%s", titles[(i % (f->prof.stickies ? f->prof.stickies : 1)) % 3]);
+		snprintf(buf, len, "%s",
+		         titles[(i % (f->prof.stickies ? f->prof.stickies : 1)) % 3]);
 		return buf;
 	}
 	seed_rng(&r, f, WHAT_TITLE, i, 0);

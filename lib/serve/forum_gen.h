@@ -31,24 +31,24 @@ struct fr_text;
 #define FR_FGEN_MAX_STICKY 3
 
 struct fr_fthread {
-	int64_t created;      /* = t[0] */
-	uint32_t id;          /* thread id, increasing with creation */
-	uint16_t board;       /* board index */
-	uint8_t sticky;       /* 1: pinned on its board */
-	uint32_t n;           /* posts drawn, the opening post included (some in the future) */
-	uint32_t n_assigned;  /* posts with an id (those with t <= the forum's assigned_until) */
-	int64_t *t;           /* post times, non-decreasing; t[0] the opening post */
-	uint32_t *author;     /* member index per post */
-	uint32_t *parent;     /* nested forums: the post number each reply answers (0 for
-	                         top-level replies); NULL otherwise */
-	uint32_t *pid;        /* post ids, n_assigned of them */
+	int64_t created;     /* = t[0] */
+	uint32_t id;         /* thread id, increasing with creation */
+	uint16_t board;      /* board index */
+	uint8_t sticky;      /* 1: pinned on its board */
+	uint32_t n;          /* posts drawn, the opening post included (some in the future) */
+	uint32_t n_assigned; /* posts with an id (those with t <= the forum's assigned_until) */
+	int64_t *t;          /* post times, non-decreasing; t[0] the opening post */
+	uint32_t *author;    /* member index per post */
+	uint32_t *parent;    /* nested forums: the post number each reply answers (0 for
+	                        top-level replies); NULL otherwise */
+	uint32_t *pid;       /* post ids, n_assigned of them */
 };
 
 struct fr_fboard {
-	uint32_t id;          /* f=ID */
+	uint32_t id; /* f=ID */
 	char name[96];
 	char slug[64];
-	uint32_t *th;         /* non-sticky thread indices, in creation order */
+	uint32_t *th; /* non-sticky thread indices, in creation order */
 	size_t n, cap;
 	uint32_t sticky[FR_FGEN_MAX_STICKY];
 	unsigned n_sticky;
@@ -63,24 +63,24 @@ struct fr_forum {
 	int64_t birth_s;
 	unsigned n_boards;
 	struct fr_fboard boards[FR_FGEN_MAX_BOARDS];
-	uint32_t members0;       /* members at birth */
+	uint32_t members0; /* members at birth */
 	double joins_per_day;
-	uint32_t uid0;           /* member m has user id uid0 + m */
-	char name[96];           /* the forum's title */
+	uint32_t uid0; /* member m has user id uid0 + m */
+	char name[96]; /* the forum's title */
 
 	/* The timeline, extended under the write lock, read under the read lock. */
 	pthread_rwlock_t lock;
-	struct fr_fthread *th;   /* in creation order */
+	struct fr_fthread *th; /* in creation order */
 	size_t n_th, cap_th;
-	struct fr_rng arr;       /* the thread-arrival stream */
-	double next_arrival_s;   /* the next candidate arrival */
+	struct fr_rng arr;     /* the thread-arrival stream */
+	double next_arrival_s; /* the next candidate arrival */
 	uint32_t next_tid;
-	int64_t assigned_until;  /* every thread created and post numbered up to here */
+	int64_t assigned_until; /* every thread created and post numbered up to here */
 	uint32_t next_pid;
-	struct fr_rng pid_rng;   /* gaps between post ids */
-	uint32_t *open;          /* threads with posts after assigned_until */
+	struct fr_rng pid_rng; /* gaps between post ids */
+	uint32_t *open;        /* threads with posts after assigned_until */
 	size_t n_open, cap_open;
-	int64_t *gtime;          /* times of the numbered posts, in id order */
+	int64_t *gtime; /* times of the numbered posts, in id order */
 	size_t n_g, cap_g;
 };
 

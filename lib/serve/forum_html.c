@@ -180,11 +180,12 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 	P(c, "<link rel=\"icon\" href=\"/favicon.ico\">\n</head>\n");
 	switch (sw) {
 	case FR_FORUM_PHPBB:
-		F(c, "<body id=\"phpbb\" class=\"nojs notouch section-%s ltr\">\n<div id=\"wrap\" "
-		     "class=\"wrap\">\n<div id=\"page-header\">\n<div class=\"headerbar\" "
-		     "role=\"banner\"><div class=\"inner\"><div id=\"site-description\">"
-		     "<a id=\"logo\" class=\"logo\" href=\"/\" title=\"%s\"><span "
-		     "class=\"site_logo\"></span></a><h1>",
+		F(c,
+		  "<body id=\"phpbb\" class=\"nojs notouch section-%s ltr\">\n<div id=\"wrap\" "
+		  "class=\"wrap\">\n<div id=\"page-header\">\n<div class=\"headerbar\" "
+		  "role=\"banner\"><div class=\"inner\"><div id=\"site-description\">"
+		  "<a id=\"logo\" class=\"logo\" href=\"/\" title=\"%s\"><span "
+		  "class=\"site_logo\"></span></a><h1>",
 		  section, c->ui->board_index);
 		X(c, f->name);
 		P(c, "</h1></div></div></div>\n<div class=\"navbar\" role=\"navigation\"><div "
@@ -210,16 +211,18 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		     "role=\"main\">\n");
 		break;
 	case FR_FORUM_VBULLETIN:
-		F(c, "<body>\n<div class=\"above_body\"><div id=\"header\" class=\"floatcontainer "
-		     "doc_header\"><div><a name=\"top\" href=\"/\" class=\"logo-image\"><img "
-		     "src=\"images/misc/vbulletin4_logo.png\" alt=\"%s\"></a></div>\n<div "
-		     "id=\"toplinks\" class=\"toplinks\"><ul class=\"nouser\"><li>",
+		F(c,
+		  "<body>\n<div class=\"above_body\"><div id=\"header\" class=\"floatcontainer "
+		  "doc_header\"><div><a name=\"top\" href=\"/\" class=\"logo-image\"><img "
+		  "src=\"images/misc/vbulletin4_logo.png\" alt=\"%s\"></a></div>\n<div "
+		  "id=\"toplinks\" class=\"toplinks\"><ul class=\"nouser\"><li>",
 		  c->ui->forum);
 		A(c, "/login.php?do=register", c->ui->reg, NULL);
 		P(c, "</li><li>");
 		A(c, fr_furl_other(sw, FR_FURL_LOGIN, url), c->ui->login, NULL);
-		P(c, "</li></ul></div></div>\n<div id=\"navbar\" class=\"navbar\"><ul id=\"navtabs\" "
-		     "class=\"navtabs floatcontainer\"><li class=\"selected\">");
+		P(c,
+		  "</li></ul></div></div>\n<div id=\"navbar\" class=\"navbar\"><ul id=\"navtabs\" "
+		  "class=\"navtabs floatcontainer\"><li class=\"selected\">");
 		A(c, "/", c->ui->forum, "navtab");
 		P(c, "</li><li>");
 		A(c, fr_furl_other(sw, FR_FURL_FAQ, url), c->ui->faq, "navtab");
@@ -276,11 +279,12 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		     "<div id=\"main_content_section\">\n");
 		break;
 	case FR_FORUM_XENFORO:
-		F(c, "<body data-template=\"%s\">\n<div class=\"p-pageWrapper\" "
-		     "id=\"top\">\n<header class=\"p-header\" id=\"header\"><div "
-		     "class=\"p-header-inner\"><div class=\"p-header-content\"><div "
-		     "class=\"p-header-logo p-header-logo--image\"><a href=\"/\"><img "
-		     "src=\"/styles/default/xenforo/xenforo-logo.png\" alt=\"",
+		F(c,
+		  "<body data-template=\"%s\">\n<div class=\"p-pageWrapper\" "
+		  "id=\"top\">\n<header class=\"p-header\" id=\"header\"><div "
+		  "class=\"p-header-inner\"><div class=\"p-header-content\"><div "
+		  "class=\"p-header-logo p-header-logo--image\"><a href=\"/\"><img "
+		  "src=\"/styles/default/xenforo/xenforo-logo.png\" alt=\"",
 		  section);
 		X(c, f->name);
 		P(c, "\"></a></div></div></div></header>\n<div class=\"p-navSticky "
@@ -296,11 +300,12 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		A(c, fr_furl_other(sw, FR_FURL_LOGIN, url), c->ui->login,
 		  "p-navgroup-link p-navgroup-link--logIn");
 		A(c, "/login/register", c->ui->reg, "p-navgroup-link p-navgroup-link--register");
-		P(c, "</div></div></div></nav></div>\n<div class=\"p-body\"><div "
-		     "class=\"p-body-inner\">\n<div class=\"p-breadcrumbs-wrap\"><ul "
-		     "class=\"p-breadcrumbs\" itemscope "
-		     "itemtype=\"https://schema.org/BreadcrumbList\"><li itemprop=\"itemListElement\" "
-		     "itemscope itemtype=\"https://schema.org/ListItem\">");
+		P(c,
+		  "</div></div></div></nav></div>\n<div class=\"p-body\"><div "
+		  "class=\"p-body-inner\">\n<div class=\"p-breadcrumbs-wrap\"><ul "
+		  "class=\"p-breadcrumbs\" itemscope "
+		  "itemtype=\"https://schema.org/BreadcrumbList\"><li itemprop=\"itemListElement\" "
+		  "itemscope itemtype=\"https://schema.org/ListItem\">");
 		A(c, "/", c->ui->forum, NULL);
 		P(c, "</li>");
 		if (b >= 0) {
@@ -358,8 +363,9 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		P(c, "</div>\n</td></tr><tr><td class=\"content\">\n");
 		break;
 	default:
-		P(c, "<body class=\"listing-page\">\n<div id=\"header\" role=\"banner\"><div "
-		     "id=\"sr-header-area\"><div class=\"sr-list\"><ul class=\"flat-list sr-bar\">");
+		P(c,
+		  "<body class=\"listing-page\">\n<div id=\"header\" role=\"banner\"><div "
+		  "id=\"sr-header-area\"><div class=\"sr-list\"><ul class=\"flat-list sr-bar\">");
 		for (unsigned i = 0; i < f->n_boards; i++) {
 			P(c, "<li>");
 			A(c, fr_furl_board(f, i, 1, url), f->boards[i].slug, "choice");
@@ -529,14 +535,16 @@ pager(struct rc *c, const struct pager *pg)
 		}
 		P(c, "<ul>");
 		if (pg->cur > 1)
-			F(c, "<li class=\"arrow previous\"><a class=\"button button-icon-only\" "
-			     "href=\"%s\" rel=\"prev\" role=\"button\"><span>%s</span></a></li>",
+			F(c,
+			  "<li class=\"arrow previous\"><a class=\"button button-icon-only\" "
+			  "href=\"%s\" rel=\"prev\" role=\"button\"><span>%s</span></a></li>",
 			  pager_url(c, pg, pg->cur - 1, url), c->ui->prev);
 		gap = 0;
 		for (p = 1; p <= pg->last; p++) {
 			if (!shown_page(p, pg->cur, pg->last)) {
 				if (!gap)
-					P(c, "<li class=\"ellipsis\" role=\"separator\"><span>&hellip;</span></li>");
+					P(c, "<li class=\"ellipsis\" "
+					     "role=\"separator\"><span>&hellip;</span></li>");
 				gap = 1;
 				continue;
 			}
@@ -544,39 +552,46 @@ pager(struct rc *c, const struct pager *pg)
 			if (p == pg->cur)
 				F(c, "<li class=\"active\"><span>%u</span></li>", (unsigned)p);
 			else
-				F(c, "<li><a class=\"button\" href=\"%s\" role=\"button\">%u</a></li>",
+				F(c,
+				  "<li><a class=\"button\" href=\"%s\" role=\"button\">%u</a></li>",
 				  pager_url(c, pg, p, url), (unsigned)p);
 		}
 		if (pg->cur < pg->last)
-			F(c, "<li class=\"arrow next\"><a class=\"button button-icon-only\" "
-			     "href=\"%s\" rel=\"next\" role=\"button\"><span>%s</span></a></li>",
+			F(c,
+			  "<li class=\"arrow next\"><a class=\"button button-icon-only\" "
+			  "href=\"%s\" rel=\"next\" role=\"button\"><span>%s</span></a></li>",
 			  pager_url(c, pg, pg->cur + 1, url), c->ui->next);
 		P(c, "</ul></div>\n");
 		return;
 	case FR_FORUM_VBULLETIN:
 		if (pg->last <= 1)
 			return;
-		F(c, "<div class=\"pagination_top\"><form class=\"pagination popupmenu "
-		     "nohovermenu\"><span><a href=\"javascript://\" class=\"popupctrl\">%s %u %s "
-		     "%u</a></span>",
+		F(c,
+		  "<div class=\"pagination_top\"><form class=\"pagination popupmenu "
+		  "nohovermenu\"><span><a href=\"javascript://\" class=\"popupctrl\">%s %u %s "
+		  "%u</a></span>",
 		  c->ui->page, (unsigned)pg->cur, c->ui->of, (unsigned)pg->last);
 		if (pg->cur > 1)
-			F(c, "<span class=\"prev_next\"><a rel=\"prev\" href=\"%s\" title=\"%s\">"
-			     "&lt;</a></span>",
+			F(c,
+			  "<span class=\"prev_next\"><a rel=\"prev\" href=\"%s\" title=\"%s\">"
+			  "&lt;</a></span>",
 			  pager_url(c, pg, pg->cur - 1, url), c->ui->prev);
 		for (p = 1; p <= pg->last; p++) {
 			if (!shown_page(p, pg->cur, pg->last))
 				continue;
 			if (p == pg->cur)
-				F(c, "<span class=\"selected\"><a href=\"javascript://\">%u</a></span>",
+				F(c,
+				  "<span class=\"selected\"><a "
+				  "href=\"javascript://\">%u</a></span>",
 				  (unsigned)p);
 			else
 				F(c, "<span><a href=\"%s\">%u</a></span>", pager_url(c, pg, p, url),
 				  (unsigned)p);
 		}
 		if (pg->cur < pg->last)
-			F(c, "<span class=\"prev_next\"><a rel=\"next\" href=\"%s\" title=\"%s\">"
-			     "&gt;</a></span>",
+			F(c,
+			  "<span class=\"prev_next\"><a rel=\"next\" href=\"%s\" title=\"%s\">"
+			  "&gt;</a></span>",
 			  pager_url(c, pg, pg->cur + 1, url), c->ui->next);
 		P(c, "</form></div>\n");
 		return;
@@ -611,7 +626,8 @@ pager(struct rc *c, const struct pager *pg)
 		for (p = 1; p <= pg->last; p++) {
 			if (!shown_page(p, pg->cur, pg->last)) {
 				if (!gap)
-					P(c, "<li class=\"pageNav-page pageNav-page--skip\"><a>&hellip;</a></li>");
+					P(c, "<li class=\"pageNav-page "
+					     "pageNav-page--skip\"><a>&hellip;</a></li>");
 				gap = 1;
 				continue;
 			}
@@ -642,12 +658,13 @@ pager(struct rc *c, const struct pager *pg)
 				F(c, "<a href=\"%s\">%s%u</a>", pager_url(c, pg, p, url),
 				  p == pg->last && p > pg->cur + 3 ? "... " : "", (unsigned)p);
 		}
-		F(c, "<label><input type=\"text\" name=\"custompage\" class=\"px\" size=\"2\" "
-		     "value=\"%u\"><span> / %u</span></label>",
+		F(c,
+		  "<label><input type=\"text\" name=\"custompage\" class=\"px\" size=\"2\" "
+		  "value=\"%u\"><span> / %u</span></label>",
 		  (unsigned)pg->cur, (unsigned)pg->last);
 		if (pg->cur < pg->last)
-			F(c, "<a href=\"%s\" class=\"nxt\">%s</a>", pager_url(c, pg, pg->cur + 1, url),
-			  c->ui->next);
+			F(c, "<a href=\"%s\" class=\"nxt\">%s</a>",
+			  pager_url(c, pg, pg->cur + 1, url), c->ui->next);
 		P(c, "</div>\n");
 		return;
 	case FR_FORUM_CUSTOM:
@@ -658,7 +675,8 @@ pager(struct rc *c, const struct pager *pg)
 			if (p == pg->cur)
 				F(c, " <b>%u</b>", (unsigned)p);
 			else
-				F(c, " <a href=\"%s\">%u</a>", pager_url(c, pg, p, url), (unsigned)p);
+				F(c, " <a href=\"%s\">%u</a>", pager_url(c, pg, p, url),
+				  (unsigned)p);
 		}
 		if (pg->cur < pg->last)
 			F(c, " <a href=\"%s\">%s &raquo;</a>", pager_url(c, pg, pg->cur + 1, url),
@@ -670,12 +688,15 @@ pager(struct rc *c, const struct pager *pg)
 			return;
 		P(c, "<div class=\"nav-buttons\"><span class=\"nextprev\">");
 		if (pg->cur > 1)
-			F(c, "<span class=\"prev-button\"><a href=\"%s\" rel=\"nofollow prev\">&lsaquo; "
-			     "%s</a></span>",
+			F(c,
+			  "<span class=\"prev-button\"><a href=\"%s\" rel=\"nofollow "
+			  "prev\">&lsaquo; "
+			  "%s</a></span>",
 			  pager_url(c, pg, pg->cur - 1, url), c->ui->prev);
 		if (pg->cur < pg->last)
-			F(c, "<span class=\"next-button\"><a href=\"%s\" rel=\"nofollow next\">%s "
-			     "&rsaquo;</a></span>",
+			F(c,
+			  "<span class=\"next-button\"><a href=\"%s\" rel=\"nofollow next\">%s "
+			  "&rsaquo;</a></span>",
 			  pager_url(c, pg, pg->cur + 1, url), c->ui->next);
 		P(c, "</span></div>\n");
 		return;
@@ -721,7 +742,7 @@ static void
 fill_row(struct rc *c, size_t i, struct row *r)
 {
 	const struct fr_forum *f = c->f;
-	static const char *const FRAG[FR_FORUM_N_SW] = {"#p", "#post", "#msg", "#post-",
+	static const char *const FRAG[FR_FORUM_N_SW] = {"#p",   "#post",  "#msg", "#post-",
 	                                                "#pid", "#post-", "#c"};
 
 	r->i = i;
@@ -753,7 +774,8 @@ mini_pager(struct rc *c, const struct row *r, const char *open, const char *clos
 				P(c, " &hellip;");
 			continue;
 		}
-		F(c, " <a href=\"%s\">%u</a>", amp(fr_furl_thread(c->f, r->i, p, url)), (unsigned)p);
+		F(c, " <a href=\"%s\">%u</a>", amp(fr_furl_thread(c->f, r->i, p, url)),
+		  (unsigned)p);
 	}
 	P(c, close);
 }
@@ -779,8 +801,9 @@ index_row(struct rc *c, const struct row *r, int sticky)
 
 	switch (c->p->sw) {
 	case FR_FORUM_PHPBB:
-		F(c, "<li class=\"row bg%d%s\"><dl class=\"row-item %s\"><dt title=\"\"><div "
-		     "class=\"list-inner\">",
+		F(c,
+		  "<li class=\"row bg%d%s\"><dl class=\"row-item %s\"><dt title=\"\"><div "
+		  "class=\"list-inner\">",
 		  (int)(r->i % 2 + 1), sticky ? " sticky" : "",
 		  sticky ? "sticky_read" : "topic_read");
 		A(c, r->url, r->title, "topictitle");
@@ -794,8 +817,9 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		}
 		P(c, "</div>");
 		mini_pager(c, r, "<div class=\"pagination\"><ul><li>", "</li></ul></div>");
-		F(c, "</div></dt><dd class=\"posts\">%u <dfn>%s</dfn></dd><dd class=\"views\">%u "
-		     "<dfn>%s</dfn></dd><dd class=\"lastpost\"><span><dfn>%s </dfn>%s ",
+		F(c,
+		  "</div></dt><dd class=\"posts\">%u <dfn>%s</dfn></dd><dd class=\"views\">%u "
+		  "<dfn>%s</dfn></dd><dd class=\"lastpost\"><span><dfn>%s </dfn>%s ",
 		  (unsigned)replies, c->ui->replies, (unsigned)views, c->ui->views,
 		  c->ui->last_post, c->ui->by);
 		member_link(c, th->author[r->n - 1], "username");
@@ -812,9 +836,10 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		P(c, "</span></dd></dl></li>\n");
 		break;
 	case FR_FORUM_VBULLETIN:
-		F(c, "<li class=\"threadbit%s\" id=\"thread_%u\"><div class=\"rating0 "
-		     "nonsticky\"><div class=\"threadinfo\"><div class=\"inner\"><h3 "
-		     "class=\"threadtitle\">",
+		F(c,
+		  "<li class=\"threadbit%s\" id=\"thread_%u\"><div class=\"rating0 "
+		  "nonsticky\"><div class=\"threadinfo\"><div class=\"inner\"><h3 "
+		  "class=\"threadtitle\">",
 		  sticky ? " sticky" : "", (unsigned)th->id);
 		if (sticky)
 			F(c, "<span class=\"prefix understate\"><b>%s:</b> </span>", c->ui->sticky);
@@ -834,9 +859,10 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		P(c, "</span>");
 		mini_pager(c, r, "<dl class=\"pagination\"><dt class=\"label\">Pages</dt><dd>",
 		           "</dd></dl>");
-		F(c, "</div></div></div></div></div><ul class=\"threadstats td alt\"><li>%s: <a "
-		     "href=\"javascript://\" class=\"understate\">%u</a></li><li>%s: %u</li></ul>"
-		     "<dl class=\"threadlastpost td\"><dt class=\"lastpostby hidden\">%s</dt><dd>",
+		F(c,
+		  "</div></div></div></div></div><ul class=\"threadstats td alt\"><li>%s: <a "
+		  "href=\"javascript://\" class=\"understate\">%u</a></li><li>%s: %u</li></ul>"
+		  "<dl class=\"threadlastpost td\"><dt class=\"lastpostby hidden\">%s</dt><dd>",
 		  c->ui->replies, (unsigned)replies, c->ui->views, (unsigned)views,
 		  c->ui->last_post);
 		member_link(c, th->author[r->n - 1], "username");
@@ -847,14 +873,16 @@ index_row(struct rc *c, const struct row *r, int sticky)
 			P(c, " <a href=\"");
 			X(c, r->la_url);
 			P(c, "\" class=\"lastpostdate understate\" title=\"Go to last post\"><img "
-			     "class=\"inlineimg\" src=\"images/buttons/lastpost-right.png\" alt=\"Go to "
+			     "class=\"inlineimg\" src=\"images/buttons/lastpost-right.png\" "
+			     "alt=\"Go to "
 			     "last post\"></a>");
 		}
 		P(c, "</dd></dl></li>\n");
 		break;
 	case FR_FORUM_SMF:
-		F(c, "<tr><td class=\"icon1 %s\"><img src=\"/Themes/default/images/topic/%s.gif\" "
-		     "alt=\"\"></td><td class=\"subject %s\"><div><span id=\"msg_%u\">",
+		F(c,
+		  "<tr><td class=\"icon1 %s\"><img src=\"/Themes/default/images/topic/%s.gif\" "
+		  "alt=\"\"></td><td class=\"subject %s\"><div><span id=\"msg_%u\">",
 		  sticky ? "stickybg" : "windowbg", sticky ? "normal_post_sticky" : "normal_post",
 		  sticky ? "stickybg2" : "windowbg2", (unsigned)th->pid[0]);
 		if (sticky)
@@ -871,8 +899,9 @@ index_row(struct rc *c, const struct row *r, int sticky)
 			date_el(c, r->created, "date-created");
 		}
 		mini_pager(c, r, " <small class=\"pages\">&#171;", " &#187;</small>");
-		F(c, "</p></div></td><td class=\"stats %s\">%u %s<br>%u %s</td><td class=\"lastpost "
-		     "%s\">",
+		F(c,
+		  "</p></div></td><td class=\"stats %s\">%u %s<br>%u %s</td><td class=\"lastpost "
+		  "%s\">",
 		  sticky ? "stickybg" : "windowbg", (unsigned)replies, c->ui->replies,
 		  (unsigned)views, c->ui->views, sticky ? "stickybg2" : "windowbg2");
 		if (c->p->la_links) {
@@ -893,8 +922,9 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		P(c, "</td></tr>\n");
 		break;
 	case FR_FORUM_XENFORO:
-		F(c, "<div class=\"structItem structItem--thread%s js-inlineModContainer "
-		     "js-threadListItem-%u\" data-author=\"",
+		F(c,
+		  "<div class=\"structItem structItem--thread%s js-inlineModContainer "
+		  "js-threadListItem-%u\" data-author=\"",
 		  sticky ? " is-sticky" : "", (unsigned)th->id);
 		{
 			char name[64];
@@ -918,10 +948,11 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		}
 		P(c, "</ul>");
 		mini_pager(c, r, "<span class=\"structItem-pageJump\">", "</span>");
-		F(c, "</div></div><div class=\"structItem-cell structItem-cell--meta\"><dl "
-		     "class=\"pairs pairs--justified\"><dt>%s</dt><dd>%u</dd></dl><dl class=\"pairs "
-		     "pairs--justified structItem-minor\"><dt>%s</dt><dd>%u</dd></dl></div>"
-		     "<div class=\"structItem-cell structItem-cell--latest\">",
+		F(c,
+		  "</div></div><div class=\"structItem-cell structItem-cell--meta\"><dl "
+		  "class=\"pairs pairs--justified\"><dt>%s</dt><dd>%u</dd></dl><dl class=\"pairs "
+		  "pairs--justified structItem-minor\"><dt>%s</dt><dd>%u</dd></dl></div>"
+		  "<div class=\"structItem-cell structItem-cell--latest\">",
 		  c->ui->replies, (unsigned)replies, c->ui->views, (unsigned)views);
 		if (show_last(c)) {
 			if (c->p->la_links) {
@@ -947,8 +978,9 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		F(c, "<tbody id=\"%s_%u\"><tr><td class=\"icn\"><a href=\"",
 		  sticky ? "stickthread" : "normalthread", (unsigned)th->id);
 		X(c, r->url);
-		F(c, "\" target=\"_blank\"><img src=\"static/image/common/%s.gif\"></a></td><th "
-		     "class=\"common\">",
+		F(c,
+		  "\" target=\"_blank\"><img src=\"static/image/common/%s.gif\"></a></td><th "
+		  "class=\"common\">",
 		  sticky ? "pin_1" : "folder_common");
 		A(c, r->url, r->title, "s xst");
 		mini_pager(c, r, "<span class=\"tps\">&nbsp;...", "</span>");
@@ -1000,8 +1032,9 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		P(c, "</td></tr>\n");
 		break;
 	default:
-		F(c, "<div class=\"thing link%s\" id=\"thing_t3_%u\" data-comments-count=\"%u\"><p "
-		     "class=\"rank\"></p><div class=\"entry\"><p class=\"title\">",
+		F(c,
+		  "<div class=\"thing link%s\" id=\"thing_t3_%u\" data-comments-count=\"%u\"><p "
+		  "class=\"rank\"></p><div class=\"entry\"><p class=\"title\">",
 		  sticky ? " stickied" : "", (unsigned)th->id, (unsigned)replies);
 		A(c, r->url, r->title, "title may-blank");
 		P(c, "</p><p class=\"tagline\">");
@@ -1060,7 +1093,8 @@ index_open(struct rc *c, unsigned b)
 		P(c, "</span></h1></div>\n");
 		break;
 	case FR_FORUM_XENFORO:
-		P(c, "<div class=\"p-body-header\"><div class=\"p-title\"><h1 class=\"p-title-value\">");
+		P(c, "<div class=\"p-body-header\"><div class=\"p-title\"><h1 "
+		     "class=\"p-title-value\">");
 		X(c, bd->name);
 		P(c, "</h1></div></div>\n");
 		break;
@@ -1082,11 +1116,13 @@ rows_open(struct rc *c)
 {
 	switch (c->p->sw) {
 	case FR_FORUM_PHPBB:
-		F(c, "<div class=\"forumbg\"><div class=\"inner\"><ul class=\"topiclist\"><li "
-		     "class=\"header\"><dl class=\"row-item\"><dt><div "
-		     "class=\"list-inner\">%s</div></dt><dd class=\"posts\">%s</dd><dd "
-		     "class=\"views\">%s</dd><dd class=\"lastpost\"><span>%s</span></dd></dl></li></ul>"
-		     "\n<ul class=\"topiclist topics\">\n",
+		F(c,
+		  "<div class=\"forumbg\"><div class=\"inner\"><ul class=\"topiclist\"><li "
+		  "class=\"header\"><dl class=\"row-item\"><dt><div "
+		  "class=\"list-inner\">%s</div></dt><dd class=\"posts\">%s</dd><dd "
+		  "class=\"views\">%s</dd><dd "
+		  "class=\"lastpost\"><span>%s</span></dd></dl></li></ul>"
+		  "\n<ul class=\"topiclist topics\">\n",
 		  c->ui->topics, c->ui->replies, c->ui->views, c->ui->last_post);
 		break;
 	case FR_FORUM_VBULLETIN:
@@ -1094,11 +1130,12 @@ rows_open(struct rc *c)
 		     "class=\"threads\">\n");
 		break;
 	case FR_FORUM_SMF:
-		F(c, "<div class=\"tborder topic_table\" id=\"messageindex\"><table "
-		     "class=\"table_grid\" cellspacing=\"0\"><thead><tr class=\"catbg\"><th "
-		     "scope=\"col\" class=\"first_th\" width=\"8%%\">&nbsp;</th><th "
-		     "scope=\"col\">%s</th><th scope=\"col\" width=\"14%%\">%s</th><th scope=\"col\" "
-		     "class=\"last_th\" width=\"22%%\">%s</th></tr></thead><tbody>\n",
+		F(c,
+		  "<div class=\"tborder topic_table\" id=\"messageindex\"><table "
+		  "class=\"table_grid\" cellspacing=\"0\"><thead><tr class=\"catbg\"><th "
+		  "scope=\"col\" class=\"first_th\" width=\"8%%\">&nbsp;</th><th "
+		  "scope=\"col\">%s</th><th scope=\"col\" width=\"14%%\">%s</th><th scope=\"col\" "
+		  "class=\"last_th\" width=\"22%%\">%s</th></tr></thead><tbody>\n",
 		  c->ui->topics, c->ui->replies, c->ui->last_post);
 		break;
 	case FR_FORUM_XENFORO:
@@ -1106,16 +1143,18 @@ rows_open(struct rc *c)
 		     "class=\"structItemContainer\">\n");
 		break;
 	case FR_FORUM_DISCUZ:
-		F(c, "<div id=\"threadlist\" class=\"tl bm bmw\"><div class=\"th\"><table "
-		     "cellspacing=\"0\" cellpadding=\"0\"><tr><th colspan=\"2\">%s</th><td "
-		     "class=\"by\">%s</td><td class=\"num\">%s</td><td class=\"by\">%s</td></tr>"
-		     "</table></div><div class=\"bm_c\"><table summary=\"forum\" cellspacing=\"0\" "
-		     "cellpadding=\"0\" id=\"threadlisttableid\">\n",
+		F(c,
+		  "<div id=\"threadlist\" class=\"tl bm bmw\"><div class=\"th\"><table "
+		  "cellspacing=\"0\" cellpadding=\"0\"><tr><th colspan=\"2\">%s</th><td "
+		  "class=\"by\">%s</td><td class=\"num\">%s</td><td class=\"by\">%s</td></tr>"
+		  "</table></div><div class=\"bm_c\"><table summary=\"forum\" cellspacing=\"0\" "
+		  "cellpadding=\"0\" id=\"threadlisttableid\">\n",
 		  c->ui->topics, c->ui->by, c->ui->replies, c->ui->last_post);
 		break;
 	case FR_FORUM_CUSTOM:
-		F(c, "<table class=\"threads\" cellspacing=\"1\"><tr><th>%s</th><th>%s</th><th>"
-		     "%s</th><th>%s</th><th>%s</th><th>%s</th></tr>\n",
+		F(c,
+		  "<table class=\"threads\" cellspacing=\"1\"><tr><th>%s</th><th>%s</th><th>"
+		  "%s</th><th>%s</th><th>%s</th><th>%s</th></tr>\n",
 		  c->ui->topics, c->ui->by, c->ui->posted_on, c->ui->replies, c->ui->views,
 		  c->ui->last_post);
 		break;
@@ -1128,9 +1167,13 @@ rows_open(struct rc *c)
 static void
 rows_close(struct rc *c)
 {
-	static const char *const CLOSE[FR_FORUM_N_SW] = {
-	    "</ul></div></div>\n", "</ol></div>\n", "</tbody></table></div>\n",
-	    "</div></div></div>\n", "</table></div></div>\n", "</table>\n", "</div>\n"};
+	static const char *const CLOSE[FR_FORUM_N_SW] = {"</ul></div></div>\n",
+	                                                 "</ol></div>\n",
+	                                                 "</tbody></table></div>\n",
+	                                                 "</div></div></div>\n",
+	                                                 "</table></div></div>\n",
+	                                                 "</table>\n",
+	                                                 "</div>\n"};
 
 	P(c, CLOSE[c->p->sw]);
 }
@@ -1286,23 +1329,27 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 	fr_fgen_member_name(f, m, name, sizeof(name));
 	switch (c->p->sw) {
 	case FR_FORUM_PHPBB:
-		F(c, "<div id=\"p%u\" class=\"post has-profile bg%d%s\"><div class=\"inner\">\n<dl "
-		     "class=\"postprofile\" id=\"profile%u\"><dt class=\"no-profile-rank "
-		     "no-avatar\">",
+		F(c,
+		  "<div id=\"p%u\" class=\"post has-profile bg%d%s\"><div class=\"inner\">\n<dl "
+		  "class=\"postprofile\" id=\"profile%u\"><dt class=\"no-profile-rank "
+		  "no-avatar\">",
 		  (unsigned)pid, (int)(j % 2 + 1), pinned ? " sticky" : "", (unsigned)pid);
 		member_link(c, m, "username");
-		F(c, "</dt><dd class=\"profile-posts\"><strong>%s:</strong> %u</dd><dd "
-		     "class=\"profile-joined\"><strong>%s:</strong> ",
+		F(c,
+		  "</dt><dd class=\"profile-posts\"><strong>%s:</strong> %u</dd><dd "
+		  "class=\"profile-joined\"><strong>%s:</strong> ",
 		  c->ui->posts, (unsigned)fr_fgen_member_posts(f, m, c->now), c->ui->joined);
 		date_el(c, fr_fgen_member_joined(f, m), "date-joined");
-		F(c, "</dd></dl>\n<div class=\"postbody\"><div id=\"post_content%u\"><h3%s><a "
-		     "href=\"#p%u\">%s",
+		F(c,
+		  "</dd></dl>\n<div class=\"postbody\"><div id=\"post_content%u\"><h3%s><a "
+		  "href=\"#p%u\">%s",
 		  (unsigned)pid, j == 0 ? " class=\"first\"" : "", (unsigned)pid,
 		  j == 0 ? "" : "Re: ");
 		X(c, title);
-		F(c, "</a></h3><p class=\"author\"><a href=\"#p%u\"><span class=\"imageset "
-		     "icon_post_target\"></span></a><span class=\"responsive-hide\">%s "
-		     "<strong>",
+		F(c,
+		  "</a></h3><p class=\"author\"><a href=\"#p%u\"><span class=\"imageset "
+		  "icon_post_target\"></span></a><span class=\"responsive-hide\">%s "
+		  "<strong>",
 		  (unsigned)pid, c->ui->by);
 		member_link(c, m, "username");
 		P(c, "</strong> &raquo; </span>");
@@ -1314,44 +1361,52 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		P(c, "</div></div>\n</div></div>\n<hr class=\"divider\">\n");
 		break;
 	case FR_FORUM_VBULLETIN:
-		F(c, "<li class=\"postbitlegacy postbitim postcontainer old\" id=\"post_%u\">\n"
-		     "<div class=\"posthead\"><span class=\"postdate old\">",
+		F(c,
+		  "<li class=\"postbitlegacy postbitim postcontainer old\" id=\"post_%u\">\n"
+		  "<div class=\"posthead\"><span class=\"postdate old\">",
 		  (unsigned)pid);
 		date_el(c, th->t[j], "date-post");
-		F(c, "</span><span class=\"nodecontrols\"><a name=\"post%u\" href=\"#post%u\" "
-		     "class=\"postcounter\">#%u</a></span></div>\n<div "
-		     "class=\"postdetails\"><div class=\"userinfo\"><div class=\"username_container\">",
+		F(c,
+		  "</span><span class=\"nodecontrols\"><a name=\"post%u\" href=\"#post%u\" "
+		  "class=\"postcounter\">#%u</a></span></div>\n<div "
+		  "class=\"postdetails\"><div class=\"userinfo\"><div "
+		  "class=\"username_container\">",
 		  (unsigned)pid, (unsigned)pid, no);
 		member_link(c, m, "username offline popupctrl");
 		F(c, "</div><dl class=\"userinfo_extra\"><dt>%s</dt><dd>", c->ui->joined);
 		date_el(c, fr_fgen_member_joined(f, m), "date-joined");
-		F(c, "</dd><dt>%s</dt><dd>%u</dd></dl></div>\n<div class=\"postbody\"><div "
-		     "class=\"postrow\">",
+		F(c,
+		  "</dd><dt>%s</dt><dd>%u</dd></dl></div>\n<div class=\"postbody\"><div "
+		  "class=\"postrow\">",
 		  c->ui->posts, (unsigned)fr_fgen_member_posts(f, m, c->now));
 		if (j == 0) {
 			P(c, "<h2 class=\"title icon\">");
 			X(c, title);
 			P(c, "</h2>");
 		}
-		F(c, "<div class=\"content\"><div id=\"post_message_%u\"><blockquote "
-		     "class=\"postcontent restore\">",
+		F(c,
+		  "<div class=\"content\"><div id=\"post_message_%u\"><blockquote "
+		  "class=\"postcontent restore\">",
 		  (unsigned)pid);
 		post_body(c, i, j, 1);
 		P(c, "</blockquote></div></div>");
-		signature(c, m, "<div class=\"after_content\"><blockquote class=\"signature "
-		                "restore\"><div class=\"signaturecontainer\">",
+		signature(c, m,
+		          "<div class=\"after_content\"><blockquote class=\"signature "
+		          "restore\"><div class=\"signaturecontainer\">",
 		          "</div></blockquote></div>");
 		P(c, "</div></div></div>\n</li>\n");
 		break;
 	case FR_FORUM_SMF:
-		F(c, "<div class=\"%s\" id=\"msg%u\"><span class=\"topslice\"><span></span></span>\n"
-		     "<div class=\"post_wrapper\"><div class=\"poster\"><h4>",
+		F(c,
+		  "<div class=\"%s\" id=\"msg%u\"><span class=\"topslice\"><span></span></span>\n"
+		  "<div class=\"post_wrapper\"><div class=\"poster\"><h4>",
 		  j % 2 ? "windowbg" : "windowbg2", (unsigned)pid);
 		member_link(c, m, NULL);
-		F(c, "</h4><ul class=\"reset smalltext\" id=\"msg_%u_extra_info\"><li "
-		     "class=\"postcount\">%s: %u</li></ul></div>\n<div class=\"postarea\"><div "
-		     "class=\"flow_hidden\"><div class=\"keyinfo\"><h5 id=\"subject_%u\"><a "
-		     "href=\"#msg%u\" rel=\"nofollow\">%s",
+		F(c,
+		  "</h4><ul class=\"reset smalltext\" id=\"msg_%u_extra_info\"><li "
+		  "class=\"postcount\">%s: %u</li></ul></div>\n<div class=\"postarea\"><div "
+		  "class=\"flow_hidden\"><div class=\"keyinfo\"><h5 id=\"subject_%u\"><a "
+		  "href=\"#msg%u\" rel=\"nofollow\">%s",
 		  (unsigned)pid, c->ui->posts, (unsigned)fr_fgen_member_posts(f, m, c->now),
 		  (unsigned)pid, (unsigned)pid, j == 0 ? "" : "Re: ");
 		X(c, title);
@@ -1359,8 +1414,9 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		if (j)
 			F(c, "<strong>#%u</strong> ", (unsigned)j);
 		date_el(c, th->t[j], "date-post");
-		F(c, " &#187;</div></div></div>\n<div class=\"post\"><div class=\"inner\" "
-		     "data-msgid=\"%u\" id=\"msg_%u\">",
+		F(c,
+		  " &#187;</div></div></div>\n<div class=\"post\"><div class=\"inner\" "
+		  "data-msgid=\"%u\" id=\"msg_%u\">",
 		  (unsigned)pid, (unsigned)pid);
 		post_body(c, i, j, 1);
 		P(c, "</div></div></div>\n");
@@ -1370,29 +1426,34 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		     "class=\"post_separator\">\n");
 		break;
 	case FR_FORUM_XENFORO:
-		F(c, "<article class=\"message message--post js-post js-inlineModContainer\" "
-		     "data-author=\"%s\" data-content=\"post-%u\" id=\"js-post-%u\">\n<span "
-		     "class=\"u-anchorTarget\" id=\"post-%u\"></span><div class=\"message-inner\"><div "
-		     "class=\"message-cell message-cell--user\"><section class=\"message-user\"><div "
-		     "class=\"message-userDetails\"><h4 class=\"message-name\">",
+		F(c,
+		  "<article class=\"message message--post js-post js-inlineModContainer\" "
+		  "data-author=\"%s\" data-content=\"post-%u\" id=\"js-post-%u\">\n<span "
+		  "class=\"u-anchorTarget\" id=\"post-%u\"></span><div "
+		  "class=\"message-inner\"><div "
+		  "class=\"message-cell message-cell--user\"><section class=\"message-user\"><div "
+		  "class=\"message-userDetails\"><h4 class=\"message-name\">",
 		  name, (unsigned)pid, (unsigned)pid, (unsigned)pid);
 		member_link(c, m, "username");
-		F(c, "</h4></div><div class=\"message-userExtras\"><dl class=\"pairs "
-		     "pairs--justified\"><dt>%s</dt><dd>",
+		F(c,
+		  "</h4></div><div class=\"message-userExtras\"><dl class=\"pairs "
+		  "pairs--justified\"><dt>%s</dt><dd>",
 		  c->ui->joined);
 		date_el(c, fr_fgen_member_joined(f, m), "date-joined");
-		F(c, "</dd></dl><dl class=\"pairs pairs--justified\"><dt>%s</dt><dd>%u</dd></dl>"
-		     "</div></section></div>\n<div class=\"message-cell message-cell--main\"><div "
-		     "class=\"message-main\"><header class=\"message-attribution\"><ul "
-		     "class=\"message-attribution-main listInline\"><li class=\"u-concealed\"><a "
-		     "href=\"#post-%u\" rel=\"nofollow\">",
+		F(c,
+		  "</dd></dl><dl class=\"pairs pairs--justified\"><dt>%s</dt><dd>%u</dd></dl>"
+		  "</div></section></div>\n<div class=\"message-cell message-cell--main\"><div "
+		  "class=\"message-main\"><header class=\"message-attribution\"><ul "
+		  "class=\"message-attribution-main listInline\"><li class=\"u-concealed\"><a "
+		  "href=\"#post-%u\" rel=\"nofollow\">",
 		  c->ui->posts, (unsigned)fr_fgen_member_posts(f, m, c->now), (unsigned)pid);
 		date_el(c, th->t[j], "date-post");
-		F(c, "</a></li></ul><ul class=\"message-attribution-opposite listInline\"><li><a "
-		     "href=\"#post-%u\">#%u</a></li></ul></header>\n<div class=\"message-content "
-		     "js-messageContent\"><div class=\"message-userContent lbContainer "
-		     "js-lbContainer\"><article class=\"message-body js-selectToQuote\"><div "
-		     "class=\"bbWrapper\">",
+		F(c,
+		  "</a></li></ul><ul class=\"message-attribution-opposite listInline\"><li><a "
+		  "href=\"#post-%u\">#%u</a></li></ul></header>\n<div class=\"message-content "
+		  "js-messageContent\"><div class=\"message-userContent lbContainer "
+		  "js-lbContainer\"><article class=\"message-body js-selectToQuote\"><div "
+		  "class=\"bbWrapper\">",
 		  (unsigned)pid, no);
 		post_body(c, i, j, 1);
 		P(c, "</div></article></div>");
@@ -1401,22 +1462,25 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		P(c, "</div></div></div></div>\n</article>\n");
 		break;
 	case FR_FORUM_DISCUZ:
-		F(c, "<div id=\"post_%u\"><table id=\"pid%u\" class=\"plhin\" summary=\"pid%u\" "
-		     "cellspacing=\"0\" cellpadding=\"0\"><tr><td class=\"pls\" rowspan=\"2\"><div "
-		     "class=\"pi\"><div class=\"authi\">",
+		F(c,
+		  "<div id=\"post_%u\"><table id=\"pid%u\" class=\"plhin\" summary=\"pid%u\" "
+		  "cellspacing=\"0\" cellpadding=\"0\"><tr><td class=\"pls\" rowspan=\"2\"><div "
+		  "class=\"pi\"><div class=\"authi\">",
 		  (unsigned)pid, (unsigned)pid, (unsigned)pid);
 		member_link(c, m, "xw1");
 		F(c, "</div></div><dl class=\"pil cl\"><dt>%s</dt><dd>%u</dd><dt>%s</dt><dd>",
 		  c->ui->posts, (unsigned)fr_fgen_member_posts(f, m, c->now), c->ui->joined);
 		date_el(c, fr_fgen_member_joined(f, m), "date-joined");
-		F(c, "</dd></dl></td><td class=\"plc\"><div class=\"pi\"><strong><a "
-		     "href=\"#pid%u\" id=\"postnum%u\">%u#</a></strong><div class=\"pti\"><div "
-		     "class=\"authi\"><em id=\"authorposton%u\">%s ",
+		F(c,
+		  "</dd></dl></td><td class=\"plc\"><div class=\"pi\"><strong><a "
+		  "href=\"#pid%u\" id=\"postnum%u\">%u#</a></strong><div class=\"pti\"><div "
+		  "class=\"authi\"><em id=\"authorposton%u\">%s ",
 		  (unsigned)pid, (unsigned)pid, no, (unsigned)pid, c->ui->posted_on);
 		date_el(c, th->t[j], "date-post");
-		F(c, "</em></div></div></div><div class=\"pct\"><div class=\"pcb\"><div "
-		     "class=\"t_fsz\"><table cellspacing=\"0\" cellpadding=\"0\"><tr><td "
-		     "class=\"t_f\" id=\"postmessage_%u\">",
+		F(c,
+		  "</em></div></div></div><div class=\"pct\"><div class=\"pcb\"><div "
+		  "class=\"t_fsz\"><table cellspacing=\"0\" cellpadding=\"0\"><tr><td "
+		  "class=\"t_f\" id=\"postmessage_%u\">",
 		  (unsigned)pid);
 		post_body(c, i, j, 1);
 		P(c, "</td></tr></table></div></div></div>");
@@ -1424,14 +1488,16 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		P(c, "</td></tr></table></div>\n");
 		break;
 	case FR_FORUM_CUSTOM:
-		F(c, "<div class=\"post%s\" id=\"post-%u\"><div class=\"post-head\"><span "
-		     "class=\"post-author\">",
+		F(c,
+		  "<div class=\"post%s\" id=\"post-%u\"><div class=\"post-head\"><span "
+		  "class=\"post-author\">",
 		  pinned ? " pinned" : "", (unsigned)pid);
 		member_link(c, m, NULL);
 		P(c, "</span> ");
 		date_el(c, th->t[j], "date-post");
-		F(c, " <a class=\"post-no\" href=\"#post-%u\">#%u</a></div>\n<div "
-		     "class=\"post-body\">",
+		F(c,
+		  " <a class=\"post-no\" href=\"#post-%u\">#%u</a></div>\n<div "
+		  "class=\"post-body\">",
 		  (unsigned)pid, no);
 		post_body(c, i, j, 0);
 		F(c, "</div>\n<div class=\"post-foot\">%s: ", c->ui->joined);
@@ -1440,8 +1506,9 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		  (unsigned)fr_fgen_member_posts(f, m, c->now));
 		break;
 	default: /* threaded: comments; the opening post is rendered by thread_page */
-		F(c, "<li class=\"comment\" id=\"c%u\" data-depth=\"%u\"><div class=\"entry\"><p "
-		     "class=\"tagline\">",
+		F(c,
+		  "<li class=\"comment\" id=\"c%u\" data-depth=\"%u\"><div class=\"entry\"><p "
+		  "class=\"tagline\">",
 		  (unsigned)pid, (unsigned)depth);
 		member_link(c, m, "author");
 		P(c, " ");
@@ -1515,7 +1582,8 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 		     "name=\"quickModForm\" id=\"quickModForm\" style=\"margin: 0;\">\n");
 		break;
 	case FR_FORUM_XENFORO:
-		P(c, "<div class=\"p-body-header\"><div class=\"p-title\"><h1 class=\"p-title-value\">");
+		P(c, "<div class=\"p-body-header\"><div class=\"p-title\"><h1 "
+		     "class=\"p-title-value\">");
 		X(c, title);
 		P(c, "</h1></div></div>\n<div class=\"block block--messages\"><div "
 		     "class=\"block-outer\">");
@@ -1559,8 +1627,9 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 			post_body(c, i, 0, 0);
 			P(c, "</div></div></div>");
 		}
-		F(c, "</div></div></div>\n<div class=\"commentarea\"><div class=\"panestack-title\">"
-		     "<span class=\"title\">%u %s</span></div>\n",
+		F(c,
+		  "</div></div></div>\n<div class=\"commentarea\"><div class=\"panestack-title\">"
+		  "<span class=\"title\">%u %s</span></div>\n",
 		  (unsigned)(n - 1), c->ui->replies);
 		pager(c, &pg);
 		P(c, "<ul class=\"comments nestedlisting\">\n");
@@ -1708,11 +1777,12 @@ entry_page(struct rc *c)
 	}
 	switch (c->p->sw) {
 	case FR_FORUM_PHPBB:
-		F(c, "<div class=\"forabg\"><div class=\"inner\"><ul class=\"topiclist\"><li "
-		     "class=\"header\"><dl class=\"row-item\"><dt><div class=\"list-inner\">%s</div>"
-		     "</dt><dd class=\"topics\">%s</dd><dd class=\"posts\">%s</dd><dd "
-		     "class=\"lastpost\"><span>%s</span></dd></dl></li></ul><ul class=\"topiclist "
-		     "forums\">\n",
+		F(c,
+		  "<div class=\"forabg\"><div class=\"inner\"><ul class=\"topiclist\"><li "
+		  "class=\"header\"><dl class=\"row-item\"><dt><div class=\"list-inner\">%s</div>"
+		  "</dt><dd class=\"topics\">%s</dd><dd class=\"posts\">%s</dd><dd "
+		  "class=\"lastpost\"><span>%s</span></dd></dl></li></ul><ul class=\"topiclist "
+		  "forums\">\n",
 		  c->ui->forum, c->ui->topics, c->ui->posts, c->ui->last_post);
 		break;
 	case FR_FORUM_VBULLETIN:
@@ -1728,12 +1798,14 @@ entry_page(struct rc *c)
 		     "class=\"block-body\">\n");
 		break;
 	case FR_FORUM_DISCUZ:
-		P(c, "<div class=\"fl bm\"><div class=\"bm bmw cl\"><div id=\"category_1\" "
-		     "class=\"bm_c\"><table cellspacing=\"0\" cellpadding=\"0\" class=\"fl_tb\">\n");
+		P(c,
+		  "<div class=\"fl bm\"><div class=\"bm bmw cl\"><div id=\"category_1\" "
+		  "class=\"bm_c\"><table cellspacing=\"0\" cellpadding=\"0\" class=\"fl_tb\">\n");
 		break;
 	case FR_FORUM_CUSTOM:
-		F(c, "<h1>%s</h1>\n<table class=\"boards\"><tr><th>%s</th><th>%s</th><th>%s</th>"
-		     "<th>%s</th></tr>\n",
+		F(c,
+		  "<h1>%s</h1>\n<table class=\"boards\"><tr><th>%s</th><th>%s</th><th>%s</th>"
+		  "<th>%s</th></tr>\n",
 		  c->ui->board_index, c->ui->forum, c->ui->topics, c->ui->posts, c->ui->last_post);
 		break;
 	default:
@@ -1753,46 +1825,56 @@ entry_page(struct rc *c)
 			A(c, url, bd->name, "forumtitle");
 			P(c, "<br>");
 			board_desc(c, b);
-			F(c, "</div></dt><dd class=\"topics\">%lu</dd><dd class=\"posts\">%lu</dd><dd "
-			     "class=\"lastpost\"><span>",
+			F(c,
+			  "</div></dt><dd class=\"topics\">%lu</dd><dd class=\"posts\">%lu</dd><dd "
+			  "class=\"lastpost\"><span>",
 			  st.topics, st.posts);
 			break;
 		case FR_FORUM_VBULLETIN:
-			F(c, "<li id=\"forum%u\" class=\"forumbit_post old L2\"><div "
-			     "class=\"forumrow table\"><div class=\"foruminfo td\"><div "
-			     "class=\"forumdata\"><div class=\"datacontainer\"><div "
-			     "class=\"titleline\"><h2 class=\"forumtitle\">",
+			F(c,
+			  "<li id=\"forum%u\" class=\"forumbit_post old L2\"><div "
+			  "class=\"forumrow table\"><div class=\"foruminfo td\"><div "
+			  "class=\"forumdata\"><div class=\"datacontainer\"><div "
+			  "class=\"titleline\"><h2 class=\"forumtitle\">",
 			  (unsigned)bd->id);
 			A(c, url, bd->name, NULL);
 			P(c, "</h2></div><p class=\"forumdescription\">");
 			board_desc(c, b);
-			F(c, "</p></div></div></div><ul class=\"forumstats td\"><li>%s: %lu</li><li>%s: "
-			     "%lu</li></ul><div class=\"forumlastpost td\"><p class=\"lastposttitle\">",
+			F(c,
+			  "</p></div></div></div><ul class=\"forumstats td\"><li>%s: "
+			  "%lu</li><li>%s: "
+			  "%lu</li></ul><div class=\"forumlastpost td\"><p "
+			  "class=\"lastposttitle\">",
 			  c->ui->topics, st.topics, c->ui->posts, st.posts);
 			break;
 		case FR_FORUM_SMF:
-			F(c, "<tr id=\"board_%u\" class=\"windowbg2\"><td class=\"icon windowbg\"></td>"
-			     "<td class=\"info\">",
+			F(c,
+			  "<tr id=\"board_%u\" class=\"windowbg2\"><td class=\"icon "
+			  "windowbg\"></td>"
+			  "<td class=\"info\">",
 			  (unsigned)bd->id);
 			A(c, url, bd->name, "subject");
 			P(c, "<p>");
 			board_desc(c, b);
-			F(c, "</p></td><td class=\"stats windowbg\"><p>%lu %s<br>%lu %s</p></td><td "
-			     "class=\"lastpost\"><p>",
+			F(c,
+			  "</p></td><td class=\"stats windowbg\"><p>%lu %s<br>%lu %s</p></td><td "
+			  "class=\"lastpost\"><p>",
 			  st.posts, c->ui->posts, st.topics, c->ui->topics);
 			break;
 		case FR_FORUM_XENFORO:
-			F(c, "<div class=\"node node--id%u node--depth2 node--forum\"><div "
-			     "class=\"node-body\"><div class=\"node-main js-nodeMain\"><h3 "
-			     "class=\"node-title\">",
+			F(c,
+			  "<div class=\"node node--id%u node--depth2 node--forum\"><div "
+			  "class=\"node-body\"><div class=\"node-main js-nodeMain\"><h3 "
+			  "class=\"node-title\">",
 			  (unsigned)bd->id);
 			A(c, url, bd->name, NULL);
 			P(c, "</h3><div class=\"node-description\">");
 			board_desc(c, b);
-			F(c, "</div></div><div class=\"node-stats\"><dl class=\"pairs "
-			     "pairs--rows\"><dt>%s</dt><dd>%lu</dd></dl><dl class=\"pairs "
-			     "pairs--rows\"><dt>%s</dt><dd>%lu</dd></dl></div><div "
-			     "class=\"node-extra\">",
+			F(c,
+			  "</div></div><div class=\"node-stats\"><dl class=\"pairs "
+			  "pairs--rows\"><dt>%s</dt><dd>%lu</dd></dl><dl class=\"pairs "
+			  "pairs--rows\"><dt>%s</dt><dd>%lu</dd></dl></div><div "
+			  "class=\"node-extra\">",
 			  c->ui->topics, st.topics, c->ui->posts, st.posts);
 			break;
 		case FR_FORUM_DISCUZ:
@@ -1813,7 +1895,8 @@ entry_page(struct rc *c)
 		default:
 			P(c, "<li class=\"community\">");
 			A(c, url, bd->slug, "community-name");
-			F(c, " <span class=\"members\">%lu %s</span> <p>", st.topics, c->ui->topics);
+			F(c, " <span class=\"members\">%lu %s</span> <p>", st.topics,
+			  c->ui->topics);
 			board_desc(c, b);
 			P(c, "</p><p class=\"latest\">");
 			break;
@@ -1858,16 +1941,19 @@ entry_page(struct rc *c)
 		}
 	}
 	{
-		static const char *const CLOSE[FR_FORUM_N_SW] = {
-		    "</ul></div></div>\n", "</ol></li></ol>\n", "</tbody></table></div>\n",
-		    "</div></div></div>\n", "</table></div></div></div>\n", "</table>\n",
-		    "</ul></div>\n"};
+		static const char *const CLOSE[FR_FORUM_N_SW] = {"</ul></div></div>\n",
+		                                                 "</ol></li></ol>\n",
+		                                                 "</tbody></table></div>\n",
+		                                                 "</div></div></div>\n",
+		                                                 "</table></div></div></div>\n",
+		                                                 "</table>\n",
+		                                                 "</ul></div>\n"};
 
 		P(c, CLOSE[c->p->sw]);
 	}
-	F(c, "<div class=\"stat\"><h3>%s</h3><p>%s: %lu &bull; %s: %lu</p></div>\n",
-	  c->ui->members, c->ui->members, (unsigned long)fr_fgen_members_at(f, c->now),
-	  c->ui->topics, (unsigned long)fr_fgen_threads_at(f, c->now));
+	F(c, "<div class=\"stat\"><h3>%s</h3><p>%s: %lu &bull; %s: %lu</p></div>\n", c->ui->members,
+	  c->ui->members, (unsigned long)fr_fgen_members_at(f, c->now), c->ui->topics,
+	  (unsigned long)fr_fgen_threads_at(f, c->now));
 	page_end(c);
 }
 
@@ -1891,8 +1977,9 @@ other_page(struct rc *c, enum fr_furl_kind kind, uint32_t m)
 		X(c, c->ui->profile);
 		P(c, ": ");
 		X(c, name);
-		F(c, "</h2>\n<div class=\"panel bg1\"><dl class=\"left-box details "
-		     "profile-details\"><dt>%s:</dt><dd><span>",
+		F(c,
+		  "</h2>\n<div class=\"panel bg1\"><dl class=\"left-box details "
+		  "profile-details\"><dt>%s:</dt><dd><span>",
 		  c->ui->username);
 		X(c, name);
 		F(c, "</span></dd><dt>%s:</dt><dd>", c->ui->joined);
@@ -1902,8 +1989,9 @@ other_page(struct rc *c, enum fr_furl_kind kind, uint32_t m)
 		break;
 	case FR_FURL_FAQ:
 		page_begin(c, c->ui->faq, "faq", -1, NULL);
-		F(c, "<h2 class=\"faq-title\">%s</h2>\n<div class=\"panel bg1\" id=\"faqlinks\"><dl "
-		     "class=\"faq\"><dt><strong>",
+		F(c,
+		  "<h2 class=\"faq-title\">%s</h2>\n<div class=\"panel bg1\" id=\"faqlinks\"><dl "
+		  "class=\"faq\"><dt><strong>",
 		  c->ui->faq);
 		X(c, c->ui->faq_q1);
 		P(c, "</strong></dt><dd>");
@@ -1912,7 +2000,8 @@ other_page(struct rc *c, enum fr_furl_kind kind, uint32_t m)
 		break;
 	case FR_FURL_SEARCH:
 		page_begin(c, c->ui->search, "search", -1, NULL);
-		F(c, "<h2 class=\"search-title\">%s</h2>\n<form method=\"get\" action=\"", c->ui->search);
+		F(c, "<h2 class=\"search-title\">%s</h2>\n<form method=\"get\" action=\"",
+		  c->ui->search);
 		X(c, fr_furl_other(c->p->sw, FR_FURL_SEARCH, url));
 		P(c, "\" id=\"search\"><fieldset><input type=\"search\" name=\"keywords\" "
 		     "id=\"keywords\" size=\"40\" value=\"\"><input type=\"submit\" value=\"");
@@ -1921,13 +2010,15 @@ other_page(struct rc *c, enum fr_furl_kind kind, uint32_t m)
 		break;
 	case FR_FURL_LOGIN:
 		page_begin(c, c->ui->login, "ucp", -1, NULL);
-		F(c, "<h2 class=\"login-title\">%s</h2>\n<form method=\"post\" action=\"", c->ui->login);
+		F(c, "<h2 class=\"login-title\">%s</h2>\n<form method=\"post\" action=\"",
+		  c->ui->login);
 		X(c, fr_furl_other(c->p->sw, FR_FURL_LOGIN, url));
-		F(c, "\" id=\"login\"><fieldset><dl><dt><label for=\"username\">%s:</label></dt><dd>"
-		     "<input type=\"text\" name=\"username\" id=\"username\" size=\"25\"></dd></dl>"
-		     "<dl><dt><label for=\"password\">%s:</label></dt><dd><input type=\"password\" "
-		     "id=\"password\" name=\"password\" size=\"25\"></dd></dl><input type=\"submit\" "
-		     "name=\"login\" value=\"%s\"></fieldset></form>\n",
+		F(c,
+		  "\" id=\"login\"><fieldset><dl><dt><label for=\"username\">%s:</label></dt><dd>"
+		  "<input type=\"text\" name=\"username\" id=\"username\" size=\"25\"></dd></dl>"
+		  "<dl><dt><label for=\"password\">%s:</label></dt><dd><input type=\"password\" "
+		  "id=\"password\" name=\"password\" size=\"25\"></dd></dl><input type=\"submit\" "
+		  "name=\"login\" value=\"%s\"></fieldset></form>\n",
 		  c->ui->username, c->ui->password, c->ui->login);
 		break;
 	default: /* HOME: the site around the forum */
@@ -1986,7 +2077,8 @@ slugs_fit(const struct fr_forum *f, const struct fr_furl *u, int b, const struct
 	if (th) {
 		size_t i = (size_t)(th - f->th);
 
-		fr_fgen_slug(fr_fgen_title(f, i, title, sizeof(title)), "thread", slug, sizeof(slug));
+		fr_fgen_slug(fr_fgen_title(f, i, title, sizeof(title)), "thread", slug,
+		             sizeof(slug));
 		if (sw == FR_FORUM_XENFORO)
 			return !strcmp(u->slug, slug);
 		return !strcmp(u->slug2, slug) && !strcmp(u->slug, f->boards[th->board].slug);
@@ -1995,8 +2087,8 @@ slugs_fit(const struct fr_forum *f, const struct fr_furl *u, int b, const struct
 }
 
 int
-fr_fhtml_answer(const struct fr_forum *f, const char *host, const struct fr_furl *u,
-                double now_s, struct fr_serve_resp *resp)
+fr_fhtml_answer(const struct fr_forum *f, const char *host, const struct fr_furl *u, double now_s,
+                struct fr_serve_resp *resp)
 {
 	struct fr_text t = {NULL, 0, 0, PAGE_MAX, 0};
 	struct rc c = {f, &f->prof, fr_forum_ui(f->prof.lang), host, now_s, (int64_t)now_s, &t};
@@ -2043,13 +2135,14 @@ fr_fhtml_answer(const struct fr_forum *f, const char *host, const struct fr_furl
 		if (f->prof.sw == FR_FORUM_THREADED) {
 			char name[64];
 
-			if (strcmp(u->slug2, fr_fgen_member_name(f, u->id, name, sizeof(name))) != 0)
+			if (strcmp(u->slug2, fr_fgen_member_name(f, u->id, name, sizeof(name))) !=
+			    0)
 				return not_found(resp);
 		} else if (f->prof.sw == FR_FORUM_XENFORO) {
 			char name[64], slug[72];
 
-			fr_fgen_slug(fr_fgen_member_name(f, u->id, name, sizeof(name)), "member", slug,
-			             sizeof(slug));
+			fr_fgen_slug(fr_fgen_member_name(f, u->id, name, sizeof(name)), "member",
+			             slug, sizeof(slug));
 			if (strcmp(u->slug, slug) != 0)
 				return not_found(resp);
 		}
@@ -2077,6 +2170,7 @@ fr_fhtml_answer(const struct fr_forum *f, const char *host, const struct fr_furl
 	resp->len = len;
 	resp->release = free;
 	resp->release_cls = body;
-	snprintf(resp->etag, sizeof(resp->etag), "\"%016llx\"", (unsigned long long)fnv1a(body, len));
+	snprintf(resp->etag, sizeof(resp->etag), "\"%016llx\"",
+	         (unsigned long long)fnv1a(body, len));
 	return 0;
 }

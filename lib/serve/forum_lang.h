@@ -32,7 +32,8 @@ enum fr_forum_lang {
 enum fr_forum_dstyle {
 	FR_FORUM_DS_EN_PHPBB, /* "Mon Nov 25, 2019 9:15 pm" */
 	FR_FORUM_DS_EN_LONG,  /* "November 25, 2019, 09:15:00 PM" */
-	FR_FORUM_DS_EN_SHORT, /* "Nov 25, 2019, 09:15 PM" (XenForo "Nov 25, 2019 at 9:15 PM" in title) */
+	FR_FORUM_DS_EN_SHORT, /* "Nov 25, 2019, 09:15 PM" (XenForo "Nov 25, 2019 at 9:15 PM" in
+	                         title) */
 	FR_FORUM_DS_NUM_MDY,  /* "11-25-2019, 09:15 PM" */
 	FR_FORUM_DS_NUM_DMY,  /* "25/11/2019, 21:15" */
 	FR_FORUM_DS_NUM_DOT,  /* "25.11.2019, 21:15" */
@@ -55,38 +56,38 @@ enum fr_forum_rel {
 
 /* Interface words of one language (UTF-8, static). */
 struct fr_forum_ui {
-	const char *code;          /* "en", "de", ...: the html lang attribute */
-	const char *board_index;   /* "Board index" */
-	const char *forum;         /* "Forum" */
-	const char *topics;        /* "Topics" */
-	const char *posts;         /* "Posts" */
-	const char *replies;       /* "Replies" */
-	const char *views;         /* "Views" */
-	const char *last_post;     /* "Last post" */
-	const char *by;            /* "by" */
-	const char *started_by;    /* "Started by" */
-	const char *posted_on;     /* "Posted on" */
-	const char *page;          /* "Page" */
-	const char *of;            /* "of" */
-	const char *next;          /* "Next" */
-	const char *prev;          /* "Previous" */
-	const char *joined;        /* "Joined" */
-	const char *members;       /* "Members" */
-	const char *faq;           /* "FAQ" */
-	const char *search;        /* "Search" */
-	const char *login;         /* "Log in" */
-	const char *reg;           /* "Register" */
-	const char *all_times;     /* "All times are UTC" */
-	const char *now_is;        /* "It is currently" */
-	const char *sticky;        /* "Sticky" */
-	const char *wrote;         /* "wrote" */
-	const char *profile;       /* "Profile" */
-	const char *username;      /* "Username" */
-	const char *password;      /* "Password" */
-	const char *no_posts;      /* "No posts" */
-	const char *faq_q1;        /* an FAQ question */
-	const char *faq_a1;        /* its answer */
-	const char *rules_title;   /* sticky thread titles */
+	const char *code;        /* "en", "de", ...: the html lang attribute */
+	const char *board_index; /* "Board index" */
+	const char *forum;       /* "Forum" */
+	const char *topics;      /* "Topics" */
+	const char *posts;       /* "Posts" */
+	const char *replies;     /* "Replies" */
+	const char *views;       /* "Views" */
+	const char *last_post;   /* "Last post" */
+	const char *by;          /* "by" */
+	const char *started_by;  /* "Started by" */
+	const char *posted_on;   /* "Posted on" */
+	const char *page;        /* "Page" */
+	const char *of;          /* "of" */
+	const char *next;        /* "Next" */
+	const char *prev;        /* "Previous" */
+	const char *joined;      /* "Joined" */
+	const char *members;     /* "Members" */
+	const char *faq;         /* "FAQ" */
+	const char *search;      /* "Search" */
+	const char *login;       /* "Log in" */
+	const char *reg;         /* "Register" */
+	const char *all_times;   /* "All times are UTC" */
+	const char *now_is;      /* "It is currently" */
+	const char *sticky;      /* "Sticky" */
+	const char *wrote;       /* "wrote" */
+	const char *profile;     /* "Profile" */
+	const char *username;    /* "Username" */
+	const char *password;    /* "Password" */
+	const char *no_posts;    /* "No posts" */
+	const char *faq_q1;      /* an FAQ question */
+	const char *faq_a1;      /* its answer */
+	const char *rules_title; /* sticky thread titles */
 	const char *welcome_title;
 	const char *announce_title;
 };

@@ -13,7 +13,9 @@ char *
 fr_furl_entry(enum fr_forum_sw sw, char *buf)
 {
 	snprintf(buf, U, "%s",
-	         sw == FR_FORUM_DISCUZ ? "/forum.php" : sw == FR_FORUM_CUSTOM ? "/forum/" : "/");
+	         sw == FR_FORUM_DISCUZ   ? "/forum.php"
+	         : sw == FR_FORUM_CUSTOM ? "/forum/"
+	                                 : "/");
 	return buf;
 }
 
@@ -76,7 +78,8 @@ fr_furl_thread(const struct fr_forum *f, size_t i, uint32_t page, char *buf)
 
 	if (f->prof.sw == FR_FORUM_XENFORO || f->prof.sw == FR_FORUM_CUSTOM ||
 	    f->prof.sw == FR_FORUM_THREADED)
-		fr_fgen_slug(fr_fgen_title(f, i, title, sizeof(title)), "thread", slug, sizeof(slug));
+		fr_fgen_slug(fr_fgen_title(f, i, title, sizeof(title)), "thread", slug,
+		             sizeof(slug));
 	switch (f->prof.sw) {
 	case FR_FORUM_PHPBB:
 		if (pg > 1)
@@ -156,14 +159,20 @@ char *
 fr_furl_other(enum fr_forum_sw sw, enum fr_furl_kind kind, char *buf)
 {
 	static const char *const FAQ[FR_FORUM_N_SW] = {
-	    "/faq.php", "/faq.php", "/index.php?action=help", "/help/faq/",
-	    "/misc.php?mod=faq", "/forum/faq.html", "/help/"};
-	static const char *const LOGIN[FR_FORUM_N_SW] = {
-	    "/login.php", "/login.php?do=login", "/login.php?action=login", "/login/",
-	    "/login.php?mod=logging&action=login", "/login", "/login"};
+	    "/faq.php",   "/faq.php",          "/index.php?action=help",
+	    "/help/faq/", "/misc.php?mod=faq", "/forum/faq.html",
+	    "/help/"};
+	static const char *const LOGIN[FR_FORUM_N_SW] = {"/login.php",
+	                                                 "/login.php?do=login",
+	                                                 "/login.php?action=login",
+	                                                 "/login/",
+	                                                 "/login.php?mod=logging&action=login",
+	                                                 "/login",
+	                                                 "/login"};
 	static const char *const SEARCH[FR_FORUM_N_SW] = {
-	    "/search.php", "/search.php", "/search.php?action=search", "/search/",
-	    "/search.php?mod=forum", "/search", "/search"};
+	    "/search.php", "/search.php",           "/search.php?action=search",
+	    "/search/",    "/search.php?mod=forum", "/search",
+	    "/search"};
 	unsigned s = (unsigned)sw < FR_FORUM_N_SW ? (unsigned)sw : 0;
 
 	switch (kind) {
@@ -492,8 +501,8 @@ fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct 
 
 		out->page = 1;
 		if (*q) {
-			if (qnum(q, "page", &out->page) < 0 || out->page == 0 ||
-			    strchr(q, '&') || strchr(q, ';'))
+			if (qnum(q, "page", &out->page) < 0 || out->page == 0 || strchr(q, '&') ||
+			    strchr(q, ';'))
 				return;
 		}
 		if (!strcmp(path, "/") && !*q) {
@@ -505,7 +514,8 @@ fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct 
 			if (s && !*s) {
 				size_t n = strlen(out->slug2), d = n;
 
-				while (d > 0 && out->slug2[d - 1] >= '0' && out->slug2[d - 1] <= '9')
+				while (d > 0 && out->slug2[d - 1] >= '0' &&
+				       out->slug2[d - 1] <= '9')
 					d--;
 				if (d < n && whole_num(out->slug2 + d, &v)) {
 					out->kind = FR_FURL_PROFILE;
@@ -519,8 +529,8 @@ fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct 
 			if (!*s)
 				out->kind = FR_FURL_BOARD;
 			else if (!strncmp(s, "comments/", 9) && (e = num(s + 9, &out->id)) &&
-			         *e == '/' && (s = segment(e + 1, out->slug2, sizeof(out->slug2))) &&
-			         !*s)
+			         *e == '/' &&
+			         (s = segment(e + 1, out->slug2, sizeof(out->slug2))) && !*s)
 				out->kind = FR_FURL_THREAD;
 		}
 		return;

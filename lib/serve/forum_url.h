@@ -28,13 +28,13 @@ enum fr_furl_kind {
 /* A parsed request. */
 struct fr_furl {
 	enum fr_furl_kind kind;
-	uint32_t id;         /* board id, thread id, or member index (profiles; UINT32_MAX
-	                        for a user id below the forum's first) */
-	uint32_t page;       /* 1-based; 0 for an offset that is no page's start */
-	char slug[72];       /* XenForo/custom/threaded: the board's (custom, threaded) or
-	                        the thread's or board's (XenForo) slug as requested */
-	char slug2[72];      /* custom/threaded threads: the thread's slug; threaded
-	                        profiles: the member's name */
+	uint32_t id;    /* board id, thread id, or member index (profiles; UINT32_MAX
+	                   for a user id below the forum's first) */
+	uint32_t page;  /* 1-based; 0 for an offset that is no page's start */
+	char slug[72];  /* XenForo/custom/threaded: the board's (custom, threaded) or
+	                   the thread's or board's (XenForo) slug as requested */
+	char slug2[72]; /* custom/threaded threads: the thread's slug; threaded
+	                   profiles: the member's name */
 };
 
 /* Parses a request's decoded path and raw query (without '?') for forum f

@@ -35,8 +35,8 @@ static const struct fr_forum_profile PROFILES[FR_FORUMS_N_PROFILES] = {
      FR_FORUM_CRD, FR_FORUM_ASC, FR_FORUM_IDATES_CREATED, 0, 0, 25, 15, 1},
     {FR_FORUM_PHPBB, FR_FORUM_FR, FR_FORUM_DS_TEXT, FR_FORUM_REL_NONE, FR_FORUM_ATTR_TIME,
      FR_FORUM_CRD, FR_FORUM_ASC, FR_FORUM_IDATES_BOTH, 0, 1, 25, 10, 0},
-    {FR_FORUM_VBULLETIN, FR_FORUM_EN, FR_FORUM_DS_NUM_MDY, FR_FORUM_REL_NONE,
-     FR_FORUM_ATTR_NONE, FR_FORUM_CRD, FR_FORUM_DSC, FR_FORUM_IDATES_LAST, 1, 2, 20, 12, 0},
+    {FR_FORUM_VBULLETIN, FR_FORUM_EN, FR_FORUM_DS_NUM_MDY, FR_FORUM_REL_NONE, FR_FORUM_ATTR_NONE,
+     FR_FORUM_CRD, FR_FORUM_DSC, FR_FORUM_IDATES_LAST, 1, 2, 20, 12, 0},
     {FR_FORUM_SMF, FR_FORUM_ES, FR_FORUM_DS_NUM_DMY, FR_FORUM_REL_DAY, FR_FORUM_ATTR_NONE,
      FR_FORUM_LAD, FR_FORUM_DSC, FR_FORUM_IDATES_LAST, 1, 0, 20, 15, 0},
     {FR_FORUM_XENFORO, FR_FORUM_DE, FR_FORUM_DS_TEXT, FR_FORUM_REL_AGO, FR_FORUM_ATTR_TIME,
@@ -49,8 +49,8 @@ static const struct fr_forum_profile PROFILES[FR_FORUMS_N_PROFILES] = {
      FR_FORUM_LAD, FR_FORUM_DSC, FR_FORUM_IDATES_LAST, 1, 1, 22, 12, 1},
 };
 
-static const char *const SW_NAMES[FR_FORUM_N_SW] = {"phpbb",   "vbulletin", "smf",     "xenforo",
-                                                    "discuz",  "custom",    "threaded"};
+static const char *const SW_NAMES[FR_FORUM_N_SW] = {"phpbb",  "vbulletin", "smf",     "xenforo",
+                                                    "discuz", "custom",    "threaded"};
 
 void
 fr_forums_profile(uint32_t k, struct fr_forum_profile *out)
@@ -103,7 +103,9 @@ fr_forums_pag_name(enum fr_forum_pag p)
 const char *
 fr_forums_idates_name(enum fr_forum_idates d)
 {
-	return d == FR_FORUM_IDATES_BOTH ? "both" : d == FR_FORUM_IDATES_CREATED ? "created" : "last";
+	return d == FR_FORUM_IDATES_BOTH      ? "both"
+	       : d == FR_FORUM_IDATES_CREATED ? "created"
+	                                      : "last";
 }
 
 const char *
@@ -287,8 +289,8 @@ fr_forums_handle(void *ctx, const struct fr_serve_req *req, struct fr_serve_resp
 /* ---- files ---- */
 
 int
-fr_forums_write_truth(struct fr_forums *w, FILE *out, double t_s, size_t *rows,
-                      const char *name, char *err, size_t errlen)
+fr_forums_write_truth(struct fr_forums *w, FILE *out, double t_s, size_t *rows, const char *name,
+                      char *err, size_t errlen)
 {
 	size_t count = 0;
 
@@ -312,7 +314,8 @@ fr_forums_write_truth(struct fr_forums *w, FILE *out, double t_s, size_t *rows,
 			for (uint32_t j = 0; j < n; j++) {
 				struct fr_text t = {0};
 				char author[64];
-				int pinned = !f->prof.nested && f->prof.tsort == FR_FORUM_DSC && j == 0;
+				int pinned =
+				    !f->prof.nested && f->prof.tsort == FR_FORUM_DSC && j == 0;
 
 				fr_fgen_post_text(f, i, j, &t);
 				if (t.bad) {
@@ -320,15 +323,17 @@ fr_forums_write_truth(struct fr_forums *w, FILE *out, double t_s, size_t *rows,
 					fr_fgen_read_end(f);
 					return fr_errf(err, errlen, "%s: out of memory", name);
 				}
-				fprintf(out, "forum%u.test\t%u\thttp://forum%u.test%s\t%u\t%u\t%s\t%lld\t"
-				             "%016llx\t%d\t%d\t%ld\n",
-				        (unsigned)k, (unsigned)th->id, (unsigned)k, url, (unsigned)j,
-				        (unsigned)th->pid[j],
-				        fr_fgen_member_name(f, th->author[j], author, sizeof(author)),
-				        (long long)th->t[j],
-				        (unsigned long long)fr_forums_text_hash(t.p ? t.p : "", t.len),
-				        th->sticky, pinned,
-				        th->parent && j > 0 ? (long)th->parent[j] : -1L);
+				fprintf(
+				    out,
+				    "forum%u.test\t%u\thttp://forum%u.test%s\t%u\t%u\t%s\t%lld\t"
+				    "%016llx\t%d\t%d\t%ld\n",
+				    (unsigned)k, (unsigned)th->id, (unsigned)k, url, (unsigned)j,
+				    (unsigned)th->pid[j],
+				    fr_fgen_member_name(f, th->author[j], author, sizeof(author)),
+				    (long long)th->t[j],
+				    (unsigned long long)fr_forums_text_hash(t.p ? t.p : "", t.len),
+				    th->sticky, pinned,
+				    th->parent && j > 0 ? (long)th->parent[j] : -1L);
 				fr_text_free(&t);
 				count++;
 			}
@@ -356,8 +361,7 @@ fr_forums_write_list(const struct fr_forums *w, FILE *out, const char *name, cha
 }
 
 int
-fr_forums_write_describe(struct fr_forums *w, FILE *out, const char *name, char *err,
-                         size_t errlen)
+fr_forums_write_describe(struct fr_forums *w, FILE *out, const char *name, char *err, size_t errlen)
 {
 	char url[FR_FORUMS_URL_MAX];
 
@@ -372,10 +376,12 @@ fr_forums_write_describe(struct fr_forums *w, FILE *out, const char *name, char 
 		if (!f)
 			return fr_errf(err, errlen, "%s: out of memory", name);
 		p = &f->prof;
-		fprintf(out, "forum%u.test\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%u\t%u\t%u\t%d\t"
-		             "%d\t%.3f\t%u\t%lld\n",
-		        (unsigned)k, fr_forums_entry_url(k, url, sizeof(url)), fr_forums_sw_name(p->sw),
-		        fr_forums_isort_name(p->isort), fr_forums_tsort_name(p->tsort),
+		fprintf(out,
+		        "forum%u.test\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%s\t%d\t%u\t%u\t%u\t%d\t"
+		        "%d\t%.3f\t%u\t%lld\n",
+		        (unsigned)k, fr_forums_entry_url(k, url, sizeof(url)),
+		        fr_forums_sw_name(p->sw), fr_forums_isort_name(p->isort),
+		        fr_forums_tsort_name(p->tsort),
 		        fr_forums_pag_name(fr_forums_pagination(p->sw)), fr_forum_ui(p->lang)->code,
 		        fr_forum_dstyle_name(p->dstyle), fr_forum_rel_name(p->rel),
 		        fr_forums_attr_name(p->attr), fr_forums_idates_name(p->idates), p->la_links,

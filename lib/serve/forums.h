@@ -67,9 +67,9 @@ struct fr_serve_req;
 struct fr_serve_resp;
 struct fr_serve_clock;
 
-#define FR_FORUMS_MAX 10000u      /* most forums in a world */
-#define FR_FORUMS_N_PROFILES 14u  /* rows of the table above */
-#define FR_FORUMS_URL_MAX 256     /* longest URL, with the NUL */
+#define FR_FORUMS_MAX 10000u     /* most forums in a world */
+#define FR_FORUMS_N_PROFILES 14u /* rows of the table above */
+#define FR_FORUMS_URL_MAX 256    /* longest URL, with the NUL */
 
 /* NOTE: keep in the order of SW_NAMES in forums.c. */
 enum fr_forum_sw {
@@ -86,7 +86,12 @@ enum fr_forum_sw {
 enum fr_forum_isort { FR_FORUM_CRD, FR_FORUM_LAD };
 enum fr_forum_tsort { FR_FORUM_ASC, FR_FORUM_DSC };
 enum fr_forum_idates { FR_FORUM_IDATES_BOTH, FR_FORUM_IDATES_CREATED, FR_FORUM_IDATES_LAST };
-enum fr_forum_attr { FR_FORUM_ATTR_NONE, FR_FORUM_ATTR_TIME, FR_FORUM_ATTR_TITLE, FR_FORUM_ATTR_DATA };
+enum fr_forum_attr {
+	FR_FORUM_ATTR_NONE,
+	FR_FORUM_ATTR_TIME,
+	FR_FORUM_ATTR_TITLE,
+	FR_FORUM_ATTR_DATA
+};
 
 /* How a forum's pagination carries its specific number. */
 enum fr_forum_pag {
@@ -180,8 +185,8 @@ int fr_forums_write_list(const struct fr_forums *w, FILE *out, const char *name,
  *   relative attr index_dates last_activity_links stickies threads_per_page
  *   posts_per_page nested busy threads_per_day boards born_s
  * Returns 0, or -1 with err set naming name on a write error. */
-int fr_forums_write_describe(struct fr_forums *w, FILE *out, const char *name,
-                             char *err, size_t errlen);
+int fr_forums_write_describe(struct fr_forums *w, FILE *out, const char *name, char *err,
+                             size_t errlen);
 
 /* FNV-1a 64 of a post's text as the truth hashes it: its paragraphs joined
  * by "\n\n", without markup, quotes or signature. */

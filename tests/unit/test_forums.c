@@ -144,9 +144,9 @@ truth_at(struct fr_forums *w, double t, struct truth *tr)
 		const char *slash;
 
 		memset(&p, 0, sizeof(p));
-		if (sscanf(line, "forum%u.test\t%u\t%299s\t%u\t%u\t%63s\t%lld\t%llx\t%d\t%d\t%ld", &p.k,
-		           &p.tid, url, &p.no, &p.pid, p.author, &ts, &p.hash, &p.sticky, &p.pinned,
-		           &p.parent) != 11) {
+		if (sscanf(line, "forum%u.test\t%u\t%299s\t%u\t%u\t%63s\t%lld\t%llx\t%d\t%d\t%ld",
+		           &p.k, &p.tid, url, &p.no, &p.pid, p.author, &ts, &p.hash, &p.sticky,
+		           &p.pinned, &p.parent) != 11) {
 			CHECK(!"a truth line has 11 fields");
 			fprintf(stderr, "  %s", line);
 			continue;
@@ -358,22 +358,30 @@ struct months {
 	const char *m[12];
 };
 static const struct months MONTHS[] = {
-    {"de", {"januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september",
-            "oktober", "november", "dezember"}},
-    {"fr", {"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août",
-            "septembre", "octobre", "novembre", "décembre"}},
-    {"ru", {"января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа",
-            "сентября", "октября", "ноября", "декабря"}},
-    {"es", {"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto",
-            "septiembre", "octubre", "noviembre", "diciembre"}},
-    {"tr", {"ocak", "şubat", "mart", "nisan", "mayıs", "haziran", "temmuz", "ağustos", "eylül",
-            "ekim", "kasım", "aralık"}},
-    {"it", {"gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto",
-            "settembre", "ottobre", "novembre", "dicembre"}},
-    {"pl", {"stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia",
-            "września", "października", "listopada", "grudnia"}},
-    {"nl", {"januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus",
-            "september", "oktober", "november", "december"}},
+    {"de",
+     {"januar", "februar", "märz", "april", "mai", "juni", "juli", "august", "september", "oktober",
+      "november", "dezember"}},
+    {"fr",
+     {"janvier", "février", "mars", "avril", "mai", "juin", "juillet", "août", "septembre",
+      "octobre", "novembre", "décembre"}},
+    {"ru",
+     {"января", "февраля", "марта", "апреля", "мая", "июня", "июля", "августа", "сентября",
+      "октября", "ноября", "декабря"}},
+    {"es",
+     {"enero", "febrero", "marzo", "abril", "mayo", "junio", "julio", "agosto", "septiembre",
+      "octubre", "noviembre", "diciembre"}},
+    {"tr",
+     {"ocak", "şubat", "mart", "nisan", "mayıs", "haziran", "temmuz", "ağustos", "eylül", "ekim",
+      "kasım", "aralık"}},
+    {"it",
+     {"gennaio", "febbraio", "marzo", "aprile", "maggio", "giugno", "luglio", "agosto", "settembre",
+      "ottobre", "novembre", "dicembre"}},
+    {"pl",
+     {"stycznia", "lutego", "marca", "kwietnia", "maja", "czerwca", "lipca", "sierpnia", "września",
+      "października", "listopada", "grudnia"}},
+    {"nl",
+     {"januari", "februari", "maart", "april", "mei", "juni", "juli", "augustus", "september",
+      "oktober", "november", "december"}},
 };
 
 /* Relative words per language: today, yesterday, just now; unit words
@@ -448,8 +456,10 @@ tokens(const char *s, const char *lang, struct toks *t)
 					 * in case (Şubat, Kasım). */
 					if (!strcmp(lang, MONTHS[l].lang) &&
 					    (!strcmp(w, MONTHS[l].m[m]) ||
-					     (strlen(w) > 2 && !strcmp(w + 1, MONTHS[l].m[m] + 1)) ||
-					     (!strncmp(MONTHS[l].m[m], "ş", 2) && !strcmp(w + 2, MONTHS[l].m[m] + 2))))
+					     (strlen(w) > 2 &&
+					      !strcmp(w + 1, MONTHS[l].m[m] + 1)) ||
+					     (!strncmp(MONTHS[l].m[m], "ş", 2) &&
+					      !strcmp(w + 2, MONTHS[l].m[m] + 2))))
 						t->month = m + 1;
 				}
 			}
@@ -463,8 +473,8 @@ tokens(const char *s, const char *lang, struct toks *t)
 static int64_t
 utc(long y, long m, long d, long h, long mi, long sec)
 {
-	return (int64_t)fr_days_from_civil(y, (unsigned)m, (unsigned)d) * 86400 + h * 3600 + mi * 60 +
-	       sec;
+	return (int64_t)fr_days_from_civil(y, (unsigned)m, (unsigned)d) * 86400 + h * 3600 +
+	       mi * 60 + sec;
 }
 
 static long
@@ -526,8 +536,7 @@ parse_abs(enum fr_forum_dstyle ds, const char *lang, const char *s, int64_t *t)
 /* A date as shown (absolute, or relative to now) for forum profile p: the
  * range [lo, hi] the time must be in. 0, or -1 when it does not parse. */
 static int
-parse_shown(const struct fr_forum_profile *p, const char *s, int64_t now, int64_t *lo,
-            int64_t *hi)
+parse_shown(const struct fr_forum_profile *p, const char *s, int64_t now, int64_t *lo, int64_t *hi)
 {
 	const char *lang = fr_forum_ui(p->lang)->code;
 	const struct relw *r = NULL;
@@ -555,8 +564,10 @@ parse_shown(const struct fr_forum_profile *p, const char *s, int64_t now, int64_
 			return 0;
 		}
 		if (k.n == 1) {
-			long unit = strstr(s, r->min[0]) ? 60 : strstr(s, r->hour[0]) ? 3600
-			            : strstr(s, r->day[0]) ? 86400 : 0;
+			long unit = strstr(s, r->min[0])    ? 60
+			            : strstr(s, r->hour[0]) ? 3600
+			            : strstr(s, r->day[0])  ? 86400
+			                                    : 0;
 
 			if (!unit)
 				return -1;
@@ -595,14 +606,14 @@ check_date(const struct fr_forum_profile *p, xmlNodePtr el, int64_t want, int64_
 	}
 	if (data && strtoll((const char *)data, NULL, 10) != want)
 		bad = 3;
-	if (title &&
-	    (parse_abs(p->attr == FR_FORUM_ATTR_TITLE ? FR_FORUM_DS_NUM_YMD : p->dstyle,
-	               fr_forum_ui(p->lang)->code, (const char *)title, &t) < 0 ||
-	     t != want))
+	if (title && (parse_abs(p->attr == FR_FORUM_ATTR_TITLE ? FR_FORUM_DS_NUM_YMD : p->dstyle,
+	                        fr_forum_ui(p->lang)->code, (const char *)title, &t) < 0 ||
+	              t != want))
 		bad = 4;
 	if (bad)
-		fprintf(stderr, "  date '%s' (datetime %s, title %s, data-time %s): want %lld, "
-		                "read [%lld, %lld], failure %d\n",
+		fprintf(stderr,
+		        "  date '%s' (datetime %s, title %s, data-time %s): want %lld, "
+		        "read [%lld, %lld], failure %d\n",
 		        text ? (const char *)text : "", dt ? (const char *)dt : "-",
 		        title ? (const char *)title : "-", data ? (const char *)data : "-",
 		        (long long)want, (long long)lo, (long long)hi, bad);
@@ -646,7 +657,8 @@ test_date_parser_sees_formats(void)
 
 		fr_forums_profile(k, &p);
 		fr_forum_date_abs(&t, p.lang, p.dstyle, x);
-		CHECK(t.p && parse_abs(p.dstyle, fr_forum_ui(p.lang)->code, t.p, &v) == 0 && v == x);
+		CHECK(t.p && parse_abs(p.dstyle, fr_forum_ui(p.lang)->code, t.p, &v) == 0 &&
+		      v == x);
 		free(t.p);
 	}
 }
@@ -702,7 +714,8 @@ test_table_covers_styles(void)
 		char host[32], url[128], swn[32], is[8], ts[8];
 
 		if (n++ == 0) {
-			CHECK(!strncmp(line, "host\tentry_url\tsoftware\tindex_sort\tthread_sort\t", 47));
+			CHECK(!strncmp(line, "host\tentry_url\tsoftware\tindex_sort\tthread_sort\t",
+			               47));
 			continue;
 		}
 		fr_forums_profile((uint32_t)(n - 2), &p);
@@ -797,8 +810,8 @@ test_posts_appear(void)
 		const struct tpost *p = &b.p[i], *q = post_of(&a, p->k, p->pid);
 
 		if (q) {
-			kept += q->t == p->t && q->hash == p->hash && q->tid == p->tid && q->no == p->no &&
-			        !strcmp(q->author, p->author);
+			kept += q->t == p->t && q->hash == p->hash && q->tid == p->tid &&
+			        q->no == p->no && !strcmp(q->author, p->author);
 		} else {
 			CHECK(p->t > (int64_t)t1 && p->t <= (int64_t)t2);
 			busy_new += p->k % 8 == 3;
@@ -850,9 +863,9 @@ test_posts_appear(void)
 static int
 post_pid(enum fr_forum_sw sw, xmlNodePtr n, uint32_t *pid)
 {
-	static const char *const PREFIX[FR_FORUM_N_SW] = {"p", "post_", "msg", "js-post-",
+	static const char *const PREFIX[FR_FORUM_N_SW] = {"p",     "post_", "msg", "js-post-",
 	                                                  "post_", "post-", "c"};
-	static const char *const TAG[FR_FORUM_N_SW] = {"div", "li", "div", "article",
+	static const char *const TAG[FR_FORUM_N_SW] = {"div", "li",  "div", "article",
 	                                               "div", "div", ""};
 	xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
 	size_t l = strlen(PREFIX[sw]);
@@ -1092,7 +1105,7 @@ check_thread(struct fr_forums *w, const struct fr_forum_profile *p, uint32_t k,
 					continue;
 				if (prev >= 0)
 					CHECK(p->tsort == FR_FORUM_ASC ? (long)order[i] > prev
-					                                : (long)order[i] < prev);
+					                               : (long)order[i] < prev);
 				prev = (long)order[i];
 			}
 		}
@@ -1113,8 +1126,8 @@ static void
 collect_boards(xmlNodePtr n, void *cls)
 {
 	struct boards *b = cls;
-	static const char *const CLS[FR_FORUM_N_SW] = {"forumtitle", NULL, "subject", NULL, NULL,
-	                                               "board", "community-name"};
+	static const char *const CLS[FR_FORUM_N_SW] = {"forumtitle", NULL,    "subject",       NULL,
+	                                               NULL,         "board", "community-name"};
 	xmlChar *href;
 	int ok;
 
@@ -1204,9 +1217,11 @@ test_pages(void)
 				if (doc)
 					walk(xmlDocGetRootElement(doc), collect_rows, &r);
 				for (int i = 0; i < r.n; i++) {
-					xmlChar *href = xmlGetProp(r.links[i], (const xmlChar *)"href");
+					xmlChar *href =
+					    xmlGetProp(r.links[i], (const xmlChar *)"href");
 					const struct tthread *t =
-					    href ? thread_by_path(th, n_th, k, (const char *)href) : NULL;
+					    href ? thread_by_path(th, n_th, k, (const char *)href)
+					         : NULL;
 					xmlNodePtr row = row_of(r.links[i]), dc, dl;
 					int64_t key;
 
@@ -1220,14 +1235,16 @@ test_pages(void)
 						CHECK(pg == 1 && nonsticky == 0);
 					} else {
 						nonsticky++;
-						key = p.isort == FR_FORUM_CRD ? t->created : t->last;
+						key =
+						    p.isort == FR_FORUM_CRD ? t->created : t->last;
 						CHECK(key <= prev);
 						prev = key;
 					}
 					dc = find_class(row, "date-created");
 					dl = find_class(row, "date-last");
 					CHECK((dc != NULL) == (p.idates != FR_FORUM_IDATES_LAST));
-					CHECK((dl != NULL) == (p.idates != FR_FORUM_IDATES_CREATED));
+					CHECK((dl != NULL) ==
+					      (p.idates != FR_FORUM_IDATES_CREATED));
 					if (dc && check_date(&p, dc, t->created, now) < 0)
 						bad_dates++;
 					if (dl && check_date(&p, dl, t->last, now) < 0)
@@ -1235,20 +1252,23 @@ test_pages(void)
 				}
 				CHECK(nonsticky <= (int)p.threads_pp);
 				if (doc) {
-					xmlNodePtr dn = find_class(xmlDocGetRootElement(doc), "date-now");
+					xmlNodePtr dn =
+					    find_class(xmlDocGetRootElement(doc), "date-now");
 
 					/* To the minute, or the second in SMF's style. */
 					if (dn)
 						CHECK(check_date(&p, dn,
-						                 p.dstyle == FR_FORUM_DS_EN_LONG ? now
-						                                                 : now / 60 * 60,
+						                 p.dstyle == FR_FORUM_DS_EN_LONG
+						                     ? now
+						                     : now / 60 * 60,
 						                 now) == 0);
 					xmlFreeDoc(doc);
 				}
 				free(page.body);
 				if (nonsticky < (int)p.threads_pp) {
 					/* The last page: the next one is 404. */
-					page_url(p.sw, 0, bl.url[b], pg + 1, p.threads_pp, purl, sizeof(purl));
+					page_url(p.sw, 0, bl.url[b], pg + 1, p.threads_pp, purl,
+					         sizeof(purl));
 					fetch(w, k, purl, (double)now, &page);
 					CHECK(page.status == 404);
 					free(page.body);
@@ -1259,8 +1279,8 @@ test_pages(void)
 		}
 		CHECK(listed == in_truth);
 		if (listed != in_truth)
-			fprintf(stderr, "  forum%u: %zu threads listed, %zu in the truth\n", (unsigned)k,
-			        listed, in_truth);
+			fprintf(stderr, "  forum%u: %zu threads listed, %zu in the truth\n",
+			        (unsigned)k, listed, in_truth);
 		/* Threads: every one with several pages (up to 25), and some of
 		 * one page. */
 		for (size_t i = 0; i < n_th; i++) {
@@ -1314,9 +1334,11 @@ test_other_pages(void)
 	/* Profiles: linked from pages, 200 for members, 404 for a user id no
 	 * one has yet. */
 	fetch(w, 0, "/viewforum.php?f=3", t, &pg);
-	CHECK(pg.status == 200 && strstr(pg.body, "href=\"/memberlist.php?mode=viewprofile&amp;u="));
+	CHECK(pg.status == 200 &&
+	      strstr(pg.body, "href=\"/memberlist.php?mode=viewprofile&amp;u="));
 	{
-		const char *u = pg.body ? strstr(pg.body, "/memberlist.php?mode=viewprofile&amp;u=") : NULL;
+		const char *u =
+		    pg.body ? strstr(pg.body, "/memberlist.php?mode=viewprofile&amp;u=") : NULL;
 		char url[128];
 		struct page prof;
 		unsigned uid = 0;
@@ -1349,7 +1371,8 @@ test_other_pages(void)
 	{
 		struct fr_serve_req req;
 		struct fr_serve_resp resp;
-		const char *hosts[] = {"forum14.test", "forum01.test", "forum1.test.evil", "", "x.test"};
+		const char *hosts[] = {"forum14.test", "forum01.test", "forum1.test.evil", "",
+		                       "x.test"};
 
 		for (size_t i = 0; i < sizeof(hosts) / sizeof(hosts[0]); i++) {
 			memset(&req, 0, sizeof(req));
@@ -1374,7 +1397,8 @@ test_other_pages(void)
 			fetch(w, 3, tr.p[i].path, t + 86400, &pg);
 			CHECK(pg.status == 200);
 			free(pg.body);
-			snprintf(url, sizeof(url), "/threads/wrong-slug.%u/", (unsigned)tr.p[i].tid);
+			snprintf(url, sizeof(url), "/threads/wrong-slug.%u/",
+			         (unsigned)tr.p[i].tid);
 			fetch(w, 3, url, t + 86400, &pg);
 			CHECK(pg.status == 404);
 			free(pg.body);
