@@ -319,7 +319,7 @@ parse_args(int argc, char **argv, struct opts *o)
 		*slots[k] = val;
 	}
 	if ((o->world != NULL) + (o->sites != NULL) + (o->web != NULL) + (o->forums != NULL) > 1) {
-		cli_err("serve", "give one of --world, --sites, --web and --forums");
+		cli_err("serve", "give one of --world, --sites and --web, or --forums");
 		return -1;
 	}
 	if (o->forums) {

@@ -29,7 +29,7 @@ expect_stderr_contains "not 'lots'"
 expect_exit 2 "$F" serve --forums 3 --hosts 2
 expect_stderr_contains "--hosts does not go with --forums"
 expect_exit 2 "$F" serve --forums 3 --web 2
-expect_stderr_contains "give one of --world, --sites, --web and --forums"
+expect_stderr_contains "give one of --world, --sites and --web, or --forums"
 expect_exit 2 "$F" serve --web 3 --list "$WORK/l.txt"
 expect_stderr_contains "--list goes with --forums"
 expect_exit 2 "$F" serve --forums 3 --speed -2
