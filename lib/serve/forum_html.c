@@ -420,6 +420,8 @@ page_end(struct rc *c)
 		P(c, "</div></div>\n<footer class=\"p-footer\" id=\"footer\"><div "
 		     "class=\"p-footer-inner\"><div class=\"p-footer-row\">");
 		X(c, c->ui->all_times);
+		P(c, " &middot; ");
+		now_el(c);
 		P(c, "</div><div class=\"p-footer-copyright\">");
 		break;
 	case FR_FORUM_DISCUZ:
@@ -441,6 +443,8 @@ page_end(struct rc *c)
 	default:
 		P(c, "</div>\n<div class=\"footer-parent\"><div class=\"footer\"><p>");
 		X(c, c->ui->all_times);
+		P(c, " &middot; ");
+		now_el(c);
 		P(c, "</p><p class=\"bottommenu\">");
 		break;
 	}
