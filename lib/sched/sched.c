@@ -73,6 +73,14 @@ struct fr_sched {
 	uint32_t *coll_stack; /* [n_sources] */
 	uint32_t n_stash;
 	uint32_t best_blocked; /* of those, the one whose host frees first */
+	/* Per-host caps (index policies that report a rate, on shared hosts):
+	 * the host's threshold floor, so that its sources are not due faster
+	 * in sum than its gap allows (see host_cap_update). NULL when off. */
+	double *hc_theta;     /* [n_hosts] 0: no floor */
+	double *hc_sum;       /* [n_hosts] sum of sqrt(rate / 2) over its sources */
+	float *hc_a;          /* [n_sources] each source's term in that sum */
+	uint32_t *hc_first;   /* [n_hosts + 1] a host's sources: hc_members[first[h]..first[h+1]) */
+	uint32_t *hc_members; /* [n_sources] */
 	struct fr_sched_stats stats;
 	struct group *groups;
 };
@@ -136,6 +144,11 @@ fr_sched_free(struct fr_sched *s)
 	free(s->last_seq);
 	free(s->host_free_s);
 	free(s->host_gap);
+	free(s->hc_theta);
+	free(s->hc_sum);
+	free(s->hc_a);
+	free(s->hc_first);
+	free(s->hc_members);
 	free(s->host_hold);
 	free(s->host_begin);
 	free(s->hold_s);
@@ -164,10 +177,109 @@ set_theta(struct group *g, double th)
 static double
 due_of(struct fr_sched *s, uint32_t src, double now_s)
 {
-	double d = s->ops->due(s->ctx, state_of(s, src), now_s, theta(&s->groups[s->group[src]]));
+	double th = theta(&s->groups[s->group[src]]);
+
+	if (s->hc_theta && s->hc_theta[s->host[src]] > th)
+		th = s->hc_theta[s->host[src]];
+	double d = s->ops->due(s->ctx, state_of(s, src), now_s, th);
 	if (isnan(d))
 		return INFINITY;
 	return s->hold_s && s->hold_s[src] > d ? s->hold_s[src] : d;
+}
+
+static double gap_of(const struct fr_sched *s, uint32_t h);
+
+/* Per-host caps. Under the square-root rule the index of a source with rate
+ * r, fetched every tau, grows like r tau^2 / 2 (the expected waiting time of
+ * the items it has missed), so at threshold theta it is fetched at the rate
+ * a / sqrt(theta) with a = sqrt(r / 2), and a host's sources together at
+ * S_h / sqrt(theta), S_h the sum of their a. The host may be called once per
+ * gap P, so its sources get the threshold floor theta_h = (S_h P)^2, where
+ * their rates sum to 1/P: the multiplier that meets the cap, in closed form
+ * (the sum is monotone in theta: bisection would find this same root). The
+ * policy's index is not exactly quadratic (rhythm, bursts, its exploration
+ * cap), so a is measured on the policy itself at each fetch: the interval
+ * tau it gives at the threshold in force, a = sqrt(theta) / tau (exact for
+ * the quadratic index, a local fit otherwise, refitted as the floor moves);
+ * the policy's mean rate is the fallback. A group threshold above the floor
+ * leaves the host alone. When the floor falls by more than a tenth, the
+ * host's waiting sources are re-keyed (a key computed with the higher floor
+ * is late, not a lower bound). */
+static void
+host_cap_update(struct fr_sched *s, uint32_t src, double now_s, int rekey)
+{
+	uint32_t h = s->host[src];
+	void *st = state_of(s, src);
+	double gap = gap_of(s, h), old = s->hc_theta[h], th;
+	double ref = theta(&s->groups[s->group[src]]), a = 0, tau;
+
+	if (old > ref)
+		ref = old;
+	tau = s->ops->due(s->ctx, st, now_s, ref) - now_s;
+	if (ref > 0 && tau > 1e-3 && isfinite(tau)) {
+		a = sqrt(ref) / tau;
+	} else {
+		double r = s->ops->rate(s->ctx, st, now_s);
+		a = r > 0 && isfinite(r) ? sqrt(r / 2) : 0;
+	}
+	s->hc_sum[h] += a - (double)s->hc_a[src];
+	if (s->hc_sum[h] < 0)
+		s->hc_sum[h] = 0;
+	s->hc_a[src] = (float)a;
+	th = gap > 0 ? (s->hc_sum[h] * gap) * (s->hc_sum[h] * gap) : 0;
+	s->hc_theta[h] = th;
+	if (!rekey || !(th < 0.9 * old))
+		return;
+	for (uint32_t k = s->hc_first[h]; k < s->hc_first[h + 1]; k++) {
+		uint32_t i = s->hc_members[k];
+		struct group *gi = &s->groups[s->group[i]];
+
+		if (i != src && fr_heap_contains(gi->heap, s->local[i]) &&
+		    fr_heap_key(gi->heap, s->local[i]) != INFINITY)
+			fr_heap_set(gi->heap, s->local[i], due_of(s, i, now_s), s->last_seq[i]);
+	}
+}
+
+/* Sets up the caps when they can matter: an index policy that reports
+ * rates, some host shared by two sources, and hostcap=1. Returns 0 or -1. */
+static int
+host_cap_init(struct fr_sched *s, double hostcap)
+{
+	uint32_t n = s->n_sources, shared = 0;
+
+	if (!(hostcap > 0) || s->ops->kind != FR_POLICY_INDEX || !s->ops->rate)
+		return 0;
+	s->hc_first = calloc((size_t)s->n_hosts + 1, sizeof(*s->hc_first));
+	if (!s->hc_first)
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		s->hc_first[s->host[i] + 1]++;
+	for (uint32_t h = 0; h < s->n_hosts; h++) {
+		if (s->hc_first[h + 1] > 1)
+			shared = 1;
+		s->hc_first[h + 1] += s->hc_first[h];
+	}
+	if (!shared) {
+		free(s->hc_first);
+		s->hc_first = NULL;
+		return 0;
+	}
+	s->hc_members = malloc((n ? n : 1) * sizeof(*s->hc_members));
+	s->hc_theta = calloc(s->n_hosts ? s->n_hosts : 1, sizeof(*s->hc_theta));
+	s->hc_sum = calloc(s->n_hosts ? s->n_hosts : 1, sizeof(*s->hc_sum));
+	s->hc_a = calloc(n ? n : 1, sizeof(*s->hc_a));
+	if (!s->hc_members || !s->hc_theta || !s->hc_sum || !s->hc_a)
+		return -1;
+	{
+		uint32_t *fill = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof(*fill));
+		if (!fill)
+			return -1;
+		memcpy(fill, s->hc_first, s->n_hosts * sizeof(*fill));
+		for (uint32_t i = 0; i < n; i++)
+			s->hc_members[fill[s->host[i]]++] = i;
+		free(fill);
+	}
+	return 0;
 }
 
 int
@@ -206,6 +318,9 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 		fr_errf(err, errlen, "no rate-limit group");
 		goto fail;
 	}
+	double hostcap;
+	if (fr_params_double(params, "hostcap", 1, 0, 1, &hostcap, err, errlen) < 0)
+		goto fail;
 	if (ops->create(&s->ctx, params, env, err, errlen) < 0)
 		goto fail;
 	if (fr_params_check_used(params, err, errlen) < 0)
@@ -284,6 +399,13 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 		gr->members[gr->n_members++] = i;
 		ops->init(s->ctx, state_of(s, i), i, cfg->start_s);
 	}
+	if (host_cap_init(s, hostcap) < 0) {
+		fr_errf(err, errlen, "out of memory for %u sources", n);
+		goto fail;
+	}
+	if (s->hc_theta)
+		for (uint32_t i = 0; i < n; i++)
+			host_cap_update(s, i, cfg->start_s, 0);
 	for (uint32_t i = 0; i < n; i++)
 		fr_heap_set(s->groups[s->group[i]].heap, s->local[i], due_of(s, i, cfg->start_s), 0);
 	*out = s;
@@ -664,6 +786,8 @@ fr_sched_done(struct fr_sched *s, uint32_t src, const struct fr_fetch *f)
 	hold = hold_of_host(s, h);
 	s->host_free_s[h] = now + gap_of(s, h) > hold ? now + gap_of(s, h) : hold;
 	s->ops->fetched(s->ctx, st, f);
+	if (s->hc_theta)
+		host_cap_update(s, src, now, 1);
 	s->last_seq[src] = ++s->seq;
 	if (g->batch_pos < g->n_batch && g->batch[g->batch_pos] == src)
 		g->batch_pos++;
@@ -706,6 +830,8 @@ fr_sched_finish(struct fr_sched *s, uint32_t src, const struct fr_fetch *f)
 		free_at = hold;
 	s->host_free_s[h] = free_at;
 	s->ops->fetched(s->ctx, state_of(s, src), f);
+	if (s->hc_theta)
+		host_cap_update(s, src, f->now_s, 1);
 	fr_heap_set(g->heap, s->local[src], due_of(s, src, f->now_s), s->last_seq[src]);
 	/* The host's parked sources return to their heaps (choose_interval
 	 * re-keys them past free_at when they come up). */
@@ -748,6 +874,10 @@ fr_sched_set_host_gap(struct fr_sched *s, uint32_t host, double gap_s)
 	s->host_gap[host] = gap_s > 0 ? gap_s : 0;
 	if (gap_s > 0)
 		s->any_gap = 1;
+	if (s->hc_theta) { /* the floor follows the gap from the next update */
+		double sum = s->hc_sum[host] * s->host_gap[host];
+		s->hc_theta[host] = sum * sum;
+	}
 	return 0;
 }
 
@@ -791,6 +921,8 @@ fr_sched_set_state(struct fr_sched *s, uint32_t src, const void *state, size_t l
 	if (len != s->state_size)
 		return -1;
 	memcpy(state_of(s, src), state, len);
+	if (s->hc_theta)
+		host_cap_update(s, src, now_s, 1);
 	if (fr_heap_contains(g->heap, s->local[src]))
 		fr_heap_set(g->heap, s->local[src], due_of(s, src, now_s), s->last_seq[src]);
 	return 0;

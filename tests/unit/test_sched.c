@@ -463,6 +463,73 @@ live_interval_policy_waits_for_busy_host(void)
 	fr_sched_free(s);
 }
 
+/* Per-host caps: 20 sources on one host with a 60 s gap and 20 on hosts of
+ * their own, all publishing 10 items an hour. Without the cap the shared
+ * host's sources would be due together far faster than one call per gap;
+ * with it, their rates sum to about 1/gap, and the other hosts' sources are
+ * left alone. */
+static double
+host0_rate_sum(const char *spec, double *single_interval)
+{
+	enum { N = 40, NH = 21 };
+	uint32_t host[N], group[N];
+	double w[N], pub[10], now = 0, sum = 0;
+	struct fr_sched_group g = {1000, 10};
+	struct fr_sched_config sc = {FR_RL_BURST, 60, 0, 1, &g, N, group, host, NH};
+	struct fr_policy_env env = {
+	    .n_sources = N, .weight = w, .group = group, .calls_per_s = 0.01, .seed = 1};
+	struct fr_params p;
+	struct fr_sched *s;
+	char err[FR_ERRLEN];
+
+	for (uint32_t i = 0; i < N; i++) {
+		host[i] = i < 20 ? 0 : i - 19;
+		group[i] = 0;
+		w[i] = 1;
+	}
+	env.host = host;
+	env.n_hosts = NH;
+	env.host_gap_s = 60;
+	env.start_s = 0;
+	CHECK(fr_params_parse(&p, spec, err, sizeof(err)) == 0);
+	if (fr_sched_new(&s, &fr_policy_freshet, &p, &sc, &env, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s\n", err);
+		CHECK(0);
+		return 0;
+	}
+	/* Two days of hourly fetches, each finding the hour's 10 items. */
+	for (int h = 1; h <= 48; h++) {
+		now = h * 3600.0;
+		for (int k = 0; k < 10; k++)
+			pub[k] = now - 3600 + 360 * k + 180;
+		for (uint32_t i = 0; i < N; i++) {
+			struct fr_fetch f = {now + i * 0.001, FR_FETCH_OK, 10, pub, NULL};
+			fr_sched_done(s, i, &f);
+		}
+	}
+	for (uint32_t i = 0; i < 20; i++)
+		sum += 1 / (fr_sched_due_at(s, i) - (now + i * 0.001));
+	*single_interval = fr_sched_due_at(s, 30) - (now + 30 * 0.001);
+	fr_sched_free(s);
+	return sum;
+}
+
+static void
+host_caps_keep_a_shared_host_within_its_gap(void)
+{
+	double single_on, single_off;
+	double on = host0_rate_sum("freshet", &single_on);
+	double off = host0_rate_sum("freshet:hostcap=0", &single_off);
+
+	fprintf(stderr, "  shared host: sources due at %.4f/s in sum with caps, %.4f/s without "
+	                "(gap allows %.4f/s); a lone source every %.0f s\n",
+	        on, off, 1 / 60.0, single_on);
+	CHECK(off > 2.0 / 60);             /* the cap binds here */
+	CHECK(on <= 1.25 / 60);            /* and brings the host to about one call per gap */
+	CHECK(on >= 0.75 / 60);
+	CHECK_NEAR(single_on, single_off, 1e-6); /* other hosts untouched */
+}
+
 int
 main(void)
 {
@@ -477,5 +544,6 @@ main(void)
 	RUN(buzzwise_fetches_only_the_heaviest);
 	RUN(run_longer_than_50_years_is_refused);
 	RUN(bad_policy_specs_are_errors);
+	RUN(host_caps_keep_a_shared_host_within_its_gap);
 	return TEST_DONE();
 }
