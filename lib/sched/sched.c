@@ -78,6 +78,7 @@ struct fr_sched {
 	 * in sum than its gap allows (see host_cap_update). NULL when off. */
 	double *hc_theta;     /* [n_hosts] 0: no floor */
 	double *hc_sum;       /* [n_hosts] sum of sqrt(rate / 2) over its sources */
+	double *hc_keyed;     /* [n_hosts] the lowest floor since the host was last re-keyed */
 	float *hc_a;          /* [n_sources] each source's term in that sum */
 	uint32_t *hc_first;   /* [n_hosts + 1] a host's sources: hc_members[first[h]..first[h+1]) */
 	uint32_t *hc_members; /* [n_sources] */
@@ -146,6 +147,7 @@ fr_sched_free(struct fr_sched *s)
 	free(s->host_gap);
 	free(s->hc_theta);
 	free(s->hc_sum);
+	free(s->hc_keyed);
 	free(s->hc_a);
 	free(s->hc_first);
 	free(s->hc_members);
@@ -202,9 +204,9 @@ static double gap_of(const struct fr_sched *s, uint32_t h);
  * tau it gives at the threshold in force, a = sqrt(theta) / tau (exact for
  * the quadratic index, a local fit otherwise, refitted as the floor moves);
  * the policy's mean rate is the fallback. A group threshold above the floor
- * leaves the host alone. When the floor falls by more than a tenth, the
- * host's waiting sources are re-keyed (a key computed with the higher floor
- * is late, not a lower bound). */
+ * leaves the host alone. When the floor falls to half of what the host's
+ * keys were computed with, its waiting sources are re-keyed (a key computed
+ * with a higher floor is late, not a lower bound). */
 static void
 host_cap_update(struct fr_sched *s, uint32_t src, double now_s, int rekey)
 {
@@ -228,8 +230,14 @@ host_cap_update(struct fr_sched *s, uint32_t src, double now_s, int rekey)
 	s->hc_a[src] = (float)a;
 	th = gap > 0 ? (s->hc_sum[h] * gap) * (s->hc_sum[h] * gap) : 0;
 	s->hc_theta[h] = th;
-	if (!rekey || !(th < 0.9 * old))
+	/* Keys computed with a floor up to twice too high are late by at most
+	 * sqrt(2) for a quadratic index: tolerated, so that a large host's
+	 * floor, refitted at every fetch, does not re-key it every time. */
+	if (th > s->hc_keyed[h] || !rekey)
+		s->hc_keyed[h] = th > s->hc_keyed[h] ? th : s->hc_keyed[h];
+	if (!rekey || !(th < 0.5 * s->hc_keyed[h]))
 		return;
+	s->hc_keyed[h] = th;
 	for (uint32_t k = s->hc_first[h]; k < s->hc_first[h + 1]; k++) {
 		uint32_t i = s->hc_members[k];
 		struct group *gi = &s->groups[s->group[i]];
@@ -267,8 +275,9 @@ host_cap_init(struct fr_sched *s, double hostcap)
 	s->hc_members = malloc((n ? n : 1) * sizeof(*s->hc_members));
 	s->hc_theta = calloc(s->n_hosts ? s->n_hosts : 1, sizeof(*s->hc_theta));
 	s->hc_sum = calloc(s->n_hosts ? s->n_hosts : 1, sizeof(*s->hc_sum));
+	s->hc_keyed = calloc(s->n_hosts ? s->n_hosts : 1, sizeof(*s->hc_keyed));
 	s->hc_a = calloc(n ? n : 1, sizeof(*s->hc_a));
-	if (!s->hc_members || !s->hc_theta || !s->hc_sum || !s->hc_a)
+	if (!s->hc_members || !s->hc_theta || !s->hc_sum || !s->hc_a || !s->hc_keyed)
 		return -1;
 	{
 		uint32_t *fill = malloc((s->n_hosts ? s->n_hosts : 1) * sizeof(*fill));
