@@ -181,7 +181,10 @@ due_of(struct fr_sched *s, uint32_t src, double now_s)
 {
 	double th = theta(&s->groups[s->group[src]]);
 
-	if (s->hc_theta && s->hc_theta[s->host[src]] > th)
+	/* A source not yet fetched by this scheduler goes by theta alone: its
+	 * first fetch comes as early as the policy and the host's gap allow
+	 * (a new source, or the first round after a restart). */
+	if (s->hc_theta && s->last_seq[src] > 0 && s->hc_theta[s->host[src]] > th)
 		th = s->hc_theta[s->host[src]];
 	double d = s->ops->due(s->ctx, state_of(s, src), now_s, th);
 	if (isnan(d))
