@@ -37,6 +37,11 @@ struct group {
 	double batch_t;
 };
 
+struct waitq {
+	uint32_t *v; /* a binary min-heap of source ids by (last_seq, local id) */
+	uint32_t n, cap;
+};
+
 struct fr_sched {
 	const struct fr_policy_ops *ops;
 	void *ctx;
@@ -63,6 +68,15 @@ struct fr_sched {
 	 * out of the heap until that fetch ends (fr_sched_finish puts them
 	 * back). A list per host through park_next; NULL for index policies. */
 	uint32_t *park_head; /* [n_hosts] first parked source, or NO_SRC */
+	/* Interval policies in the simulator (one group, no live fetch yet):
+	 * DELAYED in O(log n) per visit. Of the due sources waiting for a host
+	 * in its gap, one (the host's representative) stays in the heap, keyed
+	 * at the instant the host frees; the others wait in the host's own
+	 * heap, least recently fetched first, and the next comes out when the
+	 * representative is fetched. Without it every waiting source was
+	 * re-keyed once per gap. NULL when off. */
+	struct waitq *wait;  /* [n_hosts] */
+	uint32_t *wait_rep;  /* [n_hosts] the representative, or NO_SRC */
 	uint32_t *park_next; /* [n_sources] next in its host's list; NOT_PARKED if not in one */
 	int any_gap;         /* some host has a gap */
 	uint32_t *host_stamp; /* [n_hosts] marks hosts already in the batch being built */
@@ -156,6 +170,12 @@ fr_sched_free(struct fr_sched *s)
 	free(s->hold_s);
 	free(s->park_head);
 	free(s->park_next);
+	if (s->wait) {
+		for (uint32_t h = 0; h < s->n_hosts; h++)
+			free(s->wait[h].v);
+		free(s->wait);
+	}
+	free(s->wait_rep);
 	free(s->host_stamp);
 	free(s->cand);
 	free(s->stash);
@@ -368,6 +388,16 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 			s->park_head[h] = NO_SRC;
 		for (uint32_t i = 0; i < n; i++)
 			s->park_next[i] = NOT_PARKED;
+		if (cfg->n_groups == 1 && s->n_hosts < n) {
+			s->wait = calloc(s->n_hosts, sizeof(*s->wait));
+			s->wait_rep = malloc(s->n_hosts * sizeof(*s->wait_rep));
+			if (!s->wait || !s->wait_rep) {
+				fr_errf(err, errlen, "out of memory for %u sources", n);
+				goto fail;
+			}
+			for (uint32_t h = 0; h < s->n_hosts; h++)
+				s->wait_rep[h] = NO_SRC;
+		}
 	}
 
 	/* Members of each group, in source id order. */
@@ -427,6 +457,121 @@ fail:
 	return -1;
 }
 
+/* Whether source a goes before b among sources due at the same instant:
+ * the order of the group heap's ties (last fetch, then local id). */
+static int
+wait_before(const struct fr_sched *s, uint32_t a, uint32_t b)
+{
+	if (s->last_seq[a] != s->last_seq[b])
+		return s->last_seq[a] < s->last_seq[b];
+	return s->local[a] < s->local[b];
+}
+
+static int
+wait_push(struct fr_sched *s, struct waitq *q, uint32_t i)
+{
+	uint32_t k;
+
+	if (q->n == q->cap) {
+		uint32_t nc = q->cap ? q->cap * 2 : 4;
+		uint32_t *nv = realloc(q->v, nc * sizeof(*nv));
+		if (!nv)
+			return -1;
+		q->v = nv;
+		q->cap = nc;
+	}
+	k = q->n++;
+	while (k > 0 && wait_before(s, i, q->v[(k - 1) / 2])) {
+		q->v[k] = q->v[(k - 1) / 2];
+		k = (k - 1) / 2;
+	}
+	q->v[k] = i;
+	return 0;
+}
+
+static uint32_t
+wait_pop(struct fr_sched *s, struct waitq *q)
+{
+	uint32_t top = q->v[0], last = q->v[--q->n], k = 0;
+
+	for (;;) {
+		uint32_t c = 2 * k + 1;
+		if (c >= q->n)
+			break;
+		if (c + 1 < q->n && wait_before(s, q->v[c + 1], q->v[c]))
+			c++;
+		if (!wait_before(s, q->v[c], last))
+			break;
+		q->v[k] = q->v[c];
+		k = c;
+	}
+	if (q->n)
+		q->v[k] = last;
+	return top;
+}
+
+/* Puts every waiting source back in its heap at the instant its host frees
+ * and turns the queues off (a live fetch began: holds and in-flight hosts
+ * are the live path's, which re-keys). */
+static void
+wait_off(struct fr_sched *s)
+{
+	for (uint32_t h = 0; h < s->n_hosts; h++) {
+		struct waitq *q = &s->wait[h];
+		while (q->n) {
+			uint32_t i = wait_pop(s, q);
+			struct group *g = &s->groups[s->group[i]];
+			fr_heap_set(g->heap, s->local[i], s->host_free_s[h], s->last_seq[i]);
+		}
+		free(q->v);
+	}
+	free(s->wait);
+	free(s->wait_rep);
+	s->wait = NULL;
+	s->wait_rep = NULL;
+}
+
+/* Source i, due, meets host h in its gap (free at hf): it becomes the
+ * host's representative in the heap, or waits in the host's queue. */
+static void
+wait_for_host(struct fr_sched *s, struct group *g, uint32_t i, uint32_t h, double hf)
+{
+	uint32_t r = s->wait_rep[h];
+
+	if (r != NO_SRC && r != i && fr_heap_contains(g->heap, s->local[r])) {
+		if (wait_before(s, i, r)) { /* i goes first: r waits instead */
+			fr_heap_remove(g->heap, s->local[r]);
+			if (wait_push(s, &s->wait[h], r) < 0) {
+				fr_heap_set(g->heap, s->local[r], hf, s->last_seq[r]);
+			}
+		} else {
+			fr_heap_remove(g->heap, s->local[i]);
+			if (wait_push(s, &s->wait[h], i) < 0) /* no memory: re-key as before */
+				fr_heap_set(g->heap, s->local[i], hf, s->last_seq[i]);
+			return;
+		}
+	}
+	s->wait_rep[h] = i;
+	fr_heap_set(g->heap, s->local[i], hf, s->last_seq[i]);
+}
+
+/* Source src of host h was fetched: when it was the representative, the
+ * next waiting source takes its place, keyed at the instant h frees. */
+static void
+wait_fetched(struct fr_sched *s, uint32_t src, uint32_t h)
+{
+	if (s->wait_rep[h] != src)
+		return;
+	s->wait_rep[h] = NO_SRC;
+	if (s->wait[h].n) {
+		uint32_t i = wait_pop(s, &s->wait[h]);
+		struct group *g = &s->groups[s->group[i]];
+
+		s->wait_rep[h] = i;
+		fr_heap_set(g->heap, s->local[i], s->host_free_s[h], s->last_seq[i]);
+	}
+}
+
 /* Interval policies: the due source with the smallest due time, delayed past
  * its host's gap. Keys only grow when re-keyed, so the loop ends. A source
  * whose host has a live fetch in flight (free at +inf) leaves the heap for
@@ -452,7 +597,10 @@ choose_interval(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src,
 			continue;
 		}
 		if (hf > t) {
-			fr_heap_set(g->heap, li, hf, s->last_seq[i]);
+			if (s->wait)
+				wait_for_host(s, g, i, h, hf);
+			else
+				fr_heap_set(g->heap, li, hf, s->last_seq[i]);
 			continue;
 		}
 		*src = i;
@@ -804,6 +952,8 @@ fr_sched_done(struct fr_sched *s, uint32_t src, const struct fr_fetch *f)
 	if (g->batch_pos < g->n_batch && g->batch[g->batch_pos] == src)
 		g->batch_pos++;
 	fr_heap_set(g->heap, s->local[src], due_of(s, src, now), s->last_seq[src]);
+	if (s->wait)
+		wait_fetched(s, src, h);
 }
 
 void
@@ -818,6 +968,8 @@ fr_sched_begin(struct fr_sched *s, uint32_t src, double now_s)
 			for (uint32_t q = 0; q < s->n_hosts; q++)
 				s->host_begin[q] = -INFINITY;
 	}
+	if (s->wait)
+		wait_off(s);
 	fr_rl_record(&g->rl, now_s);
 	if (s->host_begin)
 		s->host_begin[h] = now_s;
