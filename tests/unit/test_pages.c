@@ -614,6 +614,64 @@ time_policies_delays_do_not_accumulate(void)
 	}
 }
 
+/* DELAYED on an overloaded host: eight pages whose plan asks far more than
+ * one visit per gap. The host is then busy back to back, exactly one gap
+ * apart, and the waiting pages take turns least recently fetched first (the
+ * host's waiting queue in the scheduler): no page is visited twice before
+ * another once. */
+static int
+cmp_double(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+	return (x > y) - (x < y);
+}
+
+static void
+delayed_overloaded_host_takes_turns(void)
+{
+	double lambda[8], w[8];
+	uint32_t host[8], group[8] = {0};
+	struct rates r = {lambda};
+	struct fr_policy_env env = {
+	    .n_sources = 8,
+	    .weight = w,
+	    .group = group,
+	    .start_s = 0,
+	    .calls_per_s = 1,
+	    .host_gap_s = 15,
+	    .host = host,
+	    .n_hosts = 1,
+	    .seed = 3,
+	    .intensity = const_rate,
+	    .intensity_arg = &r,
+	};
+	static double times[8][400], all[8 * 400];
+	int count[8], n = 0, lo = 1 << 30, hi = 0;
+
+	for (int i = 0; i < 8; i++) {
+		lambda[i] = 1e-2;
+		w[i] = 1;
+		host[i] = 0;
+	}
+	int total = drive(&fr_policy_cho_delayed, "cho+delayed", &env, 15, 15 * 2000, times, count,
+	                  400);
+	CHECK(total >= 1990 && total <= 2000);
+	for (int i = 0; i < 8; i++) {
+		lo = count[i] < lo ? count[i] : lo;
+		hi = count[i] > hi ? count[i] : hi;
+		for (int j = 0; j < count[i] && j < 400; j++)
+			all[n++] = times[i][j];
+	}
+	CHECK(hi - lo <= 1);
+	qsort(all, (size_t)n, sizeof(all[0]), cmp_double);
+	for (int k = 1; k < n; k++)
+		CHECK_NEAR(all[k] - all[k - 1], 15, 1e-6);
+	/* Turns: between two visits of a page, every other page once. */
+	for (int i = 0; i < 8; i++)
+		for (int j = 1; j < count[i] && j < 400; j++)
+			CHECK_NEAR(times[i][j] - times[i][j - 1], 8 * 15, 1e-6);
+}
+
 /* OPT_POLITE caps the server at 1/gap: two equal pages on one host with a
  * budget of 0.1/s and a gap of 15 s get 1/30 each, CHO 1/20 each. */
 static void
@@ -693,6 +751,7 @@ main(void)
 	RUN(time_policies_first_visit_and_spacing);
 	RUN(time_policies_keep_the_undelayed_schedule);
 	RUN(time_policies_delays_do_not_accumulate);
+	RUN(delayed_overloaded_host_takes_turns);
 	RUN(opt_polite_caps_the_host);
 	RUN(bounds_of_a_small_repository);
 	return TEST_DONE();
