@@ -5,6 +5,7 @@
 #include "cmd.h"
 
 #include "core/err.h"
+#include "core/outfile.h"
 #include "core/timefmt.h"
 #include "serve/clock.h"
 #include "serve/feeds.h"
@@ -211,29 +212,51 @@ parse_formats(const char *s, struct fr_serve_feeds_config *c)
 	return c->n_formats ? 0 : -1;
 }
 
-/* Writes text to path under a temporary name, then renames it, so a reader
- * never sees half of it. */
+/* Writes path whole or not at all (core/outfile): fill writes the content
+ * and returns 0, or -1 with err set. Returns 0, or -1 after a message
+ * "freshet serve: OPT PATH...: reason". */
 static int
-write_small_file(const char *path, const char *text)
+write_whole(const char *opt, const char *path,
+            int (*fill)(void *arg, FILE *f, const char *path, char *err, size_t errlen),
+            void *arg)
 {
-	char tmp[4096];
-	FILE *f;
+	struct fr_outfile o;
+	char err[FR_ERRLEN];
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp))
-		return -1;
-	f = fopen(tmp, "w");
-	if (!f)
-		return -1;
-	fputs(text, f);
-	if (fclose(f) != 0) {
-		remove(tmp);
+	if (fr_outfile_open_path(&o, path, err, sizeof(err)) < 0) {
+		cli_err("serve", "%s %s", opt, err);
 		return -1;
 	}
-	if (rename(tmp, path) != 0) {
-		remove(tmp);
+	if (fill(arg, o.f, path, err, sizeof(err)) < 0) {
+		fr_outfile_abort(&o);
+		cli_err("serve", "%s %s", opt, err);
+		return -1;
+	}
+	if (fr_outfile_commit(&o, err, sizeof(err)) < 0) {
+		cli_err("serve", "%s %s", opt, err);
 		return -1;
 	}
 	return 0;
+}
+
+static int
+fill_text(void *arg, FILE *f, const char *path, char *err, size_t errlen)
+{
+	(void)path;
+	(void)err;
+	(void)errlen;
+	fputs(arg, f);
+	return 0;
+}
+
+/* A port file: the port and a newline. */
+static int
+write_port_file(const char *opt, const char *path, uint16_t port)
+{
+	char buf[16];
+
+	snprintf(buf, sizeof(buf), "%u\n", (unsigned)port);
+	return write_whole(opt, path, fill_text, buf);
 }
 
 /* A PEM file's text (at most 1 MiB), or NULL after a message naming it. */
@@ -502,88 +525,34 @@ open_out(const char *what, const char *path)
 }
 
 static int
-write_opml(const struct fr_serve_feeds *feeds, const char *path)
+fill_opml(void *arg, FILE *f, const char *path, char *err, size_t errlen)
 {
-	char tmp[4096], err[FR_ERRLEN];
-	FILE *f;
+	return fr_serve_feeds_write_opml(arg, f, path, err, errlen);
+}
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp)) {
-		cli_err("serve", "--opml %s: path too long", path);
-		return -1;
-	}
-	f = open_out("--opml", tmp);
-	if (!f)
-		return -1;
-	if (fr_serve_feeds_write_opml(feeds, f, path, err, sizeof(err)) < 0) {
-		cli_err("serve", "%s", err);
-		fclose(f);
-		remove(tmp);
-		return -1;
-	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		cli_err("serve", "--opml %s: cannot write: %s", path, strerror(errno));
-		remove(tmp);
-		return -1;
-	}
-	return 0;
+struct feeds_truth {
+	const struct fr_serve_feeds *feeds;
+	double t_end;
+	size_t *rows;
+};
+
+static int
+fill_feeds_truth(void *arg, FILE *f, const char *path, char *err, size_t errlen)
+{
+	struct feeds_truth *t = arg;
+	return fr_serve_feeds_write_truth(t->feeds, f, path, t->t_end, t->rows, err, errlen);
 }
 
 static int
-write_truth(const struct fr_serve_feeds *feeds, const char *path, double t_end, size_t *rows)
+fill_web_truth(void *arg, FILE *f, const char *path, char *err, size_t errlen)
 {
-	char tmp[4096], err[FR_ERRLEN];
-	FILE *f;
-
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp)) {
-		cli_err("serve", "--truth %s: path too long", path);
-		return -1;
-	}
-	f = open_out("--truth", tmp);
-	if (!f)
-		return -1;
-	if (fr_serve_feeds_write_truth(feeds, f, path, t_end, rows, err, sizeof(err)) < 0) {
-		cli_err("serve", "%s", err);
-		fclose(f);
-		remove(tmp);
-		return -1;
-	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		cli_err("serve", "--truth %s: cannot write: %s", path, strerror(errno));
-		remove(tmp);
-		return -1;
-	}
-	return 0;
+	return fr_web_write_truth(arg, f, path, err, errlen);
 }
 
-/* Writes a --web list (truth or sites) to path whole or not at all. */
 static int
-write_web_list(const struct fr_web *web, const char *opt, const char *path, int truth)
+fill_web_sites(void *arg, FILE *f, const char *path, char *err, size_t errlen)
 {
-	char tmp[4096], err[FR_ERRLEN];
-	FILE *f;
-	int rc;
-
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp)) {
-		cli_err("serve", "%s %s: path too long", opt, path);
-		return -1;
-	}
-	f = open_out(opt, tmp);
-	if (!f)
-		return -1;
-	rc = truth ? fr_web_write_truth(web, f, path, err, sizeof(err))
-	           : fr_web_write_sites(web, f, path, err, sizeof(err));
-	if (rc < 0) {
-		cli_err("serve", "%s %s", opt, err);
-		fclose(f);
-		remove(tmp);
-		return -1;
-	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		cli_err("serve", "%s %s: cannot write: %s", opt, path, strerror(errno));
-		remove(tmp);
-		return -1;
-	}
-	return 0;
+	return fr_web_write_sites(arg, f, path, err, errlen);
 }
 
 /* `serve --sites` and `serve --web`: the any-host server over a web. */
@@ -595,7 +564,7 @@ serve_web(const struct opts *o)
 	struct fr_serve_stats stats;
 	struct fr_sites *sites = NULL;
 	struct fr_web *web = NULL;
-	char err[FR_ERRLEN], portbuf[16], what[256];
+	char err[FR_ERRLEN], what[256];
 	char *cert = NULL, *key = NULL;
 	uint16_t port = 0, tls_port = 0;
 	uint64_t u, seed = 1;
@@ -655,8 +624,9 @@ serve_web(const struct opts *o)
 			cli_err("serve", "%s", err);
 			return EXIT_FAIL;
 		}
-		if ((o->truth && write_web_list(web, "--truth", o->truth, 1) < 0) ||
-		    (o->sites_list && write_web_list(web, "--sites-list", o->sites_list, 0) < 0))
+		if ((o->truth && write_whole("--truth", o->truth, fill_web_truth, web) < 0) ||
+		    (o->sites_list &&
+		     write_whole("--sites-list", o->sites_list, fill_web_sites, web) < 0))
 			goto out;
 		snprintf(what, sizeof(what),
 		         "a web of %u sites www.site0..www.site%u.test (seed %llu)%s%s",
@@ -693,11 +663,8 @@ serve_web(const struct opts *o)
 		cli_err("serve", "%s", err);
 		goto out;
 	}
-	snprintf(portbuf, sizeof(portbuf), "%u\n", (unsigned)fr_serve_port(srv));
-	if (o->port_file && write_small_file(o->port_file, portbuf) < 0) {
-		cli_err("serve", "--port-file %s: cannot write: %s", o->port_file, strerror(errno));
+	if (o->port_file && write_port_file("--port-file", o->port_file, fr_serve_port(srv)) < 0)
 		goto out;
-	}
 	if (cert) {
 		sc.port = tls_port;
 		sc.tls_cert = cert;
@@ -708,12 +675,9 @@ serve_web(const struct opts *o)
 			cli_err("serve", "HTTPS: %s", err);
 			goto out;
 		}
-		snprintf(portbuf, sizeof(portbuf), "%u\n", (unsigned)fr_serve_port(tls_srv));
-		if (o->tls_port_file && write_small_file(o->tls_port_file, portbuf) < 0) {
-			cli_err("serve", "--tls-port-file %s: cannot write: %s", o->tls_port_file,
-			        strerror(errno));
+		if (o->tls_port_file &&
+		    write_port_file("--tls-port-file", o->tls_port_file, fr_serve_port(tls_srv)) < 0)
 			goto out;
-		}
 		fprintf(stderr, "freshet serve: HTTPS on 127.0.0.1:%u\n",
 		        (unsigned)fr_serve_port(tls_srv));
 	}
@@ -762,38 +726,31 @@ out:
 	return code;
 }
 
-/* Writes a --forums file (kind 0 truth at t_s, 1 list, 2 describe) whole or
- * not at all. */
+/* A --forums file: kind 0 the truth at t_s, 1 the list, 2 the description. */
+struct forums_file {
+	struct fr_forums *w;
+	int kind;
+	double t_s;
+	size_t *rows;
+};
+
+static int
+fill_forums(void *arg, FILE *f, const char *path, char *err, size_t errlen)
+{
+	struct forums_file *ff = arg;
+
+	return ff->kind == 0   ? fr_forums_write_truth(ff->w, f, ff->t_s, ff->rows, path, err, errlen)
+	       : ff->kind == 1 ? fr_forums_write_list(ff->w, f, path, err, errlen)
+	                       : fr_forums_write_describe(ff->w, f, path, err, errlen);
+}
+
 static int
 write_forums_file(struct fr_forums *w, const char *opt, const char *path, int kind, double t_s,
                   size_t *rows)
 {
-	char tmp[4096], err[FR_ERRLEN];
-	FILE *f;
-	int rc;
+	struct forums_file ff = {w, kind, t_s, rows};
 
-	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp)) {
-		cli_err("serve", "%s %s: path too long", opt, path);
-		return -1;
-	}
-	f = open_out(opt, tmp);
-	if (!f)
-		return -1;
-	rc = kind == 0   ? fr_forums_write_truth(w, f, t_s, rows, path, err, sizeof(err))
-	     : kind == 1 ? fr_forums_write_list(w, f, path, err, sizeof(err))
-	                 : fr_forums_write_describe(w, f, path, err, sizeof(err));
-	if (rc < 0) {
-		cli_err("serve", "%s %s", opt, err);
-		fclose(f);
-		remove(tmp);
-		return -1;
-	}
-	if (fclose(f) != 0 || rename(tmp, path) != 0) {
-		cli_err("serve", "%s %s: cannot write: %s", opt, path, strerror(errno));
-		remove(tmp);
-		return -1;
-	}
-	return 0;
+	return write_whole(opt, path, fill_forums, &ff);
 }
 
 /* `serve --forums N`: evolving forums on the any-host server. */
@@ -806,7 +763,7 @@ serve_forums(const struct opts *o)
 	struct fr_forums *w = NULL;
 	struct fr_serve *srv = NULL;
 	struct fr_serve_stats stats;
-	char err[FR_ERRLEN], portbuf[16], t0[32], t1[32];
+	char err[FR_ERRLEN], t0[32], t1[32];
 	const char *why;
 	uint64_t u, seed = 1;
 	uint16_t port = 0;
@@ -894,11 +851,8 @@ serve_forums(const struct opts *o)
 		cli_err("serve", "%s", err);
 		goto out;
 	}
-	snprintf(portbuf, sizeof(portbuf), "%u\n", (unsigned)fr_serve_port(srv));
-	if (o->port_file && write_small_file(o->port_file, portbuf) < 0) {
-		cli_err("serve", "--port-file %s: cannot write: %s", o->port_file, strerror(errno));
+	if (o->port_file && write_port_file("--port-file", o->port_file, fr_serve_port(srv)) < 0)
 		goto out;
-	}
 	fr_time_format(clock.start_s, t0, sizeof(t0));
 	fprintf(stderr,
 	        "freshet serve: listening on 127.0.0.1:%u: %u forums forum0..forum%u.test "
@@ -957,7 +911,7 @@ cmd_serve(int argc, char **argv)
 	struct fr_serve *srv = NULL;
 	struct fr_serve_stats stats;
 	char trace_path[4096], sources_path[4096], opml_default[4096], err[FR_ERRLEN];
-	char t0[32], t1[32], portbuf[16];
+	char t0[32], t1[32];
 	const char *opml;
 	FILE *logf = NULL;
 	sigset_t sigs;
@@ -1014,7 +968,7 @@ cmd_serve(int argc, char **argv)
 		cli_err("serve", "%s", err);
 		goto out;
 	}
-	if (write_opml(feeds, opml) < 0)
+	if (write_whole("--opml", opml, fill_opml, feeds) < 0)
 		goto out;
 	if (o.log) {
 		logf = open_out("--log", o.log);
@@ -1050,11 +1004,8 @@ cmd_serve(int argc, char **argv)
 		cli_err("serve", "%s", err);
 		goto out;
 	}
-	snprintf(portbuf, sizeof(portbuf), "%u\n", (unsigned)fr_serve_port(srv));
-	if (o.port_file && write_small_file(o.port_file, portbuf) < 0) {
-		cli_err("serve", "--port-file %s: cannot write: %s", o.port_file, strerror(errno));
+	if (o.port_file && write_port_file("--port-file", o.port_file, fr_serve_port(srv)) < 0)
 		goto out;
-	}
 	for (uint32_t h = 0; h < sc.n_hosts; h++)
 		n_huge += (fr_serve_host_flags(h, st.misbehave) & FR_SERVE_HOST_HUGE) != 0;
 	fr_time_format(clock.start_s, t0, sizeof(t0));
@@ -1074,7 +1025,8 @@ cmd_serve(int argc, char **argv)
 		fr_serve_get_stats(srv, &stats);
 		fr_serve_stop(srv); /* waits for answers being made, flushes the log */
 		srv = NULL;
-		if (o.truth && write_truth(feeds, o.truth, t_end, &truth_rows) < 0)
+		struct feeds_truth ft = {feeds, t_end, &truth_rows};
+		if (o.truth && write_whole("--truth", o.truth, fill_feeds_truth, &ft) < 0)
 			goto out;
 		fr_time_format(t_end, t1, sizeof(t1));
 		fprintf(

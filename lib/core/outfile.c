@@ -38,6 +38,47 @@ fr_outfile_open(struct fr_outfile *o, const char *dir, const char *name, char *e
 }
 
 int
+fr_outfile_open_path(struct fr_outfile *o, const char *path, char *err, size_t errlen)
+{
+	const char *slash = strrchr(path, '/');
+	char dir[PATH_MAX], e[FR_ERRLEN];
+
+	if (!slash) {
+		snprintf(dir, sizeof(dir), ".");
+	} else {
+		size_t n = slash == path ? 1 : (size_t)(slash - path); /* "/x": the root */
+		if (n >= sizeof(dir)) {
+			o->f = NULL;
+			return fr_errf(err, errlen, "%s: path too long", path);
+		}
+		memcpy(dir, path, n);
+		dir[n] = '\0';
+	}
+	if (slash && !slash[1]) {
+		o->f = NULL;
+		return fr_errf(err, errlen, "%s: a file name is needed, not a directory", path);
+	}
+	if (fr_outfile_open(o, dir, slash ? slash + 1 : path, e, sizeof(e)) < 0) {
+		/* "TMP: reason" named the temporary file: name the path instead */
+		size_t tl = strlen(o->tmp);
+		const char *why = !strncmp(e, o->tmp, tl) && e[tl] == ':' ? e + tl + 2 : e;
+		return fr_errf(err, errlen, "%s: %s", path, why);
+	}
+	snprintf(o->path, sizeof(o->path), "%s", path);
+	return 0;
+}
+
+void
+fr_outfile_abort(struct fr_outfile *o)
+{
+	if (!o->f)
+		return;
+	fclose(o->f);
+	o->f = NULL;
+	unlink(o->tmp);
+}
+
+int
 fr_outfile_commit(struct fr_outfile *o, char *err, size_t errlen)
 {
 	int bad = fflush(o->f) != 0 || ferror(o->f) || fsync(fileno(o->f)) != 0;

@@ -23,6 +23,13 @@ int fr_outfile_open(struct fr_outfile *o, const char *dir, const char *name, cha
  * or -1 with err naming DIR/NAME (the temporary file is removed). */
 int fr_outfile_commit(struct fr_outfile *o, char *err, size_t errlen);
 
+/* The same for a path given whole: "dir/name", or "name" in the current
+ * directory (messages name the path as given). */
+int fr_outfile_open_path(struct fr_outfile *o, const char *path, char *err, size_t errlen);
+/* Closes and removes the temporary file after a failed write: the final
+ * file is left as it was. */
+void fr_outfile_abort(struct fr_outfile *o);
+
 /* Creates dir and its parents as needed; dir must end up a directory.
  * Returns 0, or -1 with err naming the path. */
 int fr_mkdirs(const char *dir, char *err, size_t errlen);
