@@ -3,6 +3,7 @@
  * (reference-counted) by every answer that sends it, so a crawl benchmark
  * measures the crawler, not this server. */
 #include "serve/feeds.h"
+#include "serve/text.h"
 
 #include "core/err.h"
 #include "core/strmap.h"
@@ -71,142 +72,6 @@ fr_serve_feeds_config_defaults(struct fr_serve_feeds_config *c)
 	c->n_formats = 3;
 	c->misbehave = 1;
 	c->domain = "freshet.test";
-}
-
-/* ---- a growable buffer with a cap ---- */
-
-struct buf {
-	char *p;
-	size_t len, cap;
-	int bad; /* out of memory or over BODY_MAX: the content is void */
-};
-
-static void
-buf_add(struct buf *b, const char *s, size_t n)
-{
-	if (b->bad)
-		return;
-	if (b->len + n + 1 > b->cap) {
-		size_t cap = b->cap ? b->cap : 4096;
-		char *p;
-
-		while (cap < b->len + n + 1)
-			cap *= 2;
-		p = cap > BODY_MAX ? NULL : realloc(b->p, cap);
-		if (!p) {
-			b->bad = 1;
-			return;
-		}
-		b->p = p;
-		b->cap = cap;
-	}
-	memcpy(b->p + b->len, s, n);
-	b->len += n;
-	b->p[b->len] = '\0';
-}
-
-static void
-buf_puts(struct buf *b, const char *s)
-{
-	buf_add(b, s, strlen(s));
-}
-
-static void buf_printf(struct buf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-
-static void
-buf_printf(struct buf *b, const char *fmt, ...)
-{
-	char tmp[512];
-	va_list ap;
-	int n;
-
-	va_start(ap, fmt);
-	n = vsnprintf(tmp, sizeof(tmp), fmt, ap);
-	va_end(ap);
-	if (n < 0) {
-		b->bad = 1;
-		return;
-	}
-	if ((size_t)n < sizeof(tmp)) {
-		buf_add(b, tmp, (size_t)n);
-		return;
-	}
-	buf_add(b, "", 0);
-	if (b->bad)
-		return;
-	{
-		char *big = malloc((size_t)n + 1);
-		if (!big) {
-			b->bad = 1;
-			return;
-		}
-		va_start(ap, fmt);
-		vsnprintf(big, (size_t)n + 1, fmt, ap);
-		va_end(ap);
-		buf_add(b, big, (size_t)n);
-		free(big);
-	}
-}
-
-/* s escaped for XML text and attribute values. */
-static void
-buf_xml(struct buf *b, const char *s)
-{
-	const char *run = s;
-
-	for (; *s; s++) {
-		const char *rep;
-
-		switch (*s) {
-		case '&':
-			rep = "&amp;";
-			break;
-		case '<':
-			rep = "&lt;";
-			break;
-		case '>':
-			rep = "&gt;";
-			break;
-		case '"':
-			rep = "&quot;";
-			break;
-		case '\'':
-			rep = "&apos;";
-			break;
-		default:
-			continue;
-		}
-		buf_add(b, run, (size_t)(s - run));
-		buf_puts(b, rep);
-		run = s + 1;
-	}
-	buf_add(b, run, (size_t)(s - run));
-}
-
-/* s escaped for a JSON string (without the quotes). */
-static void
-buf_json(struct buf *b, const char *s)
-{
-	const char *run = s;
-
-	for (; *s; s++) {
-		unsigned char c = (unsigned char)*s;
-		char esc[8];
-
-		if (c != '"' && c != '\\' && c >= 0x20)
-			continue;
-		buf_add(b, run, (size_t)(s - run));
-		if (c == '"' || c == '\\') {
-			esc[0] = '\\';
-			esc[1] = (char)c;
-			buf_add(b, esc, 2);
-		} else {
-			snprintf(esc, sizeof(esc), "\\u%04x", c);
-			buf_add(b, esc, 6);
-		}
-		run = s + 1;
-	}
-	buf_add(b, run, (size_t)(s - run));
 }
 
 /* ---- names, URLs and times ---- */
@@ -437,7 +302,7 @@ illformed(const struct fr_serve_feeds *f, uint32_t s, enum fr_serve_format fmt)
 }
 
 static void
-render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct buf *b)
+render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct fr_text *b)
 {
 	const struct fr_trace *tr = f->tr;
 	const char *name = fr_trace_source_name(tr, s);
@@ -453,85 +318,85 @@ render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct buf *b)
 	url_segment(name, seg, sizeof(seg));
 	feed_url(f, s, url, sizeof(url));
 	if (fmt == FR_SERVE_RSS) {
-		buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\">\n"
+		fr_text_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\">\n"
 		            "<channel>\n<title>Source ");
-		buf_xml(b, name);
-		buf_printf(b, "</title>\n<link>http://%s/</link>\n<description>Synthetic feed ",
+		fr_text_xml(b, name);
+		fr_text_printf(b, "</title>\n<link>http://%s/</link>\n<description>Synthetic feed ",
 		           host);
-		buf_xml(b, name);
-		buf_printf(b, " on %s (freshet serve)</description>\n", host);
-		buf_printf(
+		fr_text_xml(b, name);
+		fr_text_printf(b, " on %s (freshet serve)</description>\n", host);
+		fr_text_printf(
 		    b, "<lastBuildDate>%s</lastBuildDate>\n",
 		    fr_serve_httpdate_format(floor_div(newest_ms, 1000), date, sizeof(date)));
 	} else if (fmt == FR_SERVE_ATOM) {
-		buf_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
+		fr_text_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		            "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>Source ");
-		buf_xml(b, name);
-		buf_puts(b, "</title>\n<id>");
-		buf_xml(b, url);
-		buf_puts(b, "</id>\n<link rel=\"self\" href=\"");
-		buf_xml(b, url);
-		buf_printf(b,
+		fr_text_xml(b, name);
+		fr_text_puts(b, "</title>\n<id>");
+		fr_text_xml(b, url);
+		fr_text_puts(b, "</id>\n<link rel=\"self\" href=\"");
+		fr_text_xml(b, url);
+		fr_text_printf(b,
 		           "\"/>\n<link rel=\"alternate\" href=\"http://%s/\"/>\n"
 		           "<updated>%s</updated>\n<author><name>freshet serve</name></author>\n",
 		           host, rfc3339_ms(newest_ms, d3339, sizeof(d3339)));
 	} else {
-		buf_puts(b,
+		fr_text_puts(b,
 		         "{\"version\":\"https://jsonfeed.org/version/1.1\",\"title\":\"Source ");
-		buf_json(b, name);
-		buf_printf(b, "\",\"home_page_url\":\"http://%s/\",\"feed_url\":\"", host);
-		buf_json(b, url);
-		buf_puts(b, "\",\"items\":[");
+		fr_text_json(b, name);
+		fr_text_printf(b, "\",\"home_page_url\":\"http://%s/\",\"feed_url\":\"", host);
+		fr_text_json(b, url);
+		fr_text_puts(b, "\",\"items\":[");
 	}
 	for (size_t k = count; k-- > lo;) {
 		int64_t ms = item_ms(f, first + k);
 
 		rfc3339_ms(ms, d3339, sizeof(d3339));
 		if (fmt == FR_SERVE_RSS) {
-			buf_puts(b, "<item>\n<title>");
-			buf_xml(b, name);
-			buf_printf(b,
+			fr_text_puts(b, "<item>\n<title>");
+			fr_text_xml(b, name);
+			fr_text_printf(b,
 			           " item %zu%s</title>\n<link>http://%s/items/%s/%zu</link>\n"
 			           "<guid isPermaLink=\"false\">",
 			           k, bad ? ": Q&A &nbsp;a < b &copy;" : "", host, seg, k);
-			buf_xml(b, name);
-			buf_printf(
+			fr_text_xml(b, name);
+			fr_text_printf(
 			    b, "-%zu</guid>\n<pubDate>%s</pubDate>\n<description>Item %zu of ", k,
 			    fr_serve_httpdate_format(floor_div(ms, 1000), date, sizeof(date)), k);
-			buf_xml(b, name);
-			buf_printf(b, ", published %s.</description>\n</item>\n", d3339);
+			fr_text_xml(b, name);
+			fr_text_printf(b, ", published %s.</description>\n</item>\n", d3339);
 		} else if (fmt == FR_SERVE_ATOM) {
-			buf_puts(b, "<entry>\n<title>");
-			buf_xml(b, name);
-			buf_printf(b, " item %zu%s</title>\n<id>", k, bad ? ": Q&A &nbsp;a < b &copy;" : "");
-			buf_xml(b, name);
-			buf_printf(
+			fr_text_puts(b, "<entry>\n<title>");
+			fr_text_xml(b, name);
+			fr_text_printf(b, " item %zu%s</title>\n<id>", k, bad ? ": Q&A &nbsp;a < b &copy;" : "");
+			fr_text_xml(b, name);
+			fr_text_printf(
 			    b,
 			    "-%zu</id>\n<link rel=\"alternate\" href=\"http://%s/items/%s/%zu\"/>\n"
 			    "<published>%s</published>\n<updated>%s</updated>\n"
 			    "<summary>Item %zu of ",
 			    k, host, seg, k, d3339, d3339, k);
-			buf_xml(b, name);
-			buf_printf(b, ", published %s.</summary>\n</entry>\n", d3339);
+			fr_text_xml(b, name);
+			fr_text_printf(b, ", published %s.</summary>\n</entry>\n", d3339);
 		} else {
-			buf_puts(b, k + 1 == count ? "\n{\"id\":\"" : ",\n{\"id\":\"");
-			buf_json(b, name);
-			buf_printf(b, "-%zu\",\"url\":\"http://%s/items/%s/%zu\",\"title\":\"", k,
+			fr_text_puts(b, k + 1 == count ? "\n{\"id\":\"" : ",\n{\"id\":\"");
+			fr_text_json(b, name);
+			fr_text_printf(b, "-%zu\",\"url\":\"http://%s/items/%s/%zu\",\"title\":\"", k,
 			           host, seg, k);
-			buf_json(b, name);
-			buf_printf(b, " item %zu\",\"content_text\":\"Item %zu of ", k, k);
-			buf_json(b, name);
-			buf_printf(b, ", published %s.\",\"date_published\":\"%s\"}", d3339, d3339);
+			fr_text_json(b, name);
+			fr_text_printf(b, " item %zu\",\"content_text\":\"Item %zu of ", k, k);
+			fr_text_json(b, name);
+			fr_text_printf(b, ", published %s.\",\"date_published\":\"%s\"}", d3339, d3339);
 		}
 	}
 	/* Ill-formed feeds also lack the close tag of their channel/feed's last
 	 * child: libxml2's recovery still finds every item. */
 	if (fmt == FR_SERVE_RSS)
-		buf_puts(b, bad ? "</rss>\n" : "</channel>\n</rss>\n");
+		fr_text_puts(b, bad ? "</rss>\n" : "</channel>\n</rss>\n");
 	else if (fmt == FR_SERVE_ATOM)
-		buf_puts(b, bad ? "" : "</feed>\n");
+		fr_text_puts(b, bad ? "" : "</feed>\n");
 	else
-		buf_puts(b, "\n]}\n");
+		fr_text_puts(b, "\n]}\n");
 }
 
 static void
@@ -554,7 +419,7 @@ get_body(struct fr_serve_feeds *f, uint32_t s, size_t count)
 
 	pthread_mutex_lock(mu);
 	if (!c->body || c->count != count) {
-		struct buf bb = {0};
+		struct fr_text bb = {.max = BODY_MAX};
 		render(f, s, count, &bb);
 		b = bb.bad ? NULL : malloc(sizeof(*b) + bb.len + 1);
 		if (!b) {
@@ -596,7 +461,7 @@ not_found(struct fr_serve_resp *resp)
 
 /* Gives resp a malloc'd body from b (taken). */
 static int
-give_buf(struct buf *b, struct fr_serve_resp *resp, const char *ctype)
+give_buf(struct fr_text *b, struct fr_serve_resp *resp, const char *ctype)
 {
 	if (b->bad) {
 		free(b->p);
@@ -614,33 +479,33 @@ give_buf(struct buf *b, struct fr_serve_resp *resp, const char *ctype)
 static int
 host_page(const struct fr_serve_feeds *f, uint32_t h, struct fr_serve_resp *resp)
 {
-	struct buf b = {0};
+	struct fr_text b = {.max = BODY_MAX};
 	char host[128], url[NAME_URL_MAX + 192];
 
 	fr_serve_host_name(h, f->cfg.domain, host, sizeof(host));
-	buf_printf(&b, "<!DOCTYPE html>\n<html><head><title>%s</title>\n", host);
+	fr_text_printf(&b, "<!DOCTYPE html>\n<html><head><title>%s</title>\n", host);
 	for (uint32_t i = f->host_first[h]; i < f->host_first[h + 1]; i++) {
 		uint32_t s = f->host_src[i];
 		enum fr_serve_format fmt = fr_serve_feeds_format(f, s);
 
-		buf_printf(&b, "<link rel=\"alternate\" type=\"%.*s\" title=\"",
+		fr_text_printf(&b, "<link rel=\"alternate\" type=\"%.*s\" title=\"",
 		           (int)strcspn(CTYPE[fmt], ";"), CTYPE[fmt]);
-		buf_xml(&b, fr_trace_source_name(f->tr, s));
-		buf_puts(&b, "\" href=\"");
-		buf_xml(&b, feed_url(f, s, url, sizeof(url)));
-		buf_puts(&b, "\">\n");
+		fr_text_xml(&b, fr_trace_source_name(f->tr, s));
+		fr_text_puts(&b, "\" href=\"");
+		fr_text_xml(&b, feed_url(f, s, url, sizeof(url)));
+		fr_text_puts(&b, "\">\n");
 	}
-	buf_printf(&b, "</head><body><h1>%s</h1>\n<ul>\n", host);
+	fr_text_printf(&b, "</head><body><h1>%s</h1>\n<ul>\n", host);
 	for (uint32_t i = f->host_first[h]; i < f->host_first[h + 1]; i++) {
 		uint32_t s = f->host_src[i];
 
-		buf_puts(&b, "<li><a href=\"");
-		buf_xml(&b, feed_url(f, s, url, sizeof(url)));
-		buf_puts(&b, "\">");
-		buf_xml(&b, fr_trace_source_name(f->tr, s));
-		buf_puts(&b, "</a></li>\n");
+		fr_text_puts(&b, "<li><a href=\"");
+		fr_text_xml(&b, feed_url(f, s, url, sizeof(url)));
+		fr_text_puts(&b, "\">");
+		fr_text_xml(&b, fr_trace_source_name(f->tr, s));
+		fr_text_puts(&b, "</a></li>\n");
 	}
-	buf_puts(&b, "</ul></body></html>\n");
+	fr_text_puts(&b, "</ul></body></html>\n");
 	return give_buf(&b, resp, "text/html; charset=utf-8");
 }
 
@@ -648,17 +513,17 @@ static int
 item_page(const struct fr_serve_feeds *f, uint32_t s, size_t k, struct fr_serve_resp *resp)
 {
 	const char *name = fr_trace_source_name(f->tr, s);
-	struct buf b = {0};
+	struct fr_text b = {.max = BODY_MAX};
 	char d3339[40];
 
 	rfc3339_ms(item_ms(f, f->tr->first[s] + k), d3339, sizeof(d3339));
-	buf_puts(&b, "<!DOCTYPE html>\n<html><head><title>");
-	buf_xml(&b, name);
-	buf_printf(&b, " item %zu</title></head><body><h1>", k);
-	buf_xml(&b, name);
-	buf_printf(&b, " item %zu</h1><p>Item %zu of ", k, k);
-	buf_xml(&b, name);
-	buf_printf(&b, ", published <time datetime=\"%s\">%s</time>.</p></body></html>\n", d3339,
+	fr_text_puts(&b, "<!DOCTYPE html>\n<html><head><title>");
+	fr_text_xml(&b, name);
+	fr_text_printf(&b, " item %zu</title></head><body><h1>", k);
+	fr_text_xml(&b, name);
+	fr_text_printf(&b, " item %zu</h1><p>Item %zu of ", k, k);
+	fr_text_xml(&b, name);
+	fr_text_printf(&b, ", published <time datetime=\"%s\">%s</time>.</p></body></html>\n", d3339,
 	           d3339);
 	return give_buf(&b, resp, "text/html; charset=utf-8");
 }

@@ -1,5 +1,5 @@
 /* text.h - a growable text buffer with a maximum size, for the bodies that
- * `freshet serve --sites/--web` builds: append, printf, XML and JSON
+ * `freshet serve` builds (feeds, webs, forums): append, printf, XML and JSON
  * escaping. Running out of memory or over the cap voids the text. */
 #ifndef FR_SERVE_TEXT_H
 #define FR_SERVE_TEXT_H
