@@ -12,6 +12,7 @@
 #include "store/store.h"
 
 #include <errno.h>
+#include <json-c/json.h>
 #include <math.h>
 #include <signal.h>
 #include <stdio.h>
@@ -88,29 +89,6 @@ struct out {
 };
 
 static void
-json_str(FILE *f, const char *s)
-{
-	char *tmp = NULL;
-
-	if (!s) {
-		fputs("null", f);
-		return;
-	}
-	s = dbopt_utf8(s, &tmp);
-	fputc('"', f);
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (*p == '"' || *p == '\\')
-			fprintf(f, "\\%c", *p);
-		else if (*p < 0x20)
-			fprintf(f, "\\u%04x", *p);
-		else
-			fputc(*p, f);
-	}
-	fputc('"', f);
-	free(tmp);
-}
-
-static void
 add_feed(struct out *o, const struct fr_discover_site *s, const struct fr_discovered_feed *fd)
 {
 	char err[FR_ERRLEN], *url;
@@ -153,17 +131,18 @@ on_site(void *arg, const struct fr_discover_site *s)
 
 		o->feeds++;
 		if (o->jsonl) {
-			printf("{\"feed\":");
-			json_str(stdout, fd->url);
-			printf(",\"title\":");
-			json_str(stdout, fd->title);
-			printf(",\"format\":");
-			json_str(stdout, fd->format);
-			printf(",\"items\":%zu,\"site\":", fd->n_items);
-			json_str(stdout, s->url);
-			printf(",\"via\":\"%s\",\"found_on\":", fr_discover_via_name(fd->via));
-			json_str(stdout, fd->found_on);
-			printf("}\n");
+			json_object *j = json_object_new_object();
+
+			dbopt_json_str(j, "feed", fd->url);
+			dbopt_json_str(j, "title", fd->title);
+			dbopt_json_str(j, "format", fd->format);
+			json_object_object_add(j, "items", json_object_new_int64((int64_t)fd->n_items));
+			dbopt_json_str(j, "site", s->url);
+			dbopt_json_str(j, "via", fr_discover_via_name(fd->via));
+			dbopt_json_str(j, "found_on", fd->found_on);
+			puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
+			                                           JSON_C_TO_STRING_NOSLASHESCAPE));
+			json_object_put(j);
 		} else {
 			if (!o->table_head) {
 				printf("%-56s %-32s %-7s %5s  %s\n", "FEED", "TITLE", "FORMAT", "ITEMS",

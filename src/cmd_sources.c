@@ -68,43 +68,33 @@ time_or_null(double t, char *buf, size_t len)
 }
 
 static void
-json_put_str(json_object *o, const char *key, const char *v)
-{
-	char *tmp;
-	const char *s = dbopt_utf8(v, &tmp);
-
-	json_object_object_add(o, key, s ? json_object_new_string(s) : NULL);
-	free(tmp);
-}
-
-static void
 print_jsonl(const struct fr_store_source *s, const char *state)
 {
 	json_object *o = json_object_new_object();
 	char t[32];
 
 	json_object_object_add(o, "id", json_object_new_int64(s->id));
-	json_put_str(o, "url", s->url);
-	json_put_str(o, "kind", s->kind);
-	json_put_str(o, "group", s->grp);
-	json_put_str(o, "host", s->host);
-	json_put_str(o, "title", s->title);
-	json_put_str(o, "category", s->category);
-	json_put_str(o, "state", state);
-	json_put_str(o, "last_fetch", time_or_null(s->last_fetch_s, t, sizeof(t)));
+	dbopt_json_str(o, "url", s->url);
+	dbopt_json_str(o, "kind", s->kind);
+	dbopt_json_str(o, "group", s->grp);
+	dbopt_json_str(o, "host", s->host);
+	dbopt_json_str(o, "title", s->title);
+	dbopt_json_str(o, "category", s->category);
+	dbopt_json_str(o, "state", state);
+	dbopt_json_str(o, "last_fetch", time_or_null(s->last_fetch_s, t, sizeof(t)));
 	json_object_object_add(o, "last_status",
 	                       s->last_status ? json_object_new_int64(s->last_status) : NULL);
-	json_put_str(o, "last_error", s->last_error);
-	json_put_str(o, "last_error_time", time_or_null(s->last_error_s, t, sizeof(t)));
+	dbopt_json_str(o, "last_error", s->last_error);
+	dbopt_json_str(o, "last_error_time", time_or_null(s->last_error_s, t, sizeof(t)));
 	json_object_object_add(o, "errors", json_object_new_int(s->err_count));
-	json_put_str(o, "backoff_until", time_or_null(s->backoff_until_s, t, sizeof(t)));
-	json_put_str(o, "redirect_url", s->redirect_url);
+	dbopt_json_str(o, "backoff_until", time_or_null(s->backoff_until_s, t, sizeof(t)));
+	dbopt_json_str(o, "redirect_url", s->redirect_url);
 	json_object_object_add(o, "rate_per_day",
 	                       s->rate_per_day > 0 ? json_object_new_double(s->rate_per_day)
 	                                           : NULL);
-	json_put_str(o, "next_due", time_or_null(s->next_due_s, t, sizeof(t)));
+	dbopt_json_str(o, "next_due", time_or_null(s->next_due_s, t, sizeof(t)));
 	json_object_object_add(o, "items", json_object_new_int64(s->n_items));
-	json_put_str(o, "added", time_or_null(s->added_s, t, sizeof(t)));
+	dbopt_json_str(o, "added", time_or_null(s->added_s, t, sizeof(t)));
 	json_object_object_add(o, "active", json_object_new_boolean(s->active));
 	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
 	                                           JSON_C_TO_STRING_NOSLASHESCAPE));

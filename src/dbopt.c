@@ -6,6 +6,7 @@
 #include "core/err.h"
 #include "store/store.h"
 
+#include <json-c/json.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -171,4 +172,14 @@ dbopt_cell(FILE *f, const char *s, size_t width, int pad)
 		fputc(' ', f);
 		used++;
 	}
+}
+
+void
+dbopt_json_str(struct json_object *o, const char *key, const char *s)
+{
+	char *tmp;
+	const char *v = dbopt_utf8(s, &tmp);
+
+	json_object_object_add(o, key, v ? json_object_new_string(v) : NULL);
+	free(tmp);
 }

@@ -44,4 +44,9 @@ void dbopt_csv_field(FILE *f, const char *s);
  * width when pad. */
 void dbopt_cell(FILE *f, const char *s, size_t width, int pad);
 
+struct json_object;
+/* Adds key to the json-c object o: s as a string (invalid UTF-8 replaced as
+ * by dbopt_utf8), or JSON null when s is NULL. */
+void dbopt_json_str(struct json_object *o, const char *key, const char *s);
+
 #endif
