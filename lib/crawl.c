@@ -8,6 +8,7 @@
 #include "crawl.h"
 
 #include "core/err.h"
+#include "core/timefmt.h"
 #include "core/rng.h"
 #include "core/strmap.h"
 #include "fetchq.h"
@@ -84,15 +85,6 @@ struct crawl {
 	char *fatal_err;
 	char errbuf[512];
 };
-
-static double
-wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static void
 logf_(struct crawl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -680,13 +672,13 @@ submit_feed(struct crawl *c, uint32_t i)
 	struct csrc *cs = &c->src[i];
 
 	cs->feed_at = 0;
-	cs->req_at = wall_now();
+	cs->req_at = fr_time_now();
 	struct fr_request rq = {cs->hop_url ? cs->hop_url : cs->row.url, cs->row.etag,
 				cs->row.last_modified, (uint64_t)i << 1};
 	char e[256];
 
 	if (fr_fetchq_submit(c->fetcher, &rq, e, sizeof(e)) < 0) {
-		finish(c, i, NULL, e, wall_now());
+		finish(c, i, NULL, e, fr_time_now());
 		return -1;
 	}
 	return 0;
@@ -786,7 +778,7 @@ on_done(void *arg, const struct fr_response *res)
 {
 	struct crawl *c = arg;
 	uint32_t i = (uint32_t)(res->tag >> 1);
-	double now = wall_now();
+	double now = fr_time_now();
 
 	if (i >= c->n)
 		return;
@@ -897,7 +889,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	struct fr_strmap *hosts = NULL, *groups = NULL;
 	struct fr_sched_group *gl = NULL;
 	uint32_t *host, *group;
-	double *weight, now = wall_now();
+	double *weight, now = fr_time_now();
 	int rc = -1;
 
 	if (fr_store_load_sources(c->st, &rows, &n, err, errlen) < 0)
@@ -1096,7 +1088,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 	if (setup(c, &params, err, errlen) < 0)
 		goto out;
 
-	now = wall_now();
+	now = fr_time_now();
 	c->stats.started_s = now;
 	next_progress = now + 1;
 	if (o->duration_s > 0)
@@ -1105,7 +1097,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		uint32_t i;
 		double at = INFINITY, wake = INFINITY;
 
-		now = wall_now();
+		now = fr_time_now();
 		if (group_due(c, now))
 			group_commit(c);
 		if (!stopping && ((o->stop && *o->stop) || now >= end || c->fatal ||
@@ -1167,7 +1159,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 				break; /* feed requests still waiting were never sent: fetched next run */
 			nanosleep(&ts, NULL);
 		}
-		now = wall_now();
+		now = fr_time_now();
 		if (now >= next_progress) {
 			progress(c, now);
 			next_progress = now + 1;
@@ -1180,7 +1172,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 	save_context(c);
 	if (!c->fatal && fr_store_checkpoint(c->st, c->errbuf, sizeof(c->errbuf)) < 0)
 		logf_(c, "store: %s", c->errbuf);
-	progress(c, wall_now());
+	progress(c, fr_time_now());
 	if (c->fatal) {
 		fr_errf(err, errlen, "store: %s", c->fatal_err ? c->fatal_err : "failed");
 		goto out;

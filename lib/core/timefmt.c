@@ -3,6 +3,8 @@
  * on a field in place for every row. */
 #include "core/timefmt.h"
 
+#include <time.h>
+
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -256,4 +258,13 @@ fr_days_from_civil(long y, unsigned m, unsigned d)
 	doy = (153 * (m > 2 ? m - 3 : m + 9) + 2) / 5 + d - 1;
 	doe = yoe * 365 + yoe / 4 - yoe / 100 + doy;
 	return era * 146097 + (long)doe - 719468;
+}
+
+double
+fr_time_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }

@@ -20,6 +20,10 @@
  * neither Unix seconds nor RFC 3339". */
 int fr_time_parse(const char *s, size_t n, double *out_s, const char **why);
 
+/* The wall clock now, in Unix seconds (for the live crawler, the fetcher,
+ * the store and discovery; the scheduler and policies never read it). */
+double fr_time_now(void);
+
 /* Writes t as RFC 3339 UTC with second precision ("2012-10-01T00:00:00Z";
  * fractions are dropped, rounding toward the past) into buf (at least 21
  * bytes for years 0-9999; always NUL-terminated, truncated if short). A NaN,

@@ -8,6 +8,7 @@
 #include "discover/discover.h"
 
 #include "core/err.h"
+#include "core/timefmt.h"
 #include "core/heap.h"
 #include "core/strmap.h"
 #include "discover/html.h"
@@ -151,15 +152,6 @@ fr_discover_end_name(enum fr_discover_end e)
 		return "unreachable";
 	}
 	return "?";
-}
-
-static double
-wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 
 static int
@@ -407,7 +399,7 @@ site_finish(struct ctx *c, struct site *s, enum fr_discover_end end)
 	s->res.n_feeds = fv ? s->n_feeds : 0;
 	s->res.end = end;
 	s->res.error = end == FR_END_UNREACHABLE ? s->start_error : NULL;
-	s->res.elapsed_s = wall_now() - s->started_s;
+	s->res.elapsed_s = fr_time_now() - s->started_s;
 	c->on_site(c->arg, &s->res);
 	free(fv);
 	if (s->prev)
@@ -813,7 +805,7 @@ on_done(void *arg, const struct fr_response *res)
 	struct req *r = (struct req *)(uintptr_t)res->tag;
 	struct host *h = r->host;
 	struct site *s = r->site;
-	double now = wall_now();
+	double now = fr_time_now();
 
 	if (r->prev)
 		r->prev->next = r->next;
@@ -956,7 +948,7 @@ site_new(struct ctx *c, size_t index, const char *input)
 	s->seen = fr_strmap_new();
 	s->paths = fr_strmap_new();
 	s->feed_keys = fr_strmap_new();
-	s->started_s = wall_now();
+	s->started_s = fr_time_now();
 	if (!s->input || !s->seen || !s->paths || !s->feed_keys) {
 		site_free(s);
 		return NULL;
@@ -1081,7 +1073,7 @@ fr_discover_run(const char *const *sites, size_t n, const struct fr_discover_opt
 	}
 	admit(&c, sites, n, &next);
 	while (!c.oom && (c.active || next < n)) {
-		double now = wall_now(), key;
+		double now = fr_time_now(), key;
 		uint32_t hid;
 		int timeout_ms = 100;
 
@@ -1105,7 +1097,7 @@ fr_discover_run(const char *const *sites, size_t n, const struct fr_discover_opt
 		if (!c.active && next >= n)
 			break;
 		if (fr_fetcher_running(c.f) < MAX_INFLIGHT(o) && fr_heap_peek(c.ready, &hid, &key)) {
-			double w = (key - wall_now()) * 1000.0;
+			double w = (key - fr_time_now()) * 1000.0;
 			timeout_ms = w < 0 ? 0 : w > 100 ? 100 : (int)w + 1;
 		} /* else: the poll returns as soon as a transfer ends */
 		if (fr_fetcher_running(c.f) == 0) {

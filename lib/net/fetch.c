@@ -4,6 +4,7 @@
 #include "net/fetch.h"
 
 #include "core/err.h"
+#include "core/timefmt.h"
 #include "core/strmap.h"
 #include "net/httpdate.h"
 
@@ -77,15 +78,6 @@ mono_s(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
-wall_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
@@ -455,7 +447,7 @@ on_header(char *h, size_t size, size_t nmemb, void *ud)
 				t->all_permanent = 0;
 		}
 		t->cur_status = code;
-		t->headers_at_s = wall_s();
+		t->headers_at_s = fr_time_now();
 		reset_headers(t);
 		t->len = 0; /* a redirect's body is not the resource's */
 		return n;
@@ -700,7 +692,7 @@ fr_fetcher_submit(struct fr_fetcher *f, const struct fr_request *req, char *err,
 		transfer_free(t);
 		return fr_errf(err, errlen, "%.*s: out of memory", URL_IN_ERR, req->url);
 	}
-	t->started_s = wall_s();
+	t->started_s = fr_time_now();
 	t->t0_mono_s = mono_s();
 	/* Straight to libcurl when there is room, else into the queue. */
 	if (can_start(f, t) && start(f, t) == 0)
@@ -836,7 +828,7 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 	}
 
 	/* The final response's facts, whatever the outcome, when it sent them. */
-	now = t->headers_at_s > 0 ? t->headers_at_s : wall_s();
+	now = t->headers_at_s > 0 ? t->headers_at_s : fr_time_now();
 	if (status > 0) {
 		r->content_type = t->content_type, t->content_type = NULL;
 		r->etag = t->etag, t->etag = NULL;

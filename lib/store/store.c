@@ -4,6 +4,7 @@
 #include "store/store.h"
 
 #include "core/err.h"
+#include "core/timefmt.h"
 
 #include <ctype.h>
 #include <errno.h>
@@ -17,15 +18,6 @@ struct fr_store {
 	const struct fr_store_ops *ops;
 	void *impl;
 };
-
-static double
-wall_now(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_REALTIME, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int
 has_prefix_ci(const char *s, const char *prefix)
@@ -240,7 +232,7 @@ fr_store_add_source(struct fr_store *st, const char *url, const char *kind, cons
 		return fr_errf(err, errlen, "url '%s': out of memory", url);
 	}
 	rc = st->ops->add_source(st->impl, url, key, host, kind ? kind : "feed",
-	                         grp ? grp : "default", title, site_url, wall_now(), id, existed,
+	                         grp ? grp : "default", title, site_url, fr_time_now(), id, existed,
 	                         err, errlen);
 	free(key);
 	free(host);
