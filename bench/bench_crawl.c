@@ -10,6 +10,8 @@
  * and of the best rounds.
  * Usage: bench_crawl [N_FEEDS [ROUNDS]] (default 2000 7), run from the
  * build tree. */
+#include "bench.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -20,35 +22,16 @@
 #include <time.h>
 #include <unistd.h>
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int
-sh(const char *cmd)
-{
-	int rc = system(cmd);
-
-	if (rc != 0)
-		fprintf(stderr, "bench_crawl: failed (%d): %s\n", rc, cmd);
-	return rc;
-}
-
 /* Runs cmd once (after setup, untimed) and returns its wall time, or -1. */
 static double
 timed(const char *setup, const char *cmd)
 {
-	if (setup && sh(setup) != 0)
+	if (setup && bench_sh("bench_crawl", setup) != 0)
 		return -1;
-	double t0 = now_s();
-	if (sh(cmd) != 0)
+	double t0 = bench_now();
+	if (bench_sh("bench_crawl", cmd) != 0)
 		return -1;
-	return now_s() - t0;
+	return bench_now() - t0;
 }
 
 static int
@@ -99,7 +82,7 @@ main(int argc, char **argv)
 	}
 	snprintf(cmd, sizeof(cmd), "'%s' world --out %s/w --sources %ld --days 3 --seed 9 2>/dev/null",
 		 exe, dir, n);
-	if (sh(cmd) != 0)
+	if (bench_sh("bench_crawl", cmd) != 0)
 		return 1;
 	/* The world's clock barely moves during the bench (speed 1): every
 	 * round sees the same feeds. */
@@ -139,14 +122,14 @@ main(int argc, char **argv)
 		 "grep -o 'xmlUrl=\"[^\"]*\"' %s/w/feeds.opml | cut -d'\"' -f2 >%s/urls && "
 		 "sed 's/.*/url = \"&\"\\noutput = \"\\/dev\\/null\"/' %s/urls >%s/curl.cfg",
 		 dir, dir, dir, dir);
-	if (sh(cmd) != 0)
+	if (bench_sh("bench_crawl", cmd) != 0)
 		goto fail;
 
 	/* The store each freshet round starts from: the sources added, no item
 	 * (copied, so that adding is not timed). */
 	snprintf(cmd, sizeof(cmd),
 		 "'%s' add --db %s/t.db --file %s/urls >/dev/null 2>&1", exe, dir, dir);
-	if (sh(cmd) != 0)
+	if (bench_sh("bench_crawl", cmd) != 0)
 		goto fail;
 	char curl_cmd[8192], run_cmd[8192];
 	snprintf(curl_cmd, sizeof(curl_cmd),
@@ -181,11 +164,11 @@ main(int argc, char **argv)
 	       ratio, best_ratio, ratio >= 0.8 ? "MET" : "MISSED");
 	fflush(stdout);
 	snprintf(cmd, sizeof(cmd), "cat %s/run.out", dir);
-	sh(cmd);
+	bench_sh("bench_crawl", cmd);
 	kill(srv, SIGTERM);
 	waitpid(srv, NULL, 0);
 	snprintf(cmd, sizeof(cmd), "rm -rf %s", dir);
-	sh(cmd);
+	bench_sh("bench_crawl", cmd);
 	return 0;
 fail:
 	kill(srv, SIGTERM);

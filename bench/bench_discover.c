@@ -8,6 +8,8 @@
  * (the machinery alone). Also prints recall and precision against the web's
  * truth file. Usage: bench_discover [N_SITES] (default 1000), from the build
  * tree. */
+#include "bench.h"
+
 #include <errno.h>
 #include <signal.h>
 #include <stdio.h>
@@ -17,25 +19,6 @@
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static int
-sh(const char *cmd)
-{
-	int rc = system(cmd);
-
-	if (rc != 0)
-		fprintf(stderr, "bench_discover: failed (%d): %s\n", rc, cmd);
-	return rc;
-}
 
 /* Lines of a file, or -1. */
 static long
@@ -83,23 +66,23 @@ discover(const char *freshet, const char *dir, int port, const char *extra, stru
 
 	snprintf(cmd, sizeof(cmd), "wc -l <%s/serve.log", dir);
 	double before = sh_num(cmd);
-	t0 = now_s();
+	t0 = bench_now();
 	snprintf(cmd, sizeof(cmd),
 	         "%s discover --file %s/sites.txt --connect-to ::127.0.0.1:%d --format jsonl "
 	         "--quiet --max-time 120s %s >%s/found.jsonl 2>%s/discover.err",
 	         freshet, dir, port, extra, dir, dir);
-	if (sh(cmd) != 0) {
+	if (bench_sh("bench_discover", cmd) != 0) {
 		snprintf(cmd, sizeof(cmd), "tail -5 %s/discover.err >&2", dir);
 		(void)system(cmd);
 		return -1;
 	}
-	r->secs = now_s() - t0;
+	r->secs = bench_now() - t0;
 	/* the URLs this run fetched, for the curl baseline */
 	snprintf(cmd, sizeof(cmd),
 	         "tail -n +%.0f %s/serve.log | awk -F'\\t' 'NR>1 && $3==\"GET\" {print \"http://\" $2 $4}' "
 	         ">%s/urls.txt",
 	         before + 1, dir, dir);
-	if (sh(cmd) != 0)
+	if (bench_sh("bench_discover", cmd) != 0)
 		return -1;
 	snprintf(cmd, sizeof(cmd), "%s/urls.txt", dir);
 	r->requests = count_lines(cmd);
@@ -110,7 +93,7 @@ discover(const char *freshet, const char *dir, int port, const char *extra, stru
 	         "sed -n 's/^{\"feed\":\"\\([^\"]*\\)\".*/\\1/p' %s/found.jsonl | "
 	         "sed 's,^https\\?://,,' | sort -u >%s/f.txt",
 	         dir, dir, dir, dir);
-	if (sh(cmd) != 0)
+	if (bench_sh("bench_discover", cmd) != 0)
 		return -1;
 	snprintf(cmd, sizeof(cmd), "comm -12 %s/t.txt %s/f.txt | wc -l", dir, dir);
 	double tp = sh_num(cmd);
@@ -132,16 +115,16 @@ curl_same(const char *dir, int port)
 	snprintf(cmd, sizeof(cmd),
 	         "sed 's/.*/url = \"&\"\\noutput = \"\\/dev\\/null\"/' %s/urls.txt >%s/curl.cfg",
 	         dir, dir);
-	if (sh(cmd) != 0)
+	if (bench_sh("bench_discover", cmd) != 0)
 		return -1;
 	snprintf(cmd, sizeof(cmd),
 	         "curl -s --compressed --parallel --parallel-max 64 --connect-to ::127.0.0.1:%d "
 	         "-K %s/curl.cfg 2>/dev/null",
 	         port, dir);
-	t0 = now_s();
-	if (sh(cmd) != 0)
+	t0 = bench_now();
+	if (bench_sh("bench_discover", cmd) != 0)
 		return -1;
-	return now_s() - t0;
+	return bench_now() - t0;
 }
 
 int

@@ -9,6 +9,8 @@
  *     patterns in turn until one reads the whole string (what a detector
  *     built on ICU's parser would have to do).
  * Best of REPS runs each. Usage: bench_fdate [strings per locale, default 2000] */
+#include "bench.h"
+
 #include "forum/fdate.h"
 
 #include <unicode/udat.h>
@@ -58,15 +60,6 @@ next_rand(void)
 	rng ^= rng >> 7;
 	rng ^= rng << 17;
 	return rng;
-}
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
 static int
@@ -222,7 +215,7 @@ run_fdate(struct fr_fdate *fd, const struct set *s, int known, const char *zone,
 			break;
 	}
 	for (rep = 0; rep < REPS; rep++) {
-		double t0 = now_s(), dt;
+		double t0 = bench_now(), dt;
 		size_t hits = 0;
 
 		for (i = 0; i < s->n; i++) {
@@ -231,7 +224,7 @@ run_fdate(struct fr_fdate *fd, const struct set *s, int known, const char *zone,
 			hits += fr_fdate_scan(known ? pages[s->v[i].loc] : all, s->v[i].s, s->v[i].len, m,
 			                      4) > 0;
 		}
-		dt = now_s() - t0;
+		dt = bench_now() - t0;
 		if (dt > 0 && (double)s->n / dt > best)
 			best = (double)s->n / dt;
 		*found = hits;
@@ -250,7 +243,7 @@ run_icu_medium(const struct set *s, size_t *found)
 	int rep;
 
 	for (rep = 0; rep < REPS; rep++) {
-		double t0 = now_s(), dt;
+		double t0 = bench_now(), dt;
 		size_t i, hits = 0;
 
 		for (i = 0; i < s->n; i++) {
@@ -260,7 +253,7 @@ run_icu_medium(const struct set *s, size_t *found)
 			udat_parse(medium[s->v[i].loc], s->v[i].u, s->v[i].ulen, &pos, &e);
 			hits += U_SUCCESS(e) && pos == s->v[i].ulen;
 		}
-		dt = now_s() - t0;
+		dt = bench_now() - t0;
 		if (dt > 0 && (double)s->n / dt > best)
 			best = (double)s->n / dt;
 		*found = hits;
@@ -277,7 +270,7 @@ run_icu_all(const struct set *s, size_t max, size_t *found, size_t *tried)
 	int rep;
 
 	for (rep = 0; rep < REPS; rep++) {
-		double t0 = now_s(), dt;
+		double t0 = bench_now(), dt;
 		size_t i, hits = 0;
 
 		for (i = 0; i < n; i++) {
@@ -294,7 +287,7 @@ run_icu_all(const struct set *s, size_t max, size_t *found, size_t *tried)
 				}
 			}
 		}
-		dt = now_s() - t0;
+		dt = bench_now() - t0;
 		if (dt > 0 && (double)n / dt > best)
 			best = (double)n / dt;
 		*found = hits;
@@ -331,14 +324,14 @@ main(int argc, char **argv)
 		fprintf(stderr, "bench_fdate: setup failed\n");
 		return 1;
 	}
-	t0 = now_s();
+	t0 = bench_now();
 	if (fr_fdate_load(fd, NULL, err, sizeof(err)) != 0) {
 		fprintf(stderr, "bench_fdate: %s\n", err);
 		return 1;
 	}
 	printf("bench_fdate: %zu locales, %zu strings per set, learning the vocabulary from ICU: "
 	       "%.1f ms (once per detector)\n",
-	       N_LOC, med.n, (now_s() - t0) * 1e3);
+	       N_LOC, med.n, (bench_now() - t0) * 1e3);
 	f_med = run_fdate(fd, &med, 1, NULL, now, &h_med);
 	i_med = run_icu_medium(&med, &hi_med);
 	f_mix = run_fdate(fd, &mix, 1, NULL, now, &h_mix);

@@ -4,6 +4,8 @@
  * elements, so it pays no per-file process cost) and a generated 12 MB RSS
  * 2.0 feed. Best of REPS runs each; the ratio is sfeed's time over
  * freshet's (>= 1.0: freshet at least as fast). */
+#include "bench.h"
+
 #include "core/err.h"
 #include "parse/feed.h"
 
@@ -30,15 +32,6 @@ struct corpus {
 	struct doc *docs;
 	size_t n, cap, bytes;
 };
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
 
 static int
 add_doc(struct corpus *c, char *buf, size_t len)
@@ -170,7 +163,7 @@ static double
 run_freshet(const struct corpus *c, size_t *items, size_t *failed)
 {
 	struct fr_feed_opts o = {.max_bytes = 64u << 20};
-	double t0 = now_s();
+	double t0 = bench_now();
 
 	*items = *failed = 0;
 	for (size_t i = 0; i < c->n; i++) {
@@ -183,7 +176,7 @@ run_freshet(const struct corpus *c, size_t *items, size_t *failed)
 			(*failed)++;
 		fr_feed_free(f);
 	}
-	return now_s() - t0;
+	return bench_now() - t0;
 }
 
 /* sfeed reading path on stdin, its output counted through a pipe; returns
@@ -201,7 +194,7 @@ run_sfeed(const char *path, size_t *lines)
 	*lines = 0;
 	if (fd < 0 || pipe(p) != 0)
 		return -1;
-	t0 = now_s();
+	t0 = bench_now();
 	pid = fork();
 	if (pid < 0)
 		return -1;
@@ -221,7 +214,7 @@ run_sfeed(const char *path, size_t *lines)
 	waitpid(pid, &status, 0);
 	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
 		return -1;
-	return now_s() - t0;
+	return bench_now() - t0;
 }
 
 static int

@@ -10,6 +10,8 @@
  * probability ~ 1/(k+1), every server at least one page), lognormal change
  * rates with mean 1 a day (sigma 1.5), lognormal weights with mean 1
  * (sigma 1). */
+#include "bench.h"
+
 #include "core/err.h"
 #include "core/rng.h"
 #include "plan/alloc.h"
@@ -24,15 +26,6 @@
 
 #define GAP_S 15.0
 #define REPEAT 3
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 static int
 parse_num(const char *s, double *out)
@@ -115,21 +108,21 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		f[i] = lam[i];
 	for (int r = 0; r < REPEAT; r++) {
-		double t0 = now_s();
+		double t0 = bench_now();
 
 		sink += fr_alloc_value(&p, f);
-		t0 = now_s() - t0;
+		t0 = bench_now() - t0;
 		if (t0 < best_pass)
 			best_pass = t0;
 	}
 	for (int r = 0; r < REPEAT; r++) {
-		double t0 = now_s();
+		double t0 = bench_now();
 
 		if (fr_alloc_cho(&p, budget, f, &mu, err, sizeof(err)) < 0) {
 			fprintf(stderr, "bench_plan: %s\n", err);
 			return 1;
 		}
-		t0 = now_s() - t0;
+		t0 = bench_now() - t0;
 		if (t0 < best_cho)
 			best_cho = t0;
 	}
@@ -137,13 +130,13 @@ main(int argc, char **argv)
 	for (size_t i = 0; i < n; i++)
 		zeros_cho += f[i] == 0;
 	for (int r = 0; r < REPEAT; r++) {
-		double t0 = now_s();
+		double t0 = bench_now();
 
 		if (fr_alloc_opt_polite(&p, budget, GAP_S, f, err, sizeof(err)) < 0) {
 			fprintf(stderr, "bench_plan: %s\n", err);
 			return 1;
 		}
-		t0 = now_s() - t0;
+		t0 = bench_now() - t0;
 		if (t0 < best_pol)
 			best_pol = t0;
 	}

@@ -3,6 +3,8 @@
  * (what `zcat | wc -l` does), and time source-name lookups.
  *
  * usage: bench_trace_load [TRACE [SOURCES]]   (default: the shared reddit trace) */
+#include "bench.h"
+
 #include "core/err.h"
 #include "core/strmap.h"
 #include "sim/trace.h"
@@ -15,15 +17,6 @@
 #include <zlib.h>
 
 #define REPEAT 5
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
-}
 
 /* The baseline: gunzip (or read) in 1 MiB chunks and count newlines. */
 static long
@@ -85,7 +78,7 @@ bench_strmap(void)
 		x ^= x << 17;
 		order[i] = (uint32_t)(x % NAMES);
 	}
-	t0 = now_s();
+	t0 = bench_now();
 	for (int i = 0; i < LOOKUPS; i++) {
 		const char *s = names[order[i]];
 		uint32_t id = 0;
@@ -93,7 +86,7 @@ bench_strmap(void)
 		fr_strmap_find(m, s, strlen(s), &id);
 		sum += id;
 	}
-	t0 = now_s() - t0;
+	t0 = bench_now() - t0;
 	printf("strmap: %d lookups of %d names in %.1f ms (%.0f ns each; checksum %llu)\n", LOOKUPS,
 	       NAMES, t0 * 1e3, t0 * 1e9 / LOOKUPS, (unsigned long long)sum);
 	fr_strmap_free(m);
@@ -117,22 +110,22 @@ main(int argc, char **argv)
 	}
 	for (int r = 0; r < REPEAT; r++) {
 		struct fr_trace tr;
-		double t0 = now_s();
+		double t0 = bench_now();
 
 		lines = raw_count_lines(path);
 		if (lines < 0) {
 			fprintf(stderr, "bench_trace_load: cannot read %s\n", path);
 			return 1;
 		}
-		t0 = now_s() - t0;
+		t0 = bench_now() - t0;
 		best_raw = t0 < best_raw ? t0 : best_raw;
 
-		t0 = now_s();
+		t0 = bench_now();
 		if (fr_trace_load(&tr, path, sources, err, sizeof(err)) != 0) {
 			fprintf(stderr, "bench_trace_load: %s\n", err);
 			return 1;
 		}
-		t0 = now_s() - t0;
+		t0 = bench_now() - t0;
 		best_load = t0 < best_load ? t0 : best_load;
 		rows = tr.n_items;
 		n_sources = tr.n_sources;
