@@ -284,6 +284,17 @@ host_ready(struct ctx *c, struct host *h)
 		fr_heap_set(c->ready, h->id, h->next_ok, 0);
 }
 
+/* Puts r at the head of h's first queue (robots.txt, or a request that
+ * must wait for it). */
+static void
+push_front(struct host *h, struct req *r)
+{
+	r->next = h->hi;
+	h->hi = r;
+	if (!h->hi_tail)
+		h->hi_tail = r;
+}
+
 static void
 push(struct ctx *c, struct req *r)
 {
@@ -297,10 +308,7 @@ push(struct ctx *c, struct req *r)
 			h->lo = r;
 		h->lo_tail = r;
 	} else if (r->kind == K_ROBOTS) { /* robots.txt goes first */
-		r->next = h->hi;
-		h->hi = r;
-		if (!h->hi_tail)
-			h->hi_tail = r;
+		push_front(h, r);
 	} else {
 		if (h->hi_tail)
 			h->hi_tail->next = r;
@@ -874,11 +882,8 @@ dispatch(struct ctx *c, struct host *h, double now)
 				struct req *rb = calloc(1, sizeof(*rb));
 				char *u = fr_robots_url(r->url);
 
-				/* put r back at the front, robots.txt before it */
-				r->next = h->hi;
-				h->hi = r;
-				if (!h->hi_tail)
-					h->hi_tail = r;
+				/* r goes back to the front; robots.txt is sent first */
+				push_front(h, r);
 				if (!rb || !u) {
 					free(rb);
 					free(u);
@@ -890,10 +895,7 @@ dispatch(struct ctx *c, struct host *h, double now)
 				rb->kind = K_ROBOTS;
 				r = rb;
 			} else if (v == FR_ROBOTS_PENDING) {
-				r->next = h->hi;
-				h->hi = r;
-				if (!h->hi_tail)
-					h->hi_tail = r;
+				push_front(h, r);
 				h->next_ok = now + 0.25;
 				host_ready(c, h);
 				return;
