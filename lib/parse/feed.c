@@ -7,6 +7,7 @@
 #include "net/url.h"
 #include "parse/date.h"
 #include "parse/feed_internal.h"
+#include "parse/sha1.h"
 
 #include <libxml/HTMLparser.h>
 #include <stdarg.h>
@@ -1010,7 +1011,7 @@ hash_id(const struct fr_feed_item *it)
 	memcpy(data, t, tn);
 	data[tn] = '\n';
 	memcpy(data + tn + 1, c, cn + 1);
-	feed_sha1_hex(data, tn + 1 + cn, hex);
+	fr_sha1_hex(data, tn + 1 + cn, hex);
 	free(data);
 	id = malloc(5 + 41);
 	if (id) {

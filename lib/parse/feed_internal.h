@@ -92,8 +92,6 @@ int feed_utf8_valid(const char *s, size_t n);
  * changing (*out NULL), -1 on out of memory. */
 int feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
                         unsigned long *bare_line);
-/* Writes the SHA-1 of data as 40 lower-case hex digits and a NUL. */
-void feed_sha1_hex(const void *data, size_t n, char out[41]);
 /* Writes a code point as UTF-8 (U+FFFD for invalid ones); returns the length. */
 size_t feed_utf8(uint32_t cp, char *out);
 

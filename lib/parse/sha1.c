@@ -1,6 +1,6 @@
 /* sha1.c - SHA-1 (FIPS 180-4) for the identity of items that carry neither
  * guid nor link. Not for security: only a stable, well-known digest. */
-#include "parse/feed_internal.h"
+#include "parse/sha1.h"
 
 #include <stdint.h>
 #include <string.h>
@@ -57,7 +57,7 @@ block(uint32_t h[5], const unsigned char *p)
 }
 
 void
-feed_sha1_hex(const void *data, size_t n, char out[41])
+fr_sha1_hex(const void *data, size_t n, char out[41])
 {
 	static const char hex[] = "0123456789abcdef";
 	uint32_t h[5] = {0x67452301, 0xEFCDAB89, 0x98BADCFE, 0x10325476, 0xC3D2E1F0};
