@@ -1,0 +1,1891 @@
+/* sinfo.c - SInFo's two phases over forum/page.h and forum/furl.h (see
+ * sinfo.h): the forum's state, its serialisation, and crawl cycles as a
+ * queue of page tasks the caller fetches one at a time. */
+#include "forum/sinfo.h"
+
+#include "core/strmap.h"
+#include "forum/fdate.h"
+#include "forum/furl.h"
+#include "forum/page.h"
+#include "net/url.h"
+#include "parse/sha1.h"
+
+#include <ctype.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#define RECENT_IDS 32          /* post ids kept per thread: ties at the boundary */
+#define MAX_ERRORS_TEXT 65536  /* bytes of error lines kept per cycle */
+#define MAX_PROBES 8           /* entry page candidates tried */
+#define NO_DATE FR_FPAGE_NO_DATE
+
+struct thread {
+	char *url;   /* base URL: the first page, normalised */
+	char *title; /* NULL when not known */
+	char *last_url; /* its last page as last seen, or NULL */
+	int32_t board;
+	int sticky;
+	int64_t first_post_s, last_post_s; /* NO_DATE: none known */
+	uint32_t n_posts;
+	double last_crawl_s;
+	uint64_t ids[RECENT_IDS]; /* the latest post ids (first 64 bits), a ring */
+	uint32_t n_ids, ids_pos;
+};
+
+struct board {
+	char *url;
+	double last_crawl_s;
+};
+
+struct fr_sinfo {
+	char *start_url;
+	char *entry;
+	int learned;   /* phase 1 done */
+	int relearn;   /* the structure no longer fits: phase 1 again */
+	enum fr_sinfo_sort isort, tsort;
+	int col_created; /* index pages with one date column: 1 it is the creation, 0 the
+	                    last activity, -1 not known */
+	int idx_fr, thr_fr; /* the pagers' number positions from the right, -1 not known */
+	char *pat[4];       /* index, index-pagination, thread, thread-pagination shapes */
+	struct board *boards;
+	size_t n_boards, cap_boards;
+	struct thread *threads;
+	size_t n_threads, cap_threads;
+	struct fr_strmap *bmap, *tmap; /* url -> index (ids are indices) */
+};
+
+/* ---- the forum ------------------------------------------------------------- */
+
+static char *
+xstrdup(const char *s)
+{
+	return s ? strdup(s) : NULL;
+}
+
+static struct fr_sinfo *
+forum_alloc(void)
+{
+	struct fr_sinfo *f = calloc(1, sizeof(*f));
+
+	if (!f)
+		return NULL;
+	f->bmap = fr_strmap_new();
+	f->tmap = fr_strmap_new();
+	if (!f->bmap || !f->tmap) {
+		fr_strmap_free(f->bmap);
+		fr_strmap_free(f->tmap);
+		free(f);
+		return NULL;
+	}
+	f->col_created = -1;
+	f->idx_fr = f->thr_fr = -1;
+	return f;
+}
+
+void
+fr_sinfo_free(struct fr_sinfo *f)
+{
+	if (!f)
+		return;
+	free(f->start_url);
+	free(f->entry);
+	for (int i = 0; i < 4; i++)
+		free(f->pat[i]);
+	for (size_t i = 0; i < f->n_boards; i++)
+		free(f->boards[i].url);
+	free(f->boards);
+	for (size_t i = 0; i < f->n_threads; i++) {
+		free(f->threads[i].url);
+		free(f->threads[i].title);
+		free(f->threads[i].last_url);
+	}
+	free(f->threads);
+	fr_strmap_free(f->bmap);
+	fr_strmap_free(f->tmap);
+	free(f);
+}
+
+/* A URL as the forum's state keys it: normalised, session ids and the
+ * fragment dropped. malloc'd, or NULL. */
+static char *
+norm(const char *url)
+{
+	char e[128];
+
+	return fr_url_normalize(url, FR_URL_STRIP_SESSION, e, sizeof(e));
+}
+
+int
+fr_sinfo_new(const char *url, struct fr_sinfo **out, char *err, size_t errlen)
+{
+	char e[256];
+	char *u = fr_url_normalize(url, FR_URL_STRIP_SESSION, e, sizeof(e));
+
+	if (!u) {
+		snprintf(err, errlen, "forum '%s': %s", url, e);
+		return -1;
+	}
+	if (strncmp(u, "http://", 7) != 0 && strncmp(u, "https://", 8) != 0) {
+		snprintf(err, errlen, "forum '%s': not an http(s) URL", url);
+		free(u);
+		return -1;
+	}
+	struct fr_sinfo *f = forum_alloc();
+	if (!f) {
+		free(u);
+		snprintf(err, errlen, "forum '%s': out of memory", url);
+		return -1;
+	}
+	f->start_url = u;
+	*out = f;
+	return 0;
+}
+
+static int32_t
+board_find(const struct fr_sinfo *f, const char *url)
+{
+	uint32_t id;
+
+	return fr_strmap_find(f->bmap, url, strlen(url), &id) == 0 ? (int32_t)id : -1;
+}
+
+static int32_t
+thread_find(const struct fr_sinfo *f, const char *url)
+{
+	uint32_t id;
+
+	return fr_strmap_find(f->tmap, url, strlen(url), &id) == 0 ? (int32_t)id : -1;
+}
+
+static int32_t
+board_add(struct fr_sinfo *f, const char *url)
+{
+	uint32_t id;
+	int added;
+
+	if (fr_strmap_intern(f->bmap, url, strlen(url), &id, &added) < 0)
+		return -1;
+	if (!added)
+		return (int32_t)id;
+	if (f->n_boards == f->cap_boards) {
+		size_t cap = f->cap_boards ? f->cap_boards * 2 : 16;
+		struct board *b = realloc(f->boards, cap * sizeof(*b));
+		if (!b)
+			return -1;
+		f->boards = b;
+		f->cap_boards = cap;
+	}
+	struct board *b = &f->boards[f->n_boards];
+	memset(b, 0, sizeof(*b));
+	if (!(b->url = strdup(url)))
+		return -1;
+	return (int32_t)f->n_boards++;
+}
+
+static int32_t
+thread_add(struct fr_sinfo *f, const char *url, int32_t board, const char *title)
+{
+	uint32_t id;
+	int added;
+
+	if (fr_strmap_intern(f->tmap, url, strlen(url), &id, &added) < 0)
+		return -1;
+	if (!added)
+		return (int32_t)id;
+	if (f->n_threads == f->cap_threads) {
+		size_t cap = f->cap_threads ? f->cap_threads * 2 : 64;
+		struct thread *t = realloc(f->threads, cap * sizeof(*t));
+		if (!t)
+			return -1;
+		f->threads = t;
+		f->cap_threads = cap;
+	}
+	struct thread *t = &f->threads[f->n_threads];
+	memset(t, 0, sizeof(*t));
+	t->board = board;
+	t->first_post_s = t->last_post_s = NO_DATE;
+	if (!(t->url = strdup(url)))
+		return -1;
+	if (title && title[0])
+		t->title = strdup(title);
+	return (int32_t)f->n_threads++;
+}
+
+static int
+ring_has(const struct thread *t, uint64_t id)
+{
+	for (uint32_t i = 0; i < t->n_ids; i++)
+		if (t->ids[i] == id)
+			return 1;
+	return 0;
+}
+
+static void
+ring_add(struct thread *t, uint64_t id)
+{
+	if (ring_has(t, id))
+		return;
+	t->ids[t->ids_pos] = id;
+	t->ids_pos = (t->ids_pos + 1) % RECENT_IDS;
+	if (t->n_ids < RECENT_IDS)
+		t->n_ids++;
+}
+
+enum fr_sinfo_sort
+fr_sinfo_index_sort(const struct fr_sinfo *f)
+{
+	return f->isort;
+}
+
+enum fr_sinfo_sort
+fr_sinfo_thread_sort(const struct fr_sinfo *f)
+{
+	return f->tsort;
+}
+
+const char *
+fr_sinfo_sort_name(enum fr_sinfo_sort s)
+{
+	switch (s) {
+	case FR_SINFO_CRD: return "CRD";
+	case FR_SINFO_LAD: return "LAD";
+	case FR_SINFO_ASC: return "ASC";
+	case FR_SINFO_DSC: return "DSC";
+	default: return "unknown";
+	}
+}
+
+const char *
+fr_sinfo_entry(const struct fr_sinfo *f)
+{
+	return f->entry;
+}
+
+size_t
+fr_sinfo_n_boards(const struct fr_sinfo *f)
+{
+	return f->n_boards;
+}
+
+size_t
+fr_sinfo_n_threads(const struct fr_sinfo *f)
+{
+	return f->n_threads;
+}
+
+char *
+fr_sinfo_describe(const struct fr_sinfo *f)
+{
+	static const char *const names[4] = {"index", "index-pagination", "thread",
+					     "thread-pagination"};
+	size_t cap = 1024;
+	for (int i = 0; i < 4; i++)
+		cap += f->pat[i] ? strlen(f->pat[i]) : 0;
+	cap += f->entry ? strlen(f->entry) : 0;
+	char *s = malloc(cap);
+	if (!s)
+		return NULL;
+	size_t o = (size_t)snprintf(s, cap, "entry %s\nindex-sort %s\nthread-sort %s\n",
+				    f->entry ? f->entry : "-", fr_sinfo_sort_name(f->isort),
+				    fr_sinfo_sort_name(f->tsort));
+	for (int i = 0; i < 4 && o < cap; i++)
+		o += (size_t)snprintf(s + o, cap - o, "%s %s\n", names[i], f->pat[i] ? f->pat[i] : "-");
+	if (o < cap)
+		snprintf(s + o, cap - o, "boards %zu\nthreads %zu\n", f->n_boards, f->n_threads);
+	return s;
+}
+
+/* ---- serialisation ------------------------------------------------------- */
+
+#define MAGIC "FSINFO1"
+
+struct wbuf {
+	unsigned char *p;
+	size_t n, cap;
+	int oom;
+};
+
+static void
+put(struct wbuf *w, const void *d, size_t n)
+{
+	if (w->oom)
+		return;
+	if (w->n + n > w->cap) {
+		size_t cap = w->cap ? w->cap : 4096;
+		while (cap < w->n + n)
+			cap *= 2;
+		unsigned char *p = realloc(w->p, cap);
+		if (!p) {
+			w->oom = 1;
+			return;
+		}
+		w->p = p;
+		w->cap = cap;
+	}
+	memcpy(w->p + w->n, d, n);
+	w->n += n;
+}
+
+static void
+put_u32(struct wbuf *w, uint32_t v)
+{
+	unsigned char b[4] = {(unsigned char)v, (unsigned char)(v >> 8), (unsigned char)(v >> 16),
+			      (unsigned char)(v >> 24)};
+	put(w, b, 4);
+}
+
+static void
+put_u64(struct wbuf *w, uint64_t v)
+{
+	put_u32(w, (uint32_t)v);
+	put_u32(w, (uint32_t)(v >> 32));
+}
+
+static void
+put_f64(struct wbuf *w, double d)
+{
+	uint64_t v;
+	memcpy(&v, &d, 8);
+	put_u64(w, v);
+}
+
+static void
+put_str(struct wbuf *w, const char *s)
+{
+	if (!s) {
+		put_u32(w, UINT32_MAX);
+		return;
+	}
+	size_t l = strlen(s);
+	put_u32(w, (uint32_t)l);
+	put(w, s, l);
+}
+
+int
+fr_sinfo_save(const struct fr_sinfo *f, void **blob, size_t *len)
+{
+	struct wbuf w = {0};
+
+	put(&w, MAGIC, 8);
+	put_str(&w, f->start_url);
+	put_str(&w, f->entry);
+	put_u32(&w, (uint32_t)f->learned);
+	put_u32(&w, (uint32_t)f->relearn);
+	put_u32(&w, (uint32_t)f->isort);
+	put_u32(&w, (uint32_t)f->tsort);
+	put_u32(&w, (uint32_t)(f->col_created + 1));
+	put_u32(&w, (uint32_t)(f->idx_fr + 1));
+	put_u32(&w, (uint32_t)(f->thr_fr + 1));
+	for (int i = 0; i < 4; i++)
+		put_str(&w, f->pat[i]);
+	put_u32(&w, (uint32_t)f->n_boards);
+	for (size_t i = 0; i < f->n_boards; i++) {
+		put_str(&w, f->boards[i].url);
+		put_f64(&w, f->boards[i].last_crawl_s);
+	}
+	put_u32(&w, (uint32_t)f->n_threads);
+	for (size_t i = 0; i < f->n_threads; i++) {
+		const struct thread *t = &f->threads[i];
+		put_str(&w, t->url);
+		put_str(&w, t->title);
+		put_str(&w, t->last_url);
+		put_u32(&w, (uint32_t)t->board);
+		put_u32(&w, (uint32_t)t->sticky);
+		put_u64(&w, (uint64_t)t->first_post_s);
+		put_u64(&w, (uint64_t)t->last_post_s);
+		put_u32(&w, t->n_posts);
+		put_f64(&w, t->last_crawl_s);
+		put_u32(&w, t->n_ids);
+		put_u32(&w, t->ids_pos);
+		for (uint32_t k = 0; k < t->n_ids; k++)
+			put_u64(&w, t->ids[k]);
+	}
+	if (w.oom) {
+		free(w.p);
+		return -1;
+	}
+	*blob = w.p;
+	*len = w.n;
+	return 0;
+}
+
+struct rbuf {
+	const unsigned char *p;
+	size_t n, off;
+	int bad;
+};
+
+static int
+get(struct rbuf *r, void *d, size_t n)
+{
+	if (r->bad || r->n - r->off < n) {
+		r->bad = 1;
+		memset(d, 0, n);
+		return -1;
+	}
+	memcpy(d, r->p + r->off, n);
+	r->off += n;
+	return 0;
+}
+
+static uint32_t
+get_u32(struct rbuf *r)
+{
+	unsigned char b[4];
+	get(r, b, 4);
+	return (uint32_t)b[0] | (uint32_t)b[1] << 8 | (uint32_t)b[2] << 16 | (uint32_t)b[3] << 24;
+}
+
+static uint64_t
+get_u64(struct rbuf *r)
+{
+	uint64_t lo = get_u32(r);
+	return lo | (uint64_t)get_u32(r) << 32;
+}
+
+static double
+get_f64(struct rbuf *r)
+{
+	uint64_t v = get_u64(r);
+	double d;
+	memcpy(&d, &v, 8);
+	return d;
+}
+
+/* A malloc'd string, or NULL (absent, or bad: r->bad says). */
+static char *
+get_str(struct rbuf *r)
+{
+	uint32_t l = get_u32(r);
+	if (r->bad || l == UINT32_MAX)
+		return NULL;
+	if (r->n - r->off < l) {
+		r->bad = 1;
+		return NULL;
+	}
+	char *s = malloc((size_t)l + 1);
+	if (!s) {
+		r->bad = 1;
+		return NULL;
+	}
+	memcpy(s, r->p + r->off, l);
+	s[l] = 0;
+	r->off += l;
+	return s;
+}
+
+int
+fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, size_t errlen)
+{
+	struct rbuf r = {blob, len, 0, 0};
+	char magic[8];
+	struct fr_sinfo *f;
+
+	if (get(&r, magic, 8) < 0 || memcmp(magic, MAGIC, 8) != 0) {
+		snprintf(err, errlen, "forum state: not a SInFo state (or a newer version)");
+		return -1;
+	}
+	if (!(f = forum_alloc())) {
+		snprintf(err, errlen, "forum state: out of memory");
+		return -1;
+	}
+	f->start_url = get_str(&r);
+	f->entry = get_str(&r);
+	f->learned = (int)get_u32(&r);
+	f->relearn = (int)get_u32(&r);
+	f->isort = (enum fr_sinfo_sort)get_u32(&r);
+	f->tsort = (enum fr_sinfo_sort)get_u32(&r);
+	f->col_created = (int)get_u32(&r) - 1;
+	f->idx_fr = (int)get_u32(&r) - 1;
+	f->thr_fr = (int)get_u32(&r) - 1;
+	for (int i = 0; i < 4; i++)
+		f->pat[i] = get_str(&r);
+	uint32_t nb = get_u32(&r);
+	for (uint32_t i = 0; i < nb && !r.bad; i++) {
+		char *u = get_str(&r);
+		double lc = get_f64(&r);
+		int32_t b = u ? board_add(f, u) : -1;
+		free(u);
+		if (b < 0 || (uint32_t)b != i) {
+			r.bad = 1;
+			break;
+		}
+		f->boards[b].last_crawl_s = lc;
+	}
+	uint32_t nt = get_u32(&r);
+	for (uint32_t i = 0; i < nt && !r.bad; i++) {
+		char *u = get_str(&r), *title = get_str(&r), *last = get_str(&r);
+		int32_t t = u ? thread_add(f, u, 0, title) : -1;
+		free(u);
+		free(title);
+		if (t < 0 || (uint32_t)t != i) {
+			free(last);
+			r.bad = 1;
+			break;
+		}
+		struct thread *th = &f->threads[t];
+		th->last_url = last;
+		th->board = (int32_t)get_u32(&r);
+		th->sticky = (int)get_u32(&r);
+		th->first_post_s = (int64_t)get_u64(&r);
+		th->last_post_s = (int64_t)get_u64(&r);
+		th->n_posts = get_u32(&r);
+		th->last_crawl_s = get_f64(&r);
+		th->n_ids = get_u32(&r);
+		th->ids_pos = get_u32(&r);
+		if (th->n_ids > RECENT_IDS || th->ids_pos >= RECENT_IDS) {
+			r.bad = 1;
+			break;
+		}
+		for (uint32_t k = 0; k < th->n_ids; k++)
+			th->ids[k] = get_u64(&r);
+	}
+	if (r.bad || !f->start_url || f->isort > FR_SINFO_DSC || f->tsort > FR_SINFO_DSC) {
+		snprintf(err, errlen, "forum state: truncated or damaged (at byte %zu of %zu)", r.off,
+			 len);
+		fr_sinfo_free(f);
+		return -1;
+	}
+	*out = f;
+	return 0;
+}
+
+/* ---- cycles ---------------------------------------------------------------- */
+
+enum task_kind {
+	T_START,   /* phase 1: the page given */
+	T_PROBE,   /* phase 1: an entry page candidate */
+	T_INDEX,   /* an index page of a board (board -1: the entry's board list) */
+	T_LINK,    /* phase 1 / FoCUS: a row's link, to classify (an index or a thread) */
+	T_THREAD,  /* a thread page */
+	T_RESUME   /* no fetch: an index page's rows waiting on a thread (LAD, undated) */
+};
+
+enum dir {
+	D_FULL,       /* every page, from the first, forward */
+	D_NEXT,       /* DSC: forward until an old post */
+	D_PREV,       /* ASC: backward until an old post */
+	D_FIRST_LAST  /* ASC without a last-activity URL: page 1, then last, then back */
+};
+
+struct row {
+	int32_t thread;  /* known thread, or -1 */
+	char *url;       /* the title link, normalised */
+	char *title;
+	char *la;        /* last-activity URL, or NULL */
+	int64_t last_s;  /* the row's last-activity date, NO_DATE unknown */
+	int64_t slack_s;
+	int sticky;
+};
+
+struct task {
+	enum task_kind kind;
+	char *url;
+	int32_t board, thread;
+	enum dir dir;
+	int gate;          /* T_THREAD: an index walk waits on it (a T_RESUME follows) */
+	int probe;         /* T_PROBE: the candidate's number */
+	struct row *rows;  /* T_RESUME: the rows left */
+	size_t n_rows, next_row;
+	int last_qualified;
+	char *index_next;  /* T_RESUME: the board's next index page, or NULL */
+};
+
+/* An index page seen in phase 1, for the sort votes. */
+struct ipage {
+	char *url;
+	unsigned n_cols;
+	size_t n;
+	int32_t *thread;
+	int64_t *created, *last, *date;
+	unsigned *gran;
+};
+
+struct post_store {
+	struct fr_sinfo_post *v;
+	size_t n, cap;
+};
+
+struct fr_sinfo_cycle {
+	struct fr_sinfo *f;
+	const struct fr_sinfo_opts *o;
+	double now_s;
+	int phase;
+	int focus;
+	void *undo;
+	size_t undo_len;
+	struct task *q; /* a deque: q[qh .. qh + qn) */
+	size_t qh, qn, qcap;
+	struct task cur;
+	int have_cur;
+	struct fr_strmap *seen; /* URLs fetched or queued this cycle */
+	struct post_store posts;
+	struct fr_sinfo_vote *votes;
+	size_t n_votes, cap_votes;
+	char **vote_urls;
+	struct ipage *ipages;
+	size_t n_ipages, cap_ipages;
+	uint32_t *new_in; /* new posts per thread this cycle (grown with threads) */
+	size_t cap_new_in;
+	size_t max_pages;
+	struct fr_sinfo_cycle_stats st;
+	char *errs;
+	size_t errs_len;
+	int probes;
+	char *probe_urls[MAX_PROBES];
+	int n_probe_urls;
+	int start_is_index;
+	int oom;
+};
+
+static void
+cerr(struct fr_sinfo_cycle *c, const char *url, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+static void
+cerr(struct fr_sinfo_cycle *c, const char *url, const char *fmt, ...)
+{
+	char line[1024];
+	va_list ap;
+	int n = snprintf(line, sizeof(line), "%s: ", url ? url : "?");
+
+	va_start(ap, fmt);
+	vsnprintf(line + n, sizeof(line) - (size_t)n, fmt, ap);
+	va_end(ap);
+	size_t l = strlen(line);
+	if (c->errs_len + l + 2 > MAX_ERRORS_TEXT)
+		return;
+	char *e = realloc(c->errs, c->errs_len + l + 2);
+	if (!e)
+		return;
+	c->errs = e;
+	memcpy(c->errs + c->errs_len, line, l);
+	c->errs_len += l;
+	c->errs[c->errs_len++] = '\n';
+	c->errs[c->errs_len] = 0;
+}
+
+static void
+task_clear(struct task *t)
+{
+	free(t->url);
+	for (size_t i = 0; i < t->n_rows; i++) {
+		free(t->rows[i].url);
+		free(t->rows[i].title);
+		free(t->rows[i].la);
+	}
+	free(t->rows);
+	free(t->index_next);
+	memset(t, 0, sizeof(*t));
+}
+
+static int
+q_grow(struct fr_sinfo_cycle *c)
+{
+	if (c->qh + c->qn < c->qcap && c->qh > 0)
+		return 0;
+	if (c->qh > 0) {
+		memmove(c->q, c->q + c->qh, c->qn * sizeof(*c->q));
+		c->qh = 0;
+		if (c->qn < c->qcap)
+			return 0;
+	}
+	size_t cap = c->qcap ? c->qcap * 2 : 64;
+	struct task *q = realloc(c->q, cap * sizeof(*q));
+	if (!q)
+		return -1;
+	c->q = q;
+	c->qcap = cap;
+	return 0;
+}
+
+/* Queues t (taking what it owns) at the back, or at the front. */
+static int
+q_push(struct fr_sinfo_cycle *c, struct task *t, int front)
+{
+	if (c->qh + c->qn >= c->qcap || (front && c->qh == 0)) {
+		if (q_grow(c) < 0)
+			goto oom;
+		if (front && c->qh == 0) {
+			if (c->qn == c->qcap && q_grow(c) < 0)
+				goto oom;
+			memmove(c->q + 1, c->q, c->qn * sizeof(*c->q));
+			c->qh = 1;
+		}
+	}
+	if (front) {
+		c->q[--c->qh] = *t;
+	} else {
+		c->q[c->qh + c->qn] = *t;
+	}
+	c->qn++;
+	memset(t, 0, sizeof(*t));
+	return 0;
+oom:
+	c->oom = 1;
+	task_clear(t);
+	return -1;
+}
+
+/* Queues a fetch of url (not yet seen this cycle). Returns 1 queued, 0
+ * already seen, -1 out of memory. */
+static int
+enqueue(struct fr_sinfo_cycle *c, enum task_kind kind, const char *url, int32_t board,
+	int32_t thread, enum dir dir, int front)
+{
+	uint32_t id;
+	int added;
+
+	if (!url)
+		return 0;
+	if (fr_strmap_intern(c->seen, url, strlen(url), &id, &added) < 0) {
+		c->oom = 1;
+		return -1;
+	}
+	if (!added)
+		return 0;
+	struct task t = {.kind = kind, .board = board, .thread = thread, .dir = dir};
+	if (!(t.url = strdup(url))) {
+		c->oom = 1;
+		return -1;
+	}
+	return q_push(c, &t, front) < 0 ? -1 : 1;
+}
+
+static int
+new_in_grow(struct fr_sinfo_cycle *c)
+{
+	if (c->f->n_threads <= c->cap_new_in)
+		return 0;
+	size_t cap = c->cap_new_in ? c->cap_new_in : 64;
+	while (cap < c->f->n_threads)
+		cap *= 2;
+	uint32_t *p = realloc(c->new_in, cap * sizeof(*p));
+	if (!p)
+		return -1;
+	memset(p + c->cap_new_in, 0, (cap - c->cap_new_in) * sizeof(*p));
+	c->new_in = p;
+	c->cap_new_in = cap;
+	return 0;
+}
+
+static int
+has_keyword(const char *url)
+{
+	static const char *const kw[] = {"forum", "board", "community", "bbs", "discus"};
+	char *pq = fr_url_path_query(url);
+	int hit = 0;
+
+	if (!pq)
+		return 0;
+	for (char *p = pq; *p; p++)
+		*p = (char)tolower((unsigned char)*p);
+	for (size_t i = 0; i < sizeof(kw) / sizeof(kw[0]); i++)
+		if (strstr(pq, kw[i]))
+			hit = 1;
+	for (char *p = pq; *p; p++)
+		if (isdigit((unsigned char)*p) || *p == '?')
+			hit = 0;
+	free(pq);
+	return hit;
+}
+
+static int
+same_host(const char *a, const char *b)
+{
+	char *ha = fr_url_host(a), *hb = fr_url_host(b);
+	int same = ha && hb && strcmp(ha, hb) == 0;
+
+	free(ha);
+	free(hb);
+	return same;
+}
+
+int
+fr_sinfo_cycle_begin(struct fr_sinfo *f, const struct fr_sinfo_opts *o, double now_s,
+                     struct fr_sinfo_cycle **out, char *err, size_t errlen)
+{
+	struct fr_sinfo_cycle *c = calloc(1, sizeof(*c));
+
+	if (!c || !(c->seen = fr_strmap_new()))
+		goto oom;
+	c->f = f;
+	c->o = o;
+	c->now_s = now_s;
+	c->max_pages = o->max_pages ? o->max_pages : 20000;
+	c->focus = o->mode == FR_SINFO_FOCUS;
+	c->phase = (!f->learned || f->relearn) ? 1 : 2;
+	c->st.phase = c->phase;
+	if (fr_sinfo_save(f, &c->undo, &c->undo_len) < 0)
+		goto oom;
+	if (c->phase == 1) {
+		if (enqueue(c, T_START, f->start_url, -1, -1, D_FULL, 0) < 0)
+			goto oom;
+	} else if (c->focus) {
+		/* The baseline re-crawls everything its patterns reach. */
+		if (enqueue(c, T_INDEX, f->entry, -1, -1, D_FULL, 0) < 0)
+			goto oom;
+	} else {
+		for (size_t b = 0; b < f->n_boards; b++)
+			if (enqueue(c, T_INDEX, f->boards[b].url, (int32_t)b, -1, D_FULL, 0) < 0)
+				goto oom;
+	}
+	*out = c;
+	return 0;
+oom:
+	snprintf(err, errlen, "forum %s: out of memory", f->start_url);
+	if (c) {
+		fr_strmap_free(c->seen);
+		free(c->undo);
+		free(c->q);
+		free(c);
+	}
+	return -1;
+}
+
+/* ---- posts --------------------------------------------------------------- */
+
+static int64_t
+gran_s(unsigned gran)
+{
+	switch (gran) {
+	case FR_FDATE_SECOND: return 0;
+	case FR_FDATE_MINUTE: return 60;
+	case FR_FDATE_HOUR: return 3600;
+	case FR_FDATE_DAY: return 86400;
+	case FR_FDATE_WEEK: return 7 * 86400;
+	case FR_FDATE_MONTH: return 31 * 86400;
+	default: return 366 * 86400;
+	}
+}
+
+/* The slack of a date: its precision, and for a relative date read
+ * without an exact attribute ("3 hours ago", the age floored) one unit
+ * more. */
+static int64_t
+slack_of(unsigned gran, unsigned flags)
+{
+	int64_t s = gran_s(gran);
+
+	if ((flags & FR_FDATE_RELATIVE) && !(flags & FR_FDATE_FROM_ATTR))
+		s *= 2;
+	return s;
+}
+
+/* The post's id: SHA-1 of its date, author and text. A relative date read
+ * without an exact attribute changes from one visit to the next ("2 hours
+ * ago", then "1 day ago"), so it enters the id as "~". */
+static void
+post_id(const struct fr_fpage_record *r, char hex[41])
+{
+	char date[32];
+	const char *a = r->author ? r->author : "", *t = r->text ? r->text : "";
+
+	if ((r->date_flags & FR_FDATE_RELATIVE) && !(r->date_flags & FR_FDATE_FROM_ATTR))
+		snprintf(date, sizeof(date), "~");
+	else if (r->date_s == NO_DATE)
+		snprintf(date, sizeof(date), "-");
+	else
+		snprintf(date, sizeof(date), "%lld", (long long)(r->date_s / 60 * 60));
+	size_t ld = strlen(date), la = strlen(a), lt = strlen(t);
+	char *buf = malloc(ld + la + lt + 3);
+	if (!buf) {
+		snprintf(hex, 41, "%040d", 0);
+		return;
+	}
+	memcpy(buf, date, ld);
+	buf[ld] = '\n';
+	memcpy(buf + ld + 1, a, la);
+	buf[ld + 1 + la] = '\n';
+	memcpy(buf + ld + la + 2, t, lt);
+	fr_sha1_hex(buf, ld + la + lt + 2, hex);
+	free(buf);
+}
+
+static uint64_t
+id64(const char hex[41])
+{
+	uint64_t v = 0;
+
+	for (int i = 0; i < 16; i++) {
+		char ch = hex[i];
+		v = v << 4 | (uint64_t)(ch <= '9' ? ch - '0' : ch - 'a' + 10);
+	}
+	return v;
+}
+
+static int
+post_push(struct fr_sinfo_cycle *c, const struct fr_fpage_record *r, const char hex[41],
+	  const struct thread *t, const char *page_url, int new_thread)
+{
+	struct post_store *ps = &c->posts;
+
+	if (ps->n == ps->cap) {
+		size_t cap = ps->cap ? ps->cap * 2 : 256;
+		struct fr_sinfo_post *v = realloc(ps->v, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		ps->v = v;
+		ps->cap = cap;
+	}
+	struct fr_sinfo_post *p = &ps->v[ps->n];
+	memset(p, 0, sizeof(*p));
+	memcpy(p->id, hex, 41);
+	p->thread_url = t->url;
+	p->thread_title = t->title;
+	p->page_url = strdup(page_url);
+	p->author = xstrdup(r->author);
+	p->text = xstrdup(r->text ? r->text : "");
+	if (!p->page_url || !p->text || (r->author && !p->author)) {
+		free((char *)p->page_url);
+		free((char *)p->author);
+		free((char *)p->text);
+		return -1;
+	}
+	p->published_s = r->date_s;
+	p->gran = r->date_gran;
+	p->new_thread = new_thread;
+	ps->n++;
+	return 0;
+}
+
+static void
+vote_add(struct fr_sinfo_cycle *c, const char *url, int is_thread, enum fr_sinfo_sort s)
+{
+	if (c->n_votes == c->cap_votes) {
+		size_t cap = c->cap_votes ? c->cap_votes * 2 : 64;
+		struct fr_sinfo_vote *v = realloc(c->votes, cap * sizeof(*v));
+		char **u = realloc(c->vote_urls, cap * sizeof(*u));
+		if (v)
+			c->votes = v;
+		if (u)
+			c->vote_urls = u;
+		if (!v || !u) {
+			c->oom = 1;
+			return;
+		}
+		c->cap_votes = cap;
+	}
+	char *d = strdup(url);
+	if (!d) {
+		c->oom = 1;
+		return;
+	}
+	c->vote_urls[c->n_votes] = d;
+	c->votes[c->n_votes].url = d;
+	c->votes[c->n_votes].is_thread = is_thread;
+	c->votes[c->n_votes].sort = s;
+	c->n_votes++;
+}
+
+/* Alg. 6: a thread page's own order, by the majority of its consecutive
+ * pairs (per depth in nested lists; the leading out-of-order post left
+ * out). */
+static enum fr_sinfo_sort
+thread_page_sort(const struct fr_fpage *p)
+{
+	size_t asc = 0, desc = 0, dated = 0;
+
+	for (size_t i = p->n_lead_out_of_order; i < p->n_recs; i++) {
+		const struct fr_fpage_record *r = &p->recs[i];
+		if (r->date_s == NO_DATE)
+			continue;
+		dated++;
+		for (size_t j = i + 1; j < p->n_recs; j++) {
+			const struct fr_fpage_record *s = &p->recs[j];
+			if (s->depth < r->depth)
+				break;
+			if (s->depth != r->depth || s->date_s == NO_DATE)
+				continue;
+			if (s->date_s > r->date_s)
+				asc++;
+			else if (s->date_s < r->date_s)
+				desc++;
+			break;
+		}
+	}
+	if (dated + p->n_lead_out_of_order < 3 || asc == desc)
+		return FR_SINFO_SORT_UNKNOWN;
+	return asc > desc ? FR_SINFO_ASC : FR_SINFO_DSC;
+}
+
+/* Reads a thread page: new posts, the thread's state, the way on. */
+static void
+on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t body_len)
+{
+	struct fr_sinfo *f = c->f;
+	struct thread *t = &f->threads[tk->thread];
+	int new_thread = t->n_posts == 0 && t->last_post_s == NO_DATE;
+	size_t n_new = 0;
+	int has_old = 0;
+
+	if (p->kind != FR_FPAGE_THREAD || p->n_recs == 0) {
+		cerr(c, tk->url, "not a thread page (read as %s, %zu records)",
+		     fr_fpage_kind_name(p->kind), p->n_recs);
+		if (c->phase == 2)
+			f->relearn = 1;
+		return;
+	}
+	if (new_in_grow(c) < 0) {
+		c->oom = 1;
+		return;
+	}
+	int64_t last_known = t->last_post_s;
+	for (size_t i = 0; i < p->n_recs; i++) {
+		const struct fr_fpage_record *r = &p->recs[i];
+		char hex[41];
+		post_id(r, hex);
+		uint64_t id = id64(hex);
+		int is_new;
+		if (ring_has(t, id))
+			is_new = 0;
+		else if (last_known == NO_DATE || r->date_s == NO_DATE)
+			is_new = 1;
+		else
+			is_new = r->date_s >= last_known - slack_of(r->date_gran, r->date_flags);
+		/* A known post outside the pinned lead is the stop signal. */
+		if (!is_new && i >= p->n_lead_out_of_order)
+			has_old = 1;
+		if (!is_new)
+			continue;
+		if (post_push(c, r, hex, t, p->url, new_thread) < 0) {
+			c->oom = 1;
+			return;
+		}
+		ring_add(t, id);
+		n_new++;
+		t->n_posts++;
+		if (r->date_s != NO_DATE) {
+			if (t->last_post_s == NO_DATE || r->date_s > t->last_post_s)
+				t->last_post_s = r->date_s;
+			if (t->first_post_s == NO_DATE || r->date_s < t->first_post_s)
+				t->first_post_s = r->date_s;
+		}
+	}
+	c->new_in[tk->thread] += (uint32_t)n_new;
+	c->st.new_posts += n_new;
+	if (n_new) {
+		c->st.pages_new++;
+		c->st.bytes_new += body_len;
+	}
+	t->last_crawl_s = c->now_s;
+	enum fr_sinfo_sort vs = thread_page_sort(p);
+	if (vs != FR_SINFO_SORT_UNKNOWN || p->n_recs >= 3)
+		vote_add(c, p->url, 1, vs);
+
+	/* The way on, by the pager's specific numbers. */
+	const char **urls = malloc((p->n_links + 1) * sizeof(*urls));
+	size_t nu = 0;
+	if (!urls) {
+		c->oom = 1;
+		return;
+	}
+	for (size_t i = 0; i < p->n_links; i++)
+		if (p->links[i].record < 0)
+			urls[nu++] = p->links[i].url;
+	struct fr_furl_pager pg;
+	char *self = norm(p->url);
+	int has = self ? fr_furl_pager_find(self, urls, nu, f->thr_fr, &pg) : -1;
+	free(urls);
+	free(self);
+	if (has < 0) {
+		c->oom = 1;
+		return;
+	}
+	if (has == 0) {
+		free(t->last_url);
+		t->last_url = norm(p->url);
+		return;
+	}
+	if (f->thr_fr < 0)
+		f->thr_fr = pg.from_right;
+	if (!f->pat[3] && pg.n > 1)
+		f->pat[3] = fr_furl_shape(fr_furl_pager_last(&pg));
+	free(t->last_url);
+	t->last_url = xstrdup(fr_furl_pager_last(&pg));
+	const char *go = NULL;
+	enum dir d = tk->dir;
+	switch (tk->dir) {
+	case D_FULL:
+		go = fr_furl_pager_next(&pg);
+		break;
+	case D_NEXT:
+		go = has_old ? NULL : fr_furl_pager_next(&pg);
+		break;
+	case D_PREV:
+		go = has_old ? NULL : fr_furl_pager_prev(&pg);
+		break;
+	case D_FIRST_LAST:
+		/* Page 1 read; with more pages, the newest are at the end. */
+		if (pg.cur + 1 < pg.n) {
+			go = fr_furl_pager_last(&pg);
+			d = D_PREV;
+		}
+		break;
+	}
+	if (go && c->st.pages + c->qn < c->max_pages) {
+		char *g = norm(go);
+		if (g)
+			enqueue(c, T_THREAD, g, tk->board, tk->thread, d, 1);
+		free(g);
+	}
+	fr_furl_pager_free(&pg);
+}
+
+/* ---- index pages --------------------------------------------------------- */
+
+static int
+ipage_add(struct fr_sinfo_cycle *c, const struct fr_fpage *p, const int32_t *th)
+{
+	if (c->n_ipages == c->cap_ipages) {
+		size_t cap = c->cap_ipages ? c->cap_ipages * 2 : 32;
+		struct ipage *v = realloc(c->ipages, cap * sizeof(*v));
+		if (!v)
+			return -1;
+		c->ipages = v;
+		c->cap_ipages = cap;
+	}
+	struct ipage *ip = &c->ipages[c->n_ipages];
+	memset(ip, 0, sizeof(*ip));
+	ip->url = strdup(p->url);
+	ip->n = p->n_recs;
+	ip->n_cols = p->n_date_cols;
+	ip->thread = malloc((p->n_recs + 1) * sizeof(*ip->thread));
+	ip->created = malloc((p->n_recs + 1) * sizeof(int64_t));
+	ip->last = malloc((p->n_recs + 1) * sizeof(int64_t));
+	ip->date = malloc((p->n_recs + 1) * sizeof(int64_t));
+	ip->gran = malloc((p->n_recs + 1) * sizeof(unsigned));
+	if (!ip->url || !ip->thread || !ip->created || !ip->last || !ip->date || !ip->gran) {
+		free(ip->url);
+		free(ip->thread);
+		free(ip->created);
+		free(ip->last);
+		free(ip->date);
+		free(ip->gran);
+		return -1;
+	}
+	for (size_t i = 0; i < p->n_recs; i++) {
+		ip->thread[i] = th[i];
+		ip->created[i] = p->recs[i].created_s;
+		ip->last[i] = p->recs[i].last_s;
+		ip->date[i] = p->recs[i].date_s;
+		ip->gran[i] = p->recs[i].date_gran;
+	}
+	c->n_ipages++;
+	return 0;
+}
+
+/* The row's title URL, normalised (malloc'd), or NULL. */
+static char *
+row_url(const struct fr_fpage *p, const struct fr_fpage_record *r)
+{
+	if (r->title_link < 0 || (size_t)r->title_link >= p->n_links)
+		return NULL;
+	return norm(p->links[r->title_link].url);
+}
+
+/* The row's last-activity date as the forum's learnt columns give it. */
+static int64_t
+row_last(const struct fr_sinfo *f, const struct fr_fpage *p, const struct fr_fpage_record *r)
+{
+	if (p->n_date_cols >= 2)
+		return r->last_s;
+	if (p->n_date_cols == 1 && f->col_created == 0)
+		return r->date_s;
+	return NO_DATE;
+}
+
+static void walk_rows(struct fr_sinfo_cycle *c, struct task *tk);
+
+/* The board's next index page from p's pager (normalised, malloc'd), or
+ * NULL. */
+static char *
+index_next(struct fr_sinfo_cycle *c, const struct fr_fpage *p)
+{
+	const char **urls = malloc((p->n_links + 1) * sizeof(*urls));
+	size_t nu = 0;
+	char *next = NULL;
+
+	if (!urls) {
+		c->oom = 1;
+		return NULL;
+	}
+	for (size_t i = 0; i < p->n_links; i++)
+		if (p->links[i].record < 0)
+			urls[nu++] = p->links[i].url;
+	struct fr_furl_pager pg;
+	char *self = norm(p->url);
+	int has = self ? fr_furl_pager_find(self, urls, nu, c->f->idx_fr, &pg) : -1;
+	free(urls);
+	free(self);
+	if (has < 0) {
+		c->oom = 1;
+		return NULL;
+	}
+	if (has == 0)
+		return NULL;
+	if (c->f->idx_fr < 0)
+		c->f->idx_fr = pg.from_right;
+	if (!c->f->pat[1] && pg.n > 1)
+		c->f->pat[1] = fr_furl_shape(fr_furl_pager_last(&pg));
+	const char *n = fr_furl_pager_next(&pg);
+	if (n)
+		next = norm(n);
+	fr_furl_pager_free(&pg);
+	return next;
+}
+
+/* Phase 1 and FoCUS: an index page's rows are followed whatever they are
+ * (fetched to be classified), and every page of the board. */
+static void
+on_index_full(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t body_len)
+{
+	struct fr_sinfo *f = c->f;
+	int32_t *th = malloc((p->n_recs + 1) * sizeof(*th));
+	size_t fresh = 0;
+
+	if (!th) {
+		c->oom = 1;
+		return;
+	}
+	for (size_t i = 0; i < p->n_recs; i++) {
+		char *u = row_url(p, &p->recs[i]);
+		th[i] = -1;
+		if (!u || !same_host(u, p->url)) {
+			free(u);
+			continue;
+		}
+		int32_t t = thread_find(f, u);
+		th[i] = t;
+		if (t >= 0) {
+			/* Known: with FoCUS, re-crawled in full. */
+			struct thread *tt = &f->threads[t];
+			if (!tt->title && p->links[p->recs[i].title_link].text[0])
+				tt->title = xstrdup(p->links[p->recs[i].title_link].text);
+			int64_t last = row_last(f, p, &p->recs[i]);
+			if (last != NO_DATE && tt->last_post_s != NO_DATE &&
+			    last > tt->last_post_s + slack_of(p->recs[i].date_gran, p->recs[i].date_flags))
+				fresh++;
+			if (c->focus && c->phase == 2)
+				enqueue(c, T_THREAD, u, tk->board, t, D_FULL, 0);
+		} else if (board_find(f, u) >= 0) {
+			if (c->focus && c->phase == 2)
+				enqueue(c, T_INDEX, u, board_find(f, u), -1, D_FULL, 0);
+		} else {
+			int q = enqueue(c, T_LINK, u, tk->board, -1, D_FULL, 0);
+			if (q > 0) {
+				/* Keep the row's title for a thread. */
+				c->q[c->qh + c->qn - 1].probe = (int)i;
+				free(c->q[c->qh + c->qn - 1].rows);
+				c->q[c->qh + c->qn - 1].rows = NULL;
+				struct row *rw = calloc(1, sizeof(*rw));
+				if (rw) {
+					rw->title = xstrdup(p->links[p->recs[i].title_link].text);
+					c->q[c->qh + c->qn - 1].rows = rw;
+					c->q[c->qh + c->qn - 1].n_rows = 1;
+				}
+				fresh++;
+			}
+		}
+		free(u);
+	}
+	if (c->phase == 1 && tk->board >= 0 && ipage_add(c, p, th) < 0)
+		c->oom = 1;
+	free(th);
+	if (fresh) {
+		c->st.pages_new++;
+		c->st.bytes_new += body_len;
+	}
+	if (tk->board >= 0)
+		f->boards[tk->board].last_crawl_s = c->now_s;
+	char *next = index_next(c, p);
+	if (next) {
+		enqueue(c, T_INDEX, next, tk->board, -1, D_FULL, 0);
+		free(next);
+	}
+}
+
+/* Phase 2 (Alg. 7): the rows of a board's index page, from tk->next_row. */
+static void
+walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
+{
+	struct fr_sinfo *f = c->f;
+
+	while (tk->next_row < tk->n_rows) {
+		struct row *rw = &tk->rows[tk->next_row++];
+		int qualifies = 0;
+
+		if (rw->thread < 0) {
+			int32_t t = thread_add(f, rw->url, tk->board, rw->title);
+			if (t < 0) {
+				c->oom = 1;
+				return;
+			}
+			rw->thread = t;
+			c->st.new_threads++;
+			enqueue(c, T_THREAD, rw->url, tk->board, t, D_FULL, 0);
+			qualifies = 1;
+		} else {
+			struct thread *t = &f->threads[rw->thread];
+			/* Alg. 8: DSC from page 1 forward; ASC back from the
+			 * last-activity URL, or without one forward from the
+			 * last page known (else page 1, then the last). */
+			enum dir d = f->tsort == FR_SINFO_DSC ? D_NEXT
+				     : rw->la                 ? D_PREV
+				     : t->last_url            ? D_FULL
+							      : D_FIRST_LAST;
+			const char *start = d == D_PREV ? rw->la : d == D_FULL ? t->last_url : t->url;
+			if (rw->last_s != NO_DATE) {
+				qualifies = t->last_post_s == NO_DATE ||
+					    rw->last_s > t->last_post_s + rw->slack_s;
+				if (qualifies)
+					enqueue(c, T_THREAD, start, tk->board, rw->thread, d, 0);
+			} else if (f->isort == FR_SINFO_LAD) {
+				/* Undated rows of a LAD board: the thread itself
+				 * says whether it has news, and the walk waits for
+				 * it (stickies excepted: they never stop it). */
+				if (enqueue(c, T_THREAD, start, tk->board, rw->thread, d, 1) <= 0)
+					continue;
+				if (rw->sticky)
+					continue;
+				/* Behind the thread's first page (and every page it
+				 * leads to, which go to the front) comes the rest of
+				 * this walk. */
+				struct task th = c->q[c->qh];
+				c->qh++;
+				c->qn--;
+				struct task rest = {.kind = T_RESUME,
+						    .board = tk->board,
+						    .thread = rw->thread,
+						    .rows = tk->rows,
+						    .n_rows = tk->n_rows,
+						    .next_row = tk->next_row,
+						    .last_qualified = 1,
+						    .index_next = tk->index_next};
+				tk->rows = NULL;
+				tk->n_rows = tk->next_row = 0;
+				tk->index_next = NULL;
+				q_push(c, &rest, 1);
+				q_push(c, &th, 1);
+				return;
+			}
+		}
+		tk->last_qualified = qualifies || rw->sticky;
+	}
+	if (tk->last_qualified && tk->index_next && c->st.pages + c->qn < c->max_pages)
+		enqueue(c, T_INDEX, tk->index_next, tk->board, -1, D_FULL, 1);
+}
+
+static void
+on_index_incremental(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p,
+		     size_t body_len)
+{
+	struct fr_sinfo *f = c->f;
+
+	if (p->kind != FR_FPAGE_INDEX || p->n_recs == 0) {
+		cerr(c, tk->url, "not an index page any more (read as %s, %zu rows): phase 1 again "
+			      "next cycle", fr_fpage_kind_name(p->kind), p->n_recs);
+		f->relearn = 1;
+		return;
+	}
+	tk->rows = calloc(p->n_recs, sizeof(*tk->rows));
+	if (!tk->rows) {
+		c->oom = 1;
+		return;
+	}
+	size_t news = 0;
+	for (size_t i = 0; i < p->n_recs; i++) {
+		const struct fr_fpage_record *r = &p->recs[i];
+		char *u = row_url(p, r);
+		if (!u)
+			continue;
+		if (board_find(f, u) >= 0 || !same_host(u, p->url)) {
+			free(u);
+			continue;
+		}
+		struct row *rw = &tk->rows[tk->n_rows++];
+		rw->url = u;
+		rw->title = xstrdup(p->links[r->title_link].text);
+		rw->thread = thread_find(f, u);
+		rw->last_s = row_last(f, p, r);
+		rw->slack_s = slack_of(r->date_gran, r->date_flags);
+		rw->sticky = rw->thread >= 0 && f->threads[rw->thread].sticky;
+		const char **urls = malloc((r->n_links + 1) * sizeof(*urls));
+		if (urls) {
+			for (uint32_t k = 0; k < r->n_links; k++)
+				urls[k] = p->links[r->first_link + k].url;
+			const char *la = fr_furl_last_activity(p->links[r->title_link].url, urls,
+							       r->n_links);
+			if (la)
+				rw->la = norm(la);
+			free(urls);
+		}
+		if (rw->thread < 0 ||
+		    (rw->last_s != NO_DATE && (f->threads[rw->thread].last_post_s == NO_DATE ||
+					       rw->last_s > f->threads[rw->thread].last_post_s +
+								rw->slack_s)))
+			news++;
+	}
+	if (news) {
+		c->st.pages_new++;
+		c->st.bytes_new += body_len;
+	}
+	tk->index_next = index_next(c, p);
+	tk->next_row = 0;
+	tk->last_qualified = 0;
+	f->boards[tk->board].last_crawl_s = c->now_s;
+	walk_rows(c, tk);
+}
+
+/* ---- phase 1 ------------------------------------------------------------- */
+
+static void
+set_entry(struct fr_sinfo_cycle *c, const char *url)
+{
+	free(c->f->entry);
+	c->f->entry = xstrdup(url);
+	if (!c->f->entry)
+		c->oom = 1;
+}
+
+static void
+on_start(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t body_len)
+{
+	char *pq = fr_url_path_query(p->url);
+	int root = pq && strcmp(pq, "/") == 0;
+
+	free(pq);
+	c->start_is_index = p->kind == FR_FPAGE_INDEX;
+	if (p->kind == FR_FPAGE_INDEX && (root || has_keyword(p->url))) {
+		set_entry(c, tk->url);
+		on_index_full(c, tk, p, body_len);
+		return;
+	}
+	/* The entry: a link to a forum-looking address, else the site's home. */
+	for (size_t i = 0; i < p->n_links && c->n_probe_urls < MAX_PROBES - 1; i++) {
+		const char *u = p->links[i].url;
+		if (!same_host(u, p->url) || !has_keyword(u))
+			continue;
+		char *n = norm(u);
+		int dup = !n;
+		for (int k = 0; n && k < c->n_probe_urls; k++)
+			dup |= strcmp(c->probe_urls[k], n) == 0;
+		if (dup) {
+			free(n);
+			continue;
+		}
+		c->probe_urls[c->n_probe_urls++] = n;
+	}
+	/* Shortest first: the forum's root before its boards. */
+	for (int i = 1; i < c->n_probe_urls; i++)
+		for (int k = i; k > 0 && strlen(c->probe_urls[k]) < strlen(c->probe_urls[k - 1]); k--) {
+			char *t = c->probe_urls[k];
+			c->probe_urls[k] = c->probe_urls[k - 1];
+			c->probe_urls[k - 1] = t;
+		}
+	char *home = fr_url_resolve(p->url, "/", NULL, 0);
+	if (home) {
+		char *n = norm(home);
+		free(home);
+		if (n)
+			c->probe_urls[c->n_probe_urls++] = n;
+	}
+	c->probes = 0;
+	while (c->probes < c->n_probe_urls) {
+		if (enqueue(c, T_PROBE, c->probe_urls[c->probes], -1, -1, D_FULL, 1) > 0)
+			return;
+		c->probes++;
+	}
+	if (p->kind == FR_FPAGE_INDEX) {
+		set_entry(c, tk->url);
+		on_index_full(c, tk, p, body_len);
+	} else {
+		cerr(c, tk->url, "no forum index page found from here");
+	}
+}
+
+static void
+on_probe(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t body_len)
+{
+	if (p && p->kind == FR_FPAGE_INDEX) {
+		set_entry(c, tk->url);
+		on_index_full(c, tk, p, body_len);
+		return;
+	}
+	while (++c->probes < c->n_probe_urls)
+		if (enqueue(c, T_PROBE, c->probe_urls[c->probes], -1, -1, D_FULL, 1) > 0)
+			return;
+	if (c->start_is_index) {
+		/* Fetch the start page again as the entry. */
+		struct fr_strmap *s = fr_strmap_new();
+		if (s) {
+			fr_strmap_free(c->seen);
+			c->seen = s;
+			set_entry(c, c->f->start_url);
+			enqueue(c, T_INDEX, c->f->start_url, -1, -1, D_FULL, 1);
+			return;
+		}
+	}
+	cerr(c, c->f->start_url, "no forum index page found from here");
+}
+
+/* A row's link: a board (an index page) or a thread. */
+static void
+on_link(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t body_len)
+{
+	struct fr_sinfo *f = c->f;
+
+	if (p->kind == FR_FPAGE_INDEX) {
+		int32_t b = board_add(f, tk->url);
+		if (b < 0) {
+			c->oom = 1;
+			return;
+		}
+		if (!f->pat[0])
+			f->pat[0] = fr_furl_shape(tk->url);
+		tk->board = b;
+		on_index_full(c, tk, p, body_len);
+	} else if (p->kind == FR_FPAGE_THREAD) {
+		const char *title = tk->n_rows ? tk->rows[0].title : NULL;
+		int32_t t = thread_add(f, tk->url, tk->board, title);
+		if (t < 0) {
+			c->oom = 1;
+			return;
+		}
+		if (!f->pat[2])
+			f->pat[2] = fr_furl_shape(tk->url);
+		if (c->phase == 2)
+			c->st.new_threads++;
+		tk->thread = t;
+		tk->dir = D_FULL;
+		on_thread(c, tk, p, body_len);
+	}
+}
+
+/* Per-page sort votes of phase 1's index pages (Alg. 5), the forum's
+ * majority, the one-column type, and the stickies. */
+/* How often a column's dated values rise from one row to the next (a
+ * descending column: never, but after its leading stickies), and after
+ * which row the last rise is (*lead, the stickies' count when the rises
+ * are all at the top). */
+static size_t
+rises(const int64_t *v, size_t n, size_t *lead)
+{
+	size_t r = 0, last_rise = 0;
+	int64_t prev = NO_DATE;
+
+	for (size_t k = 0; k < n; k++) {
+		if (v[k] == NO_DATE)
+			continue;
+		if (prev != NO_DATE && v[k] > prev) {
+			r++;
+			last_rise = k;
+		}
+		prev = v[k];
+	}
+	*lead = last_rise;
+	return r;
+}
+
+static void
+decide_sorts(struct fr_sinfo_cycle *c)
+{
+	struct fr_sinfo *f = c->f;
+	size_t crd = 0, lad = 0, col_cr = 0, col_last = 0, asc = 0, dsc = 0;
+
+	/* The one-column type: the row date against its thread's first post. */
+	for (size_t i = 0; i < c->n_ipages; i++) {
+		const struct ipage *ip = &c->ipages[i];
+		if (ip->n_cols != 1)
+			continue;
+		for (size_t k = 0; k < ip->n; k++) {
+			if (ip->thread[k] < 0 || ip->date[k] == NO_DATE)
+				continue;
+			const struct thread *t = &f->threads[ip->thread[k]];
+			int64_t tol = gran_s(ip->gran[k]) + 60;
+			if (t->first_post_s != NO_DATE && llabs(ip->date[k] - t->first_post_s) < tol &&
+			    !(t->last_post_s != NO_DATE && t->last_post_s != t->first_post_s &&
+			      llabs(ip->date[k] - t->last_post_s) < tol))
+				col_cr++;
+			else if (t->last_post_s != NO_DATE && llabs(ip->date[k] - t->last_post_s) < tol)
+				col_last++;
+		}
+	}
+	if (col_cr || col_last)
+		f->col_created = col_cr >= col_last;
+	for (size_t i = 0; i < c->n_ipages; i++) {
+		const struct ipage *ip = &c->ipages[i];
+		int64_t *cr = malloc((ip->n + 1) * sizeof(*cr)), *la = malloc((ip->n + 1) * sizeof(*la));
+		size_t n = 0;
+		if (!cr || !la) {
+			free(cr);
+			free(la);
+			c->oom = 1;
+			return;
+		}
+		for (size_t k = 0; k < ip->n; k++) {
+			if (ip->thread[k] < 0)
+				continue;
+			const struct thread *t = &f->threads[ip->thread[k]];
+			int64_t vc = NO_DATE, vl = NO_DATE;
+			if (ip->n_cols >= 2) {
+				vc = ip->created[k];
+				vl = ip->last[k];
+			} else if (ip->n_cols == 1 && f->col_created >= 0) {
+				if (f->col_created)
+					vc = ip->date[k];
+				else
+					vl = ip->date[k];
+			}
+			/* What the row does not show, its thread does. */
+			if (vc == NO_DATE)
+				vc = t->first_post_s;
+			if (vl == NO_DATE)
+				vl = t->last_post_s;
+			cr[n] = vc;
+			la[n] = vl;
+			n++;
+		}
+		size_t lc, ll;
+		size_t rc = rises(cr, n, &lc), rl = rises(la, n, &ll);
+		enum fr_sinfo_sort v = FR_SINFO_SORT_UNKNOWN;
+		if (n >= 3 && rc != rl)
+			v = rc < rl ? FR_SINFO_CRD : FR_SINFO_LAD;
+		vote_add(c, ip->url, 0, v);
+		if (v == FR_SINFO_CRD)
+			crd++;
+		else if (v == FR_SINFO_LAD)
+			lad++;
+		/* Stickies: the rows before the key column's last rise, when
+		 * its rises are all at the top. */
+		size_t r = v == FR_SINFO_CRD ? rc : rl, lead = v == FR_SINFO_CRD ? lc : ll;
+		if (v != FR_SINFO_SORT_UNKNOWN && r > 0 && r <= lead && lead <= n / 2)
+			for (size_t k = 0, m = 0; k < ip->n && m < lead; k++) {
+				if (ip->thread[k] < 0)
+					continue;
+				f->threads[ip->thread[k]].sticky = 1;
+				m++;
+			}
+		free(cr);
+		free(la);
+	}
+	for (size_t i = 0; i < c->n_votes; i++) {
+		if (!c->votes[i].is_thread)
+			continue;
+		asc += c->votes[i].sort == FR_SINFO_ASC;
+		dsc += c->votes[i].sort == FR_SINFO_DSC;
+	}
+	if (crd != lad)
+		f->isort = crd > lad ? FR_SINFO_CRD : FR_SINFO_LAD;
+	if (asc != dsc)
+		f->tsort = asc > dsc ? FR_SINFO_ASC : FR_SINFO_DSC;
+}
+
+/* Threads listed on the entry page itself: the entry is their board. */
+static void
+entry_board(struct fr_sinfo_cycle *c)
+{
+	struct fr_sinfo *f = c->f;
+	int32_t b = -1;
+
+	for (size_t i = 0; i < f->n_threads; i++) {
+		if (f->threads[i].board >= 0 || !f->entry)
+			continue;
+		if (b < 0 && (b = board_add(f, f->entry)) < 0) {
+			c->oom = 1;
+			return;
+		}
+		f->threads[i].board = b;
+	}
+}
+
+/* ---- the loop -------------------------------------------------------------- */
+
+const char *
+fr_sinfo_cycle_next(struct fr_sinfo_cycle *c)
+{
+	if (c->have_cur) {
+		/* Not answered: dropped. */
+		task_clear(&c->cur);
+		c->have_cur = 0;
+	}
+	while (c->qn > 0 && !c->oom) {
+		struct task t = c->q[c->qh++];
+		c->qn--;
+		if (t.kind == T_RESUME) {
+			/* The walk goes on only if the thread it waited on had
+			 * news. */
+			if (c->new_in && (size_t)t.thread < c->cap_new_in && c->new_in[t.thread] > 0)
+				walk_rows(c, &t);
+			task_clear(&t);
+			continue;
+		}
+		if (c->st.pages >= c->max_pages) {
+			task_clear(&t);
+			continue;
+		}
+		c->cur = t;
+		c->have_cur = 1;
+		return c->cur.url;
+	}
+	return NULL;
+}
+
+void
+fr_sinfo_cycle_feed(struct fr_sinfo_cycle *c, long status, const char *body, size_t len,
+                    double fetched_s)
+{
+	struct fr_fpage *p = NULL;
+	char e[512];
+
+	if (!c->have_cur)
+		return;
+	struct task tk = c->cur;
+	c->have_cur = 0;
+	memset(&c->cur, 0, sizeof(c->cur));
+	c->st.pages++;
+	c->st.bytes += len;
+	if (status != 200 || !body) {
+		c->st.errors++;
+		cerr(c, tk.url, "HTTP status %ld", status);
+		if (tk.kind == T_PROBE)
+			on_probe(c, &tk, NULL, 0);
+		task_clear(&tk);
+		return;
+	}
+	struct fr_fpage_opts po = {.dates = c->o->dates,
+				   .locales = c->o->locales,
+				   .zone = c->o->zone,
+				   .now_s = (int64_t)fetched_s,
+				   .max_bytes = c->o->max_bytes};
+	if (fr_fpage_parse(body, len, tk.url, &po, &p, e, sizeof(e)) < 0) {
+		c->st.errors++;
+		cerr(c, tk.url, "%s", e);
+		if (tk.kind == T_PROBE)
+			on_probe(c, &tk, NULL, 0);
+		task_clear(&tk);
+		return;
+	}
+	switch (tk.kind) {
+	case T_START:
+		on_start(c, &tk, p, len);
+		break;
+	case T_PROBE:
+		on_probe(c, &tk, p, len);
+		break;
+	case T_LINK:
+		on_link(c, &tk, p, len);
+		break;
+	case T_INDEX:
+		if (c->phase == 1 || c->focus || tk.board < 0)
+			on_index_full(c, &tk, p, len);
+		else
+			on_index_incremental(c, &tk, p, len);
+		break;
+	case T_THREAD:
+		on_thread(c, &tk, p, len);
+		break;
+	case T_RESUME:
+		break;
+	}
+	fr_fpage_free(p);
+	task_clear(&tk);
+}
+
+const struct fr_sinfo_post *
+fr_sinfo_cycle_posts(const struct fr_sinfo_cycle *c, size_t *n)
+{
+	*n = c->posts.n;
+	return c->posts.v;
+}
+
+const struct fr_sinfo_vote *
+fr_sinfo_cycle_votes(const struct fr_sinfo_cycle *c, size_t *n)
+{
+	*n = c->n_votes;
+	return c->votes;
+}
+
+void
+fr_sinfo_cycle_stats(const struct fr_sinfo_cycle *c, struct fr_sinfo_cycle_stats *out)
+{
+	*out = c->st;
+}
+
+const char *
+fr_sinfo_cycle_errors(const struct fr_sinfo_cycle *c)
+{
+	return c->errs ? c->errs : "";
+}
+
+/* Restores f from the snapshot taken at the start. */
+static void
+restore(struct fr_sinfo_cycle *c)
+{
+	struct fr_sinfo *g;
+	char e[256];
+
+	if (!c->undo || fr_sinfo_load(c->undo, c->undo_len, &g, e, sizeof(e)) < 0)
+		return;
+	struct fr_sinfo tmp = *c->f;
+	*c->f = *g;
+	*g = tmp;
+	fr_sinfo_free(g);
+}
+
+void
+fr_sinfo_cycle_end(struct fr_sinfo_cycle *c, int commit)
+{
+	if (!c)
+		return;
+	if (commit && c->phase == 1)
+		entry_board(c);
+	if (commit && c->phase == 1 && !c->focus) {
+		decide_sorts(c);
+		if (c->f->entry && c->f->n_boards + c->f->n_threads > 0) {
+			c->f->learned = 1;
+			c->f->relearn = 0;
+		}
+	} else if (commit && c->phase == 1 && c->focus) {
+		decide_sorts(c);
+		if (c->f->entry && c->f->n_boards + c->f->n_threads > 0)
+			c->f->learned = 1;
+	}
+	if (!commit || c->oom)
+		restore(c);
+	/* Posts point at thread URLs and titles of f: those survive until
+	 * here, and the posts die with the cycle. */
+	for (size_t i = 0; i < c->posts.n; i++) {
+		free((char *)c->posts.v[i].page_url);
+		free((char *)c->posts.v[i].author);
+		free((char *)c->posts.v[i].text);
+	}
+	free(c->posts.v);
+	for (size_t i = 0; i < c->n_votes; i++)
+		free(c->vote_urls[i]);
+	free(c->vote_urls);
+	free(c->votes);
+	for (size_t i = 0; i < c->n_ipages; i++) {
+		free(c->ipages[i].url);
+		free(c->ipages[i].thread);
+		free(c->ipages[i].created);
+		free(c->ipages[i].last);
+		free(c->ipages[i].date);
+		free(c->ipages[i].gran);
+	}
+	free(c->ipages);
+	for (size_t i = 0; i < c->qn; i++)
+		task_clear(&c->q[c->qh + i]);
+	free(c->q);
+	if (c->have_cur)
+		task_clear(&c->cur);
+	for (int i = 0; i < c->n_probe_urls; i++)
+		free(c->probe_urls[i]);
+	fr_strmap_free(c->seen);
+	free(c->new_in);
+	free(c->undo);
+	free(c->errs);
+	free(c);
+}
