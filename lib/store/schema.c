@@ -77,6 +77,8 @@ const struct fr_store_migration fr_store_sqlite_migrations[] = {
      "  key TEXT PRIMARY KEY,\n"
      "  value BLOB NOT NULL\n"
      ") WITHOUT ROWID;\n"},
+    {2, "sources.kind_state: a forum's learned structure and crawl state",
+     "ALTER TABLE sources ADD COLUMN kind_state BLOB;\n"},
 };
 
 const size_t fr_store_sqlite_n_migrations =

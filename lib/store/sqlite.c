@@ -21,16 +21,16 @@
 	"id, url, kind, grp, host, title, site_url, category, etag, last_modified, added_s, "      \
 	"last_fetch_s, last_ok_s, next_due_s, last_status, last_error, last_error_s, err_count, "  \
 	"backoff_until_s, hint_ttl_s, hint_period_s, hint_max_age_s, redirect_url, "               \
-	"redirect_hits, policy, policy_state, rate_per_day, n_items, active"
+	"redirect_hits, policy, policy_state, rate_per_day, n_items, active, kind_state"
 
-/* ?1..?24 as bound by bind_state; ?25 is the id. */
+/* ?1..?24 and ?27 as bound by bind_state; ?25 is the id. */
 #define SRC_SET                                                                                    \
 	"UPDATE sources SET kind = ?1, grp = ?2, host = ?3, title = ?4, site_url = ?5, "           \
 	"category = ?6, etag = ?7, last_modified = ?8, last_fetch_s = ?9, last_ok_s = ?10, "       \
 	"next_due_s = ?11, last_status = ?12, last_error = ?13, last_error_s = ?14, "              \
 	"err_count = ?15, backoff_until_s = ?16, hint_ttl_s = ?17, hint_period_s = ?18, "          \
 	"hint_max_age_s = ?19, redirect_url = ?20, redirect_hits = ?21, policy = ?22, "            \
-	"policy_state = ?23, rate_per_day = ?24"
+	"policy_state = ?23, rate_per_day = ?24, kind_state = ?27"
 
 #define ITEM_COLS                                                                                  \
 	"url, title, author, summary, content, enclosure_url, enclosure_type, enclosure_length, "  \
@@ -284,10 +284,22 @@ read_source(sqlite3_stmt *s, struct fr_store_source *r)
 	r->rate_per_day = sqlite3_column_double(s, 26);
 	r->n_items = sqlite3_column_int64(s, 27);
 	r->active = sqlite3_column_int(s, 28);
+	n = sqlite3_column_bytes(s, 29);
+	if (n > 0) {
+		const void *b = sqlite3_column_blob(s, 29);
+
+		r->kind_state = malloc((size_t)n);
+		if (r->kind_state && b) {
+			memcpy(r->kind_state, b, (size_t)n);
+			r->kind_state_len = (size_t)n;
+		} else {
+			oom = 1;
+		}
+	}
 	return oom ? -1 : 0;
 }
 
-/* Binds ?1..?24 of SRC_SET and ?25 = id. */
+/* Binds ?1..?24 and ?27 of SRC_SET and ?25 = id. */
 static void
 bind_state(sqlite3_stmt *s, const struct fr_store_source *r)
 {
@@ -319,6 +331,10 @@ bind_state(sqlite3_stmt *s, const struct fr_store_source *r)
 		sqlite3_bind_null(s, 23);
 	bind_time(s, 24, r->rate_per_day);
 	sqlite3_bind_int64(s, 25, r->id);
+	if (r->kind_state && r->kind_state_len)
+		sqlite3_bind_blob64(s, 27, r->kind_state, r->kind_state_len, SQLITE_STATIC);
+	else
+		sqlite3_bind_null(s, 27);
 }
 
 /* Looks a source up: 0 found (*id, *active, and *url malloc'd when url is

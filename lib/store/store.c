@@ -126,6 +126,16 @@ fr_store_source_copy(struct fr_store_source *dst, const struct fr_store_source *
 	} else {
 		dst->policy_state_len = 0;
 	}
+	dst->kind_state = NULL;
+	if (src->kind_state && src->kind_state_len) {
+		dst->kind_state = malloc(src->kind_state_len);
+		if (dst->kind_state)
+			memcpy(dst->kind_state, src->kind_state, src->kind_state_len);
+		else
+			rc = -1;
+	} else {
+		dst->kind_state_len = 0;
+	}
 	return rc ? -1 : 0;
 }
 
@@ -147,6 +157,7 @@ fr_store_source_clear(struct fr_store_source *s)
 	free(s->redirect_url);
 	free(s->policy);
 	free(s->policy_state);
+	free(s->kind_state);
 	memset(s, 0, sizeof(*s));
 }
 

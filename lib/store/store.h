@@ -26,7 +26,7 @@ void fr_store_close(struct fr_store *st);
  * the old value and stores a malloc'd new one (or NULL). */
 struct fr_store_source {
 	int64_t id;
-	char *url, *kind /* "feed" (default), later "forum" */, *grp /* rate-limit group, "default" */, *host, *title, *site_url;
+	char *url, *kind /* "feed" (default) or "forum" */, *grp /* rate-limit group, "default" */, *host, *title, *site_url;
 	char *category;                      /* the user's folder (OPML), NULL none */
 	char *etag, *last_modified;          /* validators */
 	double added_s, last_fetch_s, last_ok_s, next_due_s;   /* Unix seconds, 0 = never */
@@ -36,6 +36,7 @@ struct fr_store_source {
 	double hint_ttl_s, hint_period_s, hint_max_age_s;      /* publisher hints, -1 absent */
 	char *redirect_url; int redirect_hits;                  /* pending permanent redirect, how many fetches it held */
 	char *policy; void *policy_state; size_t policy_state_len;   /* learned state: policy name + opaque blob */
+	void *kind_state; size_t kind_state_len; /* forums: the SInFo state (forum/sinfo.h), else NULL */
 	double rate_per_day;                 /* learned rate, for `sources` */
 	int64_t n_items;                     /* items stored (maintained by commit_fetch) */
 	int active;                          /* 0 after `remove` (kept for history) */
