@@ -1,0 +1,2045 @@
+/* page.c - one forum page read from its DOM alone (page.h): date columns,
+ * the aligned subtrees that carry them (SInFo Alg. 1 and 2), index rows by
+ * their title links, posts with their author and content subtree (WeRE). */
+#include "forum/page.h"
+
+#include "core/err.h"
+#include "core/strmap.h"
+#include "forum/fdate.h"
+#include "net/url.h"
+
+#include <libxml/HTMLparser.h>
+#include <libxml/tree.h>
+
+#include <ctype.h>
+#include <math.h>
+#ifdef FR_FPAGE_DEBUG
+#include <stdio.h>
+#endif
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+#define MAX_BYTES_DEFAULT ((size_t)16 << 20)
+#define MAX_DEPTH 512           /* deeper elements are left out */
+#define MAX_ELEMENTS 400000     /* elements kept per page */
+#define MAX_LINK_TEXT 512       /* bytes of anchor text kept */
+#define MAX_POST_TEXT (256 << 10) /* bytes of a post's text kept */
+#define MAX_DATES_PER_TEXT 16
+#define MAX_DATE_TEXT 256       /* longer element texts are not read with their attributes */
+#define MAX_RECS 2000           /* records per candidate considered */
+
+/* Thresholds of the decisions (docs/forum-pages.md). */
+#define THREAD_MIN_RATIO 1.5 /* posts: non-anchor text per anchor text byte, at least */
+#define THREAD_MIN_AVG 40.0  /* posts: non-anchor bytes per record, at least */
+#define INDEX_MAX_RATIO 3.0  /* index rows: non-anchor text per anchor text byte, below */
+#define INDEX_MIN_TITLED 0.6 /* index rows: share with a title link, at least */
+#define SPREAD_KEEP 0.8      /* content: a child keeps this share of the spread */
+
+enum { EL_ANCHOR = 1, EL_SKIPQ = 2 };
+
+/* One element of the body, in document order. Its subtree is [i, end). */
+struct el {
+	xmlNode *x;
+	int32_t parent;
+	uint32_t end;
+	uint32_t depth;
+	uint64_t sig;  /* tag and first class word with digits removed */
+	uint64_t fsig; /* tag and all class words with digits removed (order-free) */
+	uint64_t tag;  /* tag alone */
+	uint64_t path; /* sigs from the root */
+	uint32_t na;   /* visible text bytes outside links, subtree */
+	uint32_t an;   /* visible text bytes inside links, subtree */
+	uint32_t nd;   /* visible text bytes of date elements, subtree */
+	int32_t link;  /* index in the page's links when an <a> listed there, else -1 */
+};
+
+struct date {
+	uint32_t el;
+	uint32_t col; /* dense column number */
+	uint64_t key; /* the column's signature */
+	int64_t t;
+	unsigned gran, flags;
+};
+
+/* A set of records: an element per record (its root) and, for date
+ * columns, the date of each. */
+struct cand {
+	uint32_t *root;
+	uint32_t *date; /* index into dates, or UINT32_MAX */
+	size_t n;
+	int kind;       /* FR_FPAGE_INDEX or FR_FPAGE_THREAD when valid, else 0 */
+	double mass;    /* visible text bytes of its records */
+	unsigned lead;  /* thread: leading records out of order */
+	unsigned *depth;
+};
+
+struct ctx {
+	const char *url;
+	const struct fr_fpage_opts *o;
+	struct fr_fdate_page *pg;
+	struct fr_fpage *p;
+	char *base;
+	struct el *els;
+	size_t n_els, cap_els;
+	struct date *dates;
+	size_t n_dates, cap_dates;
+	const char **texts;
+	size_t *tlens;
+	size_t n_texts, cap_texts, cap_tlens;
+	uint32_t *dpre;   /* date elements before element i (n_els + 1 of them) */
+	double *dtext;    /* their visible text bytes, likewise */
+	size_t cap_links, cap_recs;
+	uint32_t *col_first, *col_next; /* per column: first date; per date: next of its column */
+	uint32_t *col_n;
+	size_t n_cols;
+	struct fr_strmap *groups;
+	int oom;
+};
+
+/* ---- small helpers ---- */
+
+static uint64_t
+fnv(uint64_t h, const void *s, size_t n)
+{
+	const unsigned char *p = s;
+
+	for (size_t i = 0; i < n; i++) {
+		h ^= p[i];
+		h *= 1099511628211ull;
+	}
+	return h;
+}
+
+#define FNV0 14695981039346656037ull
+
+static uint64_t
+mix(uint64_t h)
+{
+	h ^= h >> 33;
+	h *= 0xff51afd7ed558ccdull;
+	h ^= h >> 33;
+	h *= 0xc4ceb9fe1a85ec53ull;
+	h ^= h >> 33;
+	return h;
+}
+
+static int
+grow(void **p, size_t *cap, size_t need, size_t size)
+{
+	size_t nc;
+	void *np;
+
+	if (need <= *cap)
+		return 0;
+	nc = *cap ? *cap * 2 : 64;
+	while (nc < need)
+		nc *= 2;
+	np = realloc(*p, nc * size);
+	if (!np)
+		return -1;
+	*p = np;
+	*cap = nc;
+	return 0;
+}
+
+static int
+is_tag(const xmlNode *x, const char *name)
+{
+	return x && x->type == XML_ELEMENT_NODE && x->name &&
+	       !strcasecmp((const char *)x->name, name);
+}
+
+/* The value of attribute name of x, borrowed from the tree, or NULL. */
+static const char *
+attr(const xmlNode *x, const char *name)
+{
+	for (const xmlAttr *a = x->properties; a; a = a->next) {
+		if (a->name && !strcasecmp((const char *)a->name, name)) {
+			if (a->children && a->children->type == XML_TEXT_NODE && a->children->content &&
+			    !a->children->next)
+				return (const char *)a->children->content;
+			return a->children ? "" : "";
+		}
+	}
+	return NULL;
+}
+
+/* Elements whose content is never page text. */
+static int
+skipped(const xmlNode *x)
+{
+	static const char *const names[] = {"script", "style",  "noscript", "template",
+	                                    "select", "textarea", "head",   "iframe",
+	                                    "object", "svg"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (is_tag(x, names[i]))
+			return 1;
+	return 0;
+}
+
+/* Visible bytes of a text: bytes that are not ASCII blanks. */
+static uint32_t
+visible(const char *s)
+{
+	uint32_t n = 0;
+
+	for (; *s; s++)
+		n += !isspace((unsigned char)*s);
+	return n;
+}
+
+/* ---- text buffers ---- */
+
+struct tbuf {
+	char *p;
+	size_t len, cap, max;
+	int pending; /* separator owed before the next byte: 1 space, 2 line, 3 paragraph */
+	int oom;
+};
+
+static void
+tb_byte(struct tbuf *b, char c)
+{
+	if (b->oom || b->len + 1 >= b->max)
+		return;
+	if (grow((void **)&b->p, &b->cap, b->len + 2, 1) < 0) {
+		b->oom = 1;
+		return;
+	}
+	b->p[b->len++] = c;
+	b->p[b->len] = '\0';
+}
+
+static void
+tb_text(struct tbuf *b, const char *s)
+{
+	for (; *s; s++) {
+		if (isspace((unsigned char)*s)) {
+			if (b->pending < 1)
+				b->pending = 1;
+			continue;
+		}
+		if (b->len > 0 && b->pending) {
+			if (b->pending == 1) {
+				tb_byte(b, ' ');
+			} else {
+				tb_byte(b, '\n');
+				if (b->pending == 3)
+					tb_byte(b, '\n');
+			}
+		}
+		b->pending = 0;
+		tb_byte(b, *s);
+	}
+}
+
+/* How an element breaks the text flow: 0 inline, 1 space, 2 line, 3 paragraph. */
+static int
+breaks(const xmlNode *x)
+{
+	static const char *const para[] = {
+	    "p",       "div",     "blockquote", "h1",     "h2",     "h3",   "h4",   "h5",
+	    "h6",      "ul",      "ol",         "table",  "pre",    "section", "article",
+	    "header",  "footer",  "aside",      "dl",     "form",   "hr",   "figure", "main",
+	    "nav",     "address", "fieldset",   "tbody",  "thead",  "center"};
+	static const char *const line[] = {"li", "tr", "dt", "dd", "br", "caption", "figcaption"};
+
+	for (size_t i = 0; i < sizeof(para) / sizeof(para[0]); i++)
+		if (is_tag(x, para[i]))
+			return 3;
+	for (size_t i = 0; i < sizeof(line) / sizeof(line[0]); i++)
+		if (is_tag(x, line[i]))
+			return 2;
+	if (is_tag(x, "td") || is_tag(x, "th"))
+		return 1;
+	return 0;
+}
+
+static void
+tb_sep(struct tbuf *b, int s)
+{
+	if (s == 2 && b->pending == 2)
+		s = 3; /* <br><br>: a paragraph */
+	if (s > b->pending)
+		b->pending = s;
+}
+
+/* Appends the text under x. skip (may be NULL) is left out; quotes
+ * (<blockquote> below the top) too when no_quotes. */
+static void
+tb_node(struct tbuf *b, const xmlNode *x, const xmlNode *skip, int no_quotes, int top)
+{
+	for (const xmlNode *c = x; c; c = c->next) {
+		int s;
+
+		if (c == skip) {
+			if (!top)
+				continue;
+			return;
+		}
+		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
+			if (c->content)
+				tb_text(b, (const char *)c->content);
+		} else if (c->type == XML_ELEMENT_NODE && !skipped(c)) {
+			if (!(no_quotes && !top && is_tag(c, "blockquote"))) {
+				s = breaks(c);
+				tb_sep(b, s);
+				tb_node(b, c->children, skip, no_quotes, 0);
+				if (s != 2 || !is_tag(c, "br"))
+					tb_sep(b, s);
+			}
+		}
+		if (top)
+			return;
+	}
+}
+
+/* The text under x, whitespace collapsed, capped at max bytes; NULL when
+ * out of memory. */
+static char *
+text_of(const xmlNode *x, size_t max, int flow, int no_quotes)
+{
+	struct tbuf b = {NULL, 0, 0, max, 0, 0};
+
+	if (flow) {
+		tb_node(&b, x, NULL, no_quotes, 1);
+	} else {
+		xmlChar *c = xmlNodeGetContent((xmlNode *)x);
+
+		if (c)
+			tb_text(&b, (const char *)c);
+		xmlFree(c);
+	}
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	if (!b.p)
+		return strdup("");
+	/* do not end inside a UTF-8 sequence */
+	if (b.len + 1 >= max) {
+		while (b.len > 0 && ((unsigned char)b.p[b.len - 1] & 0xC0) == 0x80)
+			b.len--;
+		if (b.len > 0 && ((unsigned char)b.p[b.len - 1] & 0xC0) == 0xC0)
+			b.len--;
+		b.p[b.len] = '\0';
+	}
+	return b.p;
+}
+
+/* s with blanks collapsed, trimmed, at most max bytes; NULL when out of memory. */
+static char *
+collapse(const char *s, size_t max)
+{
+	struct tbuf b = {NULL, 0, 0, max, 0, 0};
+
+	tb_text(&b, s);
+	if (b.oom) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p ? b.p : strdup("");
+}
+
+/* ---- the DOM as an array ---- */
+
+/* The signature of x: its tag and class words with digits removed; all
+ * of them (all 1), or only the first, the element's base class (modifiers
+ * such as "sticky" or "pinned" follow it). */
+static uint64_t
+sig_of(const xmlNode *x, int all)
+{
+	uint64_t h = fnv(FNV0, x->name, strlen((const char *)x->name)), cls = 0;
+	const char *c = attr(x, "class");
+
+	while (c && *c && (all || !cls)) {
+		uint64_t w = FNV0;
+		int any = 0;
+
+		while (*c && isspace((unsigned char)*c))
+			c++;
+		for (; *c && !isspace((unsigned char)*c); c++) {
+			if (isdigit((unsigned char)*c))
+				continue;
+			w = fnv(w, c, 1);
+			any = 1;
+		}
+		if (any)
+			cls += mix(w);
+	}
+	return mix(h ^ mix(cls + 0x9e3779b97f4a7c15ull));
+}
+
+static uint64_t
+tag_of(const xmlNode *x)
+{
+	return mix(fnv(FNV0, x->name, strlen((const char *)x->name)));
+}
+
+static int
+skip_href(const char *h)
+{
+	while (isspace((unsigned char)*h))
+		h++;
+	return !*h || *h == '#' || !strncasecmp(h, "javascript:", 11) ||
+	       !strncasecmp(h, "mailto:", 7) || !strncasecmp(h, "data:", 5) ||
+	       !strncasecmp(h, "tel:", 4);
+}
+
+/* Lists the <a href> of element i. */
+static void
+add_link(struct ctx *c, uint32_t i)
+{
+	xmlNode *x = c->els[i].x;
+	const char *href = attr(x, "href");
+	struct fr_fpage_link *l;
+	char *url, *hash, *amp;
+	uint32_t gid;
+	int added;
+
+	if (!href || skip_href(href))
+		return;
+	url = fr_url_resolve(c->base, href, NULL, 0);
+	if (!url)
+		return;
+	if (strncasecmp(url, "http://", 7) && strncasecmp(url, "https://", 8)) {
+		free(url);
+		return;
+	}
+	hash = strchr(url, '#');
+	if (hash)
+		*hash = '\0';
+	/* "&amp;" left encoded by a page that escaped twice */
+	while ((amp = strstr(url, "&amp;")) != NULL)
+		memmove(amp + 1, amp + 5, strlen(amp + 5) + 1);
+	if (grow((void **)&c->p->links, &c->cap_links, c->p->n_links + 1, sizeof(*l)) < 0) {
+		free(url);
+		c->oom = 1;
+		return;
+	}
+	l = &c->p->links[c->p->n_links];
+	memset(l, 0, sizeof(*l));
+	l->url = url;
+	l->record = -1;
+	if (fr_strmap_intern(c->groups, (const char *)&c->els[i].path, sizeof(uint64_t), &gid,
+	                     &added) < 0) {
+		free(url);
+		c->oom = 1;
+		return;
+	}
+	l->group = gid;
+	c->els[i].link = (int32_t)c->p->n_links++;
+}
+
+/* Adds x's element children (and text) under parent index pi. */
+static void
+build(struct ctx *c, xmlNode *first, int32_t pi, uint32_t depth, int in_a)
+{
+	for (xmlNode *x = first; x && !c->oom; x = x->next) {
+		if (x->type == XML_TEXT_NODE || x->type == XML_CDATA_SECTION_NODE) {
+			uint32_t v;
+
+			if (!x->content || pi < 0)
+				continue;
+			v = visible((const char *)x->content);
+			if (!v)
+				continue;
+			if (in_a)
+				c->els[pi].an += v;
+			else
+				c->els[pi].na += v;
+			if (grow((void **)&c->texts, &c->cap_texts, c->n_texts + 1, sizeof(*c->texts)) <
+			        0 ||
+			    grow((void **)&c->tlens, &c->cap_tlens, c->n_texts + 1, sizeof(*c->tlens)) < 0) {
+				c->oom = 1;
+				return;
+			}
+			c->texts[c->n_texts] = (const char *)x->content;
+			c->tlens[c->n_texts++] = strlen((const char *)x->content);
+			continue;
+		}
+		if (x->type != XML_ELEMENT_NODE || !x->name || skipped(x))
+			continue;
+		if (depth >= MAX_DEPTH || c->n_els >= MAX_ELEMENTS)
+			continue;
+		if (grow((void **)&c->els, &c->cap_els, c->n_els + 1, sizeof(*c->els)) < 0) {
+			c->oom = 1;
+			return;
+		}
+		{
+			uint32_t i = (uint32_t)c->n_els++;
+			struct el *e = &c->els[i];
+			int a = is_tag(x, "a") && attr(x, "href");
+
+			memset(e, 0, sizeof(*e));
+			e->x = x;
+			e->parent = pi;
+			e->depth = depth;
+			e->sig = sig_of(x, 0);
+			e->fsig = sig_of(x, 1);
+			e->tag = tag_of(x);
+			e->path = mix((pi >= 0 ? c->els[pi].path : FNV0) * 31 + e->fsig);
+			e->link = -1;
+			if (a)
+				add_link(c, i);
+			build(c, x->children, (int32_t)i, depth + 1, in_a || a);
+			e = &c->els[i];
+			e->end = (uint32_t)c->n_els;
+			if (pi >= 0) {
+				c->els[pi].na += e->na;
+				c->els[pi].an += e->an;
+			}
+		}
+	}
+}
+
+/* Link texts, once the element array is final: the anchor text, or its
+ * title when the anchor has none. */
+static void
+link_texts(struct ctx *c)
+{
+	for (size_t i = 0; i < c->n_els && !c->oom; i++) {
+		struct fr_fpage_link *l;
+		const char *t;
+
+		if (c->els[i].link < 0)
+			continue;
+		l = &c->p->links[c->els[i].link];
+		t = attr(c->els[i].x, "title");
+		if (c->els[i].an == 0 && t)
+			l->text = collapse(t, MAX_LINK_TEXT);
+		else
+			l->text = text_of(c->els[i].x, MAX_LINK_TEXT, 0, 0);
+		if (!l->text)
+			c->oom = 1;
+	}
+}
+
+/* ---- dates ---- */
+
+static void
+add_date(struct ctx *c, uint32_t el, unsigned k, const struct fr_fdate_match *m)
+{
+	struct date *d;
+	int32_t p = c->els[el].parent, g = p >= 0 ? c->els[p].parent : -1;
+
+	if (grow((void **)&c->dates, &c->cap_dates, c->n_dates + 1, sizeof(*c->dates)) < 0) {
+		c->oom = 1;
+		return;
+	}
+	d = &c->dates[c->n_dates++];
+	d->el = el;
+	d->t = m->t_s;
+	d->gran = (unsigned)m->gran;
+	d->flags = m->flags;
+	/* The column: the element's and its two ancestors' signatures, and
+	 * which date of the element it is. */
+	d->key = mix(c->els[el].sig * 3 + (p >= 0 ? mix(c->els[p].sig) : 1) * 5 +
+	             (g >= 0 ? mix(mix(c->els[g].tag)) : 2) + k * 0x9e3779b97f4a7c15ull);
+}
+
+static const char *const DATE_ATTRS[] = {"datetime",      "data-time", "data-timestamp",
+                                         "data-date",     "data-datetime", "data-utime",
+                                         "data-date-utc", "title"};
+#define N_DATE_ATTRS (sizeof(DATE_ATTRS) / sizeof(DATE_ATTRS[0]))
+
+/* A date in an attribute of element i (with the element's text when short). */
+static int
+attr_date(struct ctx *c, uint32_t i, struct fr_fdate_match *m)
+{
+	xmlNode *x = c->els[i].x;
+	const char *vals[N_DATE_ATTRS];
+	size_t lens[N_DATE_ATTRS], n = 0;
+	int any = 0;
+
+	for (size_t k = 0; k < N_DATE_ATTRS; k++) {
+		const char *v = attr(x, DATE_ATTRS[k]);
+
+		vals[n] = v;
+		lens[n] = v ? strlen(v) : 0;
+		if (v && lens[n] > 0 && lens[n] < 200 && fr_fdate_parse_attr(c->pg, v, lens[n], m) == 0)
+			any = 1;
+		n++;
+	}
+	if (!any)
+		return -1;
+	if (c->els[i].na + c->els[i].an <= MAX_DATE_TEXT) {
+		char *t = text_of(x, MAX_DATE_TEXT * 2, 0, 0);
+		int r = -1;
+
+		if (t) {
+			r = fr_fdate_element(c->pg, t, strlen(t), vals, lens, n, m);
+			free(t);
+		}
+		if (r == 0)
+			return 0;
+	}
+	for (size_t k = 0; k < n; k++)
+		if (vals[k] && lens[k] > 0 && lens[k] < 200 &&
+		    fr_fdate_parse_attr(c->pg, vals[k], lens[k], m) == 0) {
+			m->flags |= FR_FDATE_FROM_ATTR;
+			return 0;
+		}
+	return -1;
+}
+
+static void
+find_dates(struct ctx *c)
+{
+	uint32_t skip_end = 0;
+
+	for (uint32_t i = 0; i < c->n_els && !c->oom; i++) {
+		struct fr_fdate_match m[MAX_DATES_PER_TEXT];
+		unsigned k = 0;
+
+		if (i < skip_end)
+			continue;
+		if (attr_date(c, i, m) == 0) {
+			add_date(c, i, 0, m);
+			skip_end = c->els[i].end;
+			continue;
+		}
+		for (xmlNode *t = c->els[i].x->children; t; t = t->next) {
+			size_t n, len;
+
+			if (t->type != XML_TEXT_NODE || !t->content)
+				continue;
+			len = strlen((const char *)t->content);
+			if (len < 4)
+				continue;
+			n = fr_fdate_scan(c->pg, (const char *)t->content, len, m, MAX_DATES_PER_TEXT);
+			if (n > MAX_DATES_PER_TEXT)
+				n = MAX_DATES_PER_TEXT;
+			for (size_t j = 0; j < n; j++)
+				add_date(c, i, k++, &m[j]);
+		}
+	}
+}
+
+/* Makes the column numbers dense and chains each column's dates. */
+static int
+index_columns(struct ctx *c)
+{
+	struct fr_strmap *cols = fr_strmap_new();
+
+	if (!cols)
+		return -1;
+	c->col_next = malloc((c->n_dates + 1) * sizeof(*c->col_next));
+	if (!c->col_next)
+		goto err;
+	for (size_t i = 0; i < c->n_dates; i++) {
+		uint32_t id;
+		int added;
+
+		if (fr_strmap_intern(cols, (const char *)&c->dates[i].key, sizeof(uint64_t), &id,
+		                     &added) < 0)
+			goto err;
+		c->dates[i].col = id;
+	}
+	c->n_cols = fr_strmap_len(cols);
+	c->col_first = malloc((c->n_cols + 1) * sizeof(*c->col_first));
+	c->col_n = calloc(c->n_cols + 1, sizeof(*c->col_n));
+	if (!c->col_first || !c->col_n)
+		goto err;
+	for (size_t k = 0; k < c->n_cols; k++)
+		c->col_first[k] = UINT32_MAX;
+	for (size_t i = c->n_dates; i-- > 0;) {
+		uint32_t k = c->dates[i].col;
+
+		c->col_next[i] = c->col_first[k];
+		c->col_first[k] = (uint32_t)i;
+		c->col_n[k]++;
+	}
+	fr_strmap_free(cols);
+	/* prefix sums over the elements: date elements and their text */
+	c->dpre = calloc(c->n_els + 1, sizeof(*c->dpre));
+	c->dtext = calloc(c->n_els + 1, sizeof(*c->dtext));
+	if (!c->dpre || !c->dtext)
+		return -1;
+	for (size_t i = 0; i < c->n_dates; i++)
+		c->dpre[c->dates[i].el + 1] = 1; /* marks, summed below */
+	for (size_t e = 0; e < c->n_els; e++) {
+		int mark = c->dpre[e + 1] != 0;
+
+		c->dpre[e + 1] = c->dpre[e] + (uint32_t)mark;
+		c->dtext[e + 1] = c->dtext[e] + (mark ? c->els[e].na : 0);
+	}
+	return 0;
+err:
+	fr_strmap_free(cols);
+	return -1;
+}
+
+/* ---- records ---- */
+
+static int
+contains(const struct ctx *c, uint32_t a, uint32_t b)
+{
+	return b >= a && b < c->els[a].end;
+}
+
+static uint32_t
+up(const struct ctx *c, uint32_t e, uint32_t h)
+{
+	while (h-- > 0 && c->els[e].parent >= 0)
+		e = (uint32_t)c->els[e].parent;
+	return e;
+}
+
+/* How far above items[i] its extent reaches: the largest ancestor holding
+ * no other item (items in document order). */
+static uint32_t
+extent(const struct ctx *c, const uint32_t *items, size_t n, size_t i)
+{
+	uint32_t e = items[i], h = 0;
+
+	for (;;) {
+		int32_t u = c->els[e].parent;
+
+		if (u < 0 || c->els[u].parent < 0)
+			break; /* never the root element */
+		if (i > 0 && contains(c, (uint32_t)u, items[i - 1]))
+			break;
+		if (i + 1 < n && contains(c, (uint32_t)u, items[i + 1]))
+			break;
+		e = (uint32_t)u;
+		h++;
+	}
+	return h;
+}
+
+/* Records of items (element indices in document order): each item's
+ * ancestor at the smallest extent height. Sets roots (n of them). */
+static void
+roots_of(const struct ctx *c, const uint32_t *items, size_t n, uint32_t *roots)
+{
+	uint32_t h = UINT32_MAX;
+
+	for (size_t i = 0; i < n; i++) {
+		uint32_t x = extent(c, items, n, i);
+
+		if (x < h)
+			h = x;
+	}
+	for (size_t i = 0; i < n; i++)
+		roots[i] = up(c, items[i], h);
+}
+
+static void
+cand_free(struct cand *k)
+{
+	free(k->root);
+	free(k->date);
+	free(k->depth);
+	memset(k, 0, sizeof(*k));
+}
+
+/* Visible text of the date elements in e's subtree. */
+static double
+date_text(const struct ctx *c, uint32_t e)
+{
+	return c->dtext[c->els[e].end] - c->dtext[e];
+}
+
+/* Non-anchor bytes of record r without its dates' text. */
+static double
+own_text(const struct ctx *c, uint32_t r)
+{
+	double na = (double)c->els[r].na - date_text(c, r);
+
+	return na > 0 ? na : 0;
+}
+
+/* ---- links in records ---- */
+
+/* Whether s has at least two letters (ASCII letters or any non-ASCII
+ * character) and is not mainly a number. */
+static int
+wordy(const char *s)
+{
+	size_t letters = 0, digits = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (isalpha(*p))
+			letters++;
+		else if (isdigit(*p))
+			digits++;
+		else if (*p >= 0xC0)
+			letters++;
+	}
+	return letters >= 2 && letters >= digits;
+}
+
+static size_t
+words(const char *s)
+{
+	size_t n = 0, cjk = 0;
+	int in = 0;
+
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
+		if (isspace(*p)) {
+			in = 0;
+			continue;
+		}
+		if (*p >= 0xE3 && *p <= 0xED) /* CJK and Hangul: a word each */
+			cjk++;
+		if (!in)
+			n++;
+		in = 1;
+	}
+	return n + cjk;
+}
+
+/* Whether element e holds (or is) a date element. */
+static int
+has_date(const struct ctx *c, uint32_t e)
+{
+	return c->dpre[c->els[e].end] > c->dpre[e];
+}
+
+/* Whether the link of element e points into the page itself. */
+static int
+self_link(const struct ctx *c, uint32_t e)
+{
+	const char *href = attr(c->els[e].x, "href");
+	const struct fr_fpage_link *l;
+
+	if (!href || *href == '#')
+		return 1;
+	if (c->els[e].link < 0)
+		return 1;
+	l = &c->p->links[c->els[e].link];
+	return !strcmp(l->url, c->p->url) || (c->base && !strcmp(l->url, c->base));
+}
+
+/* The title link of row r: its first link with words that is no date and
+ * does not point at the page itself; -1 none. */
+static int32_t
+title_of(const struct ctx *c, uint32_t r)
+{
+	for (uint32_t e = r; e < c->els[r].end; e++) {
+		const struct fr_fpage_link *l;
+
+		if (c->els[e].link < 0 || c->els[e].an == 0 || self_link(c, e) || has_date(c, e))
+			continue;
+		l = &c->p->links[c->els[e].link];
+		if (l->text && wordy(l->text))
+			return c->els[e].link;
+	}
+	return -1;
+}
+
+/* Whether link element e may name a post's author. */
+static int
+author_like(const struct ctx *c, uint32_t e, uint32_t date_el)
+{
+	const struct fr_fpage_link *l;
+
+	if (c->els[e].link < 0 || self_link(c, e) || contains(c, e, date_el) ||
+	    contains(c, date_el, e) || has_date(c, e))
+		return 0;
+	l = &c->p->links[c->els[e].link];
+	return l->text && l->text[0] && strlen(l->text) <= 80 && wordy(l->text) &&
+	       words(l->text) <= 5;
+}
+
+/* Height of the lowest common ancestor of a and b above a. */
+static uint32_t
+lca_height(const struct ctx *c, uint32_t a, uint32_t b)
+{
+	uint32_t h = 0;
+
+	while (!contains(c, a, b) && c->els[a].parent >= 0) {
+		a = (uint32_t)c->els[a].parent;
+		h++;
+	}
+	return h;
+}
+
+/* An element marked as the author by a widely shared hint (itemprop,
+ * rel), inside record r and outside content; -1 none. */
+static int32_t
+author_hint(const struct ctx *c, uint32_t r, int32_t content)
+{
+	for (uint32_t e = r; e < c->els[r].end; e++) {
+		const char *ip = attr(c->els[e].x, "itemprop"), *rel = attr(c->els[e].x, "rel");
+
+		if (content >= 0 && contains(c, (uint32_t)content, e))
+			continue;
+		if ((ip && !strcasecmp(ip, "author")) || (rel && strstr(rel, "author")))
+			return (int32_t)e;
+	}
+	return -1;
+}
+
+/* The link nearest to the date element in record r that may be the
+ * author, outside content; -1 none. */
+static int32_t
+author_near(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t content)
+{
+	int32_t best = -1;
+	uint32_t bh = UINT32_MAX;
+
+	for (uint32_t e = r; e < c->els[r].end; e++) {
+		uint32_t h;
+
+		if (content >= 0 && contains(c, (uint32_t)content, e))
+			continue;
+		if (!author_like(c, e, date_el))
+			continue;
+		h = lca_height(c, date_el, e);
+		if (h < bh) {
+			bh = h;
+			best = (int32_t)e;
+		}
+	}
+	return best;
+}
+
+/* The signature path of e relative to its ancestor r. */
+static uint64_t
+rel_path(const struct ctx *c, uint32_t r, uint32_t e)
+{
+	uint64_t h = FNV0;
+
+	while (e != r && c->els[e].parent >= 0) {
+		h = mix(h * 31 + c->els[e].sig);
+		e = (uint32_t)c->els[e].parent;
+	}
+	return h;
+}
+
+/* ---- content (WeRE: the subtree with the largest spread of text) ---- */
+
+struct pstat {
+	uint64_t path, parent;
+	uint32_t leaf_sig_lo;
+	uint64_t leaf_sig;
+	double sum, sum2;
+	uint32_t present, multi;
+	uint32_t last_rec;
+	double cur; /* this record's first occurrence */
+	uint32_t depth;
+};
+
+/* Score of an element as a post's content block: its text, less dates. */
+static double
+block_score(const struct ctx *c, uint32_t e)
+{
+	return (double)c->els[e].na + c->els[e].an - date_text(c, e);
+}
+
+/* Whether e may be (inside) the content: it holds neither the record's
+ * date nor the author link. */
+static int
+content_ok(const struct ctx *c, uint32_t e, uint32_t date_el, int32_t author)
+{
+	return !contains(c, e, date_el) && !(author >= 0 && contains(c, e, (uint32_t)author));
+}
+
+/* The content block of one record alone: the largest text block holding
+ * neither date nor author, then down while one child keeps most of it. */
+static int32_t
+content_alone(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author)
+{
+	int32_t best = -1;
+	double bs = 0;
+
+	for (uint32_t e = r + 1; e < c->els[r].end; e++) {
+		double s;
+
+		if (!content_ok(c, e, date_el, author) || c->els[e].link >= 0)
+			continue;
+		s = block_score(c, e) - 2.0 * c->els[e].an;
+		if (s > bs) {
+			bs = s;
+			best = (int32_t)e;
+		}
+	}
+	while (best >= 0) {
+		int32_t next = -1;
+		double ns = 0, cur = block_score(c, (uint32_t)best);
+
+		for (uint32_t e = (uint32_t)best + 1; e < c->els[best].end; e = c->els[e].end) {
+			double s = block_score(c, e);
+
+			if (s > ns) {
+				ns = s;
+				next = (int32_t)e;
+			}
+		}
+		if (next < 0 || ns < SPREAD_KEEP * cur || c->els[next].link >= 0 ||
+		    is_tag(c->els[next].x, "blockquote"))
+			break;
+		best = next;
+	}
+	return best;
+}
+
+/* The content element of each record (-1 none) by the path whose text
+ * length varies most across records. */
+static int
+content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, int32_t *out)
+{
+	struct pstat *ps = NULL;
+	size_t n_ps = 0, cap_ps = 0;
+	struct fr_strmap *m = fr_strmap_new();
+	uint64_t *rp = NULL;
+	size_t cap_rp = 0;
+	int32_t best = -1;
+	double bs = 0;
+
+	if (!m)
+		return -1;
+	for (size_t i = 0; i < k->n; i++) {
+		uint32_t r = k->root[i], de = c->dates[k->date[i]].el;
+		size_t span = c->els[r].end - r;
+
+		out[i] = -1;
+		if (grow((void **)&rp, &cap_rp, span, sizeof(*rp)) < 0)
+			goto err;
+		rp[0] = FNV0;
+		for (uint32_t e = r + 1; e < c->els[r].end; e++) {
+			uint32_t pi = (uint32_t)c->els[e].parent - r, id;
+			int added;
+			struct pstat *s;
+
+			rp[e - r] = mix(rp[pi] * 31 + c->els[e].sig);
+			if (!content_ok(c, e, de, author[i]))
+				continue;
+			if (fr_strmap_intern(m, (const char *)&rp[e - r], sizeof(uint64_t), &id,
+			                     &added) < 0)
+				goto err;
+			if (added) {
+				if (grow((void **)&ps, &cap_ps, n_ps + 1, sizeof(*ps)) < 0)
+					goto err;
+				s = &ps[n_ps++];
+				memset(s, 0, sizeof(*s));
+				s->path = rp[e - r];
+				s->parent = rp[pi];
+				s->leaf_sig = c->els[e].sig;
+				s->last_rec = UINT32_MAX;
+				s->depth = c->els[e].depth - c->els[r].depth;
+			}
+			s = &ps[id];
+			if (s->last_rec == (uint32_t)i) {
+				s->multi++;
+				continue;
+			}
+			s->last_rec = (uint32_t)i;
+			s->present++;
+			s->cur = block_score(c, e);
+			s->sum += s->cur;
+			s->sum2 += s->cur * s->cur;
+		}
+	}
+	/* The widest spread, among paths in at least half of the records. */
+	for (size_t j = 0; j < n_ps; j++) {
+		double mean = ps[j].sum / (double)k->n, var = ps[j].sum2 / (double)k->n - mean * mean;
+		double sd = var > 0 ? sqrt(var) : 0;
+
+		ps[j].cur = sd;
+		if (ps[j].present * 2 < k->n)
+			continue;
+		if (sd > bs || (sd == bs && best >= 0 && ps[j].depth < ps[best].depth)) {
+			bs = sd;
+			best = (int32_t)j;
+		}
+	}
+	if (best < 0)
+		goto done;
+	/* Down while a child path once per record keeps most of the spread. */
+	for (;;) {
+		int32_t next = -1;
+		double ns = 0;
+
+		for (size_t j = 0; j < n_ps; j++) {
+			if (ps[j].parent != ps[best].path || ps[j].multi > 0 ||
+			    ps[j].cur < SPREAD_KEEP * bs || ps[j].cur <= ns)
+				continue;
+			ns = ps[j].cur;
+			next = (int32_t)j;
+		}
+		if (next < 0)
+			break;
+		best = next;
+	}
+	/* Each record's element at that path, or else with its last signature. */
+	for (size_t i = 0; i < k->n; i++) {
+		uint32_t r = k->root[i], de = c->dates[k->date[i]].el;
+		int32_t alt = -1;
+		double as = 0;
+
+		rp[0] = FNV0;
+		for (uint32_t e = r + 1; e < c->els[r].end; e++) {
+			uint32_t pi = (uint32_t)c->els[e].parent - r;
+
+			rp[e - r] = mix(rp[pi] * 31 + c->els[e].sig);
+			if (!content_ok(c, e, de, author[i]))
+				continue;
+			if (rp[e - r] == ps[best].path) {
+				out[i] = (int32_t)e;
+				break;
+			}
+			if (c->els[e].sig == ps[best].leaf_sig && block_score(c, e) > as) {
+				as = block_score(c, e);
+				alt = (int32_t)e;
+			}
+		}
+		if (out[i] < 0)
+			out[i] = alt;
+	}
+done:
+	free(ps);
+	free(rp);
+	fr_strmap_free(m);
+	return 0;
+err:
+	free(ps);
+	free(rp);
+	fr_strmap_free(m);
+	return -1;
+}
+
+/* ---- candidates ---- */
+
+/* Depth of each record in a nested list: how many ancestors of the same
+ * tag its repeating item has below the records' common ancestor. */
+static void
+depths(const struct ctx *c, struct cand *k)
+{
+	uint32_t lca;
+
+	if (k->n == 0)
+		return;
+	lca = k->root[0];
+	for (size_t i = 1; i < k->n; i++)
+		while (!contains(c, lca, k->root[i]) && c->els[lca].parent >= 0)
+			lca = (uint32_t)c->els[lca].parent;
+	for (size_t i = 0; i < k->n; i++) {
+		uint32_t item = k->root[i], d = 0;
+
+		/* The item: up while the parent holds no earlier record and no
+		 * other record as shallow as this one. */
+		for (;;) {
+			int32_t u = c->els[item].parent;
+			int stop = 0;
+
+			if (u < 0 || (uint32_t)u == lca)
+				break;
+			if (i > 0 && contains(c, (uint32_t)u, k->root[i - 1]))
+				break;
+			for (size_t j = i + 1; j < k->n && k->root[j] < c->els[u].end; j++)
+				if (c->els[k->root[j]].depth <= c->els[k->root[i]].depth)
+					stop = 1;
+			if (stop)
+				break;
+			item = (uint32_t)u;
+		}
+		for (int32_t a = c->els[item].parent; a >= 0 && (uint32_t)a != lca;
+		     a = c->els[a].parent)
+			if (contains(c, lca, (uint32_t)a) &&
+			    !strcmp((const char *)c->els[a].x->name, (const char *)c->els[item].x->name))
+				d++;
+		k->depth[i] = d;
+	}
+}
+
+/* Whether seq (n times) is monotone in some direction. */
+static int
+monotone(const int64_t *seq, size_t n)
+{
+	int up_ = 0, down = 0;
+
+	for (size_t i = 1; i < n; i++) {
+		if (seq[i] > seq[i - 1])
+			up_ = 1;
+		else if (seq[i] < seq[i - 1])
+			down = 1;
+	}
+	return !(up_ && down);
+}
+
+/* Alg. 1: every group of sibling records sorted, but for one leading
+ * record out of order at the top. Sets k->lead. Returns 1 when sorted. */
+static int
+sorted(const struct ctx *c, struct cand *k)
+{
+	int64_t *seq = malloc((k->n + 1) * sizeof(*seq));
+	size_t *parent = malloc((k->n + 1) * sizeof(*parent));
+	int ok = 1;
+
+	if (!seq || !parent) {
+		free(seq);
+		free(parent);
+		return -1;
+	}
+	/* parent: the nearest earlier record shallower than this one */
+	for (size_t i = 0; i < k->n; i++) {
+		parent[i] = SIZE_MAX;
+		for (size_t j = i; j-- > 0;)
+			if (k->depth[j] < k->depth[i]) {
+				parent[i] = j;
+				break;
+			}
+	}
+	k->lead = 0;
+	for (size_t g = SIZE_MAX;; g = g == SIZE_MAX ? 0 : g + 1) {
+		size_t n = 0;
+
+		if (g != SIZE_MAX && g >= k->n)
+			break;
+		for (size_t i = 0; i < k->n; i++)
+			if (parent[i] == g)
+				seq[n++] = c->dates[k->date[i]].t;
+		if (n < 2 || monotone(seq, n))
+			continue;
+		if (g == SIZE_MAX && monotone(seq + 1, n - 1)) {
+			k->lead = 1;
+			continue;
+		}
+		ok = 0;
+		break;
+	}
+	free(seq);
+	free(parent);
+	return ok;
+}
+
+static int
+cand_alloc(struct cand *k, size_t n)
+{
+	memset(k, 0, sizeof(*k));
+	k->root = calloc(n + 1, sizeof(*k->root));
+	k->date = calloc(n + 1, sizeof(*k->date));
+	k->depth = calloc(n + 1, sizeof(*k->depth));
+	if (!k->root || !k->date || !k->depth) {
+		cand_free(k);
+		return -1;
+	}
+	k->n = n;
+	return 0;
+}
+
+static double
+mass_of(const struct ctx *c, const struct cand *k)
+{
+	double m = 0;
+
+	for (size_t i = 0; i < k->n; i++)
+		m += (double)c->els[k->root[i]].na + c->els[k->root[i]].an;
+	return m;
+}
+
+/* Text against links of the records: non-anchor bytes (dates left out)
+ * per anchor byte, and per record. */
+static void
+ratios(const struct ctx *c, const struct cand *k, double *ratio, double *avg)
+{
+	double na = 0, an = 0;
+
+	for (size_t i = 0; i < k->n; i++) {
+		na += own_text(c, k->root[i]);
+		an += c->els[k->root[i]].an;
+	}
+	*ratio = na / (an > 1 ? an : 1);
+	*avg = k->n ? na / (double)k->n : 0;
+}
+
+/* Whether the candidate's records read as posts (Alg. 1). */
+static int
+as_thread(const struct ctx *c, struct cand *k)
+{
+	double ratio, avg;
+
+	if (k->n < 2)
+		return 0;
+	ratios(c, k, &ratio, &avg);
+	if (ratio < THREAD_MIN_RATIO || avg < THREAD_MIN_AVG)
+		return 0;
+	depths(c, k);
+	return sorted(c, k) == 1;
+}
+
+/* Index rows: the candidate's records and their siblings of the same
+ * signature that have a title link (rows without dates). */
+static int
+extend_rows(const struct ctx *c, struct cand *k)
+{
+	uint32_t *more = NULL, *root, *date;
+	unsigned *depth;
+	size_t n_more = 0, cap_more = 0, n, a, b;
+
+	for (size_t i = 0; i < k->n; i++) {
+		int32_t p = c->els[k->root[i]].parent;
+		uint64_t sig = c->els[k->root[i]].sig;
+
+		if (p < 0 || (i > 0 && c->els[k->root[i - 1]].parent == p))
+			continue;
+		for (uint32_t e = (uint32_t)p + 1; e < c->els[p].end; e = c->els[e].end) {
+			int dup = 0;
+
+			if (c->els[e].sig != sig)
+				continue;
+			for (size_t j = 0; j < k->n && !dup; j++)
+				dup = k->root[j] == e;
+			if (dup || title_of(c, e) < 0)
+				continue;
+			if (grow((void **)&more, &cap_more, n_more + 1, sizeof(*more)) < 0) {
+				free(more);
+				return -1;
+			}
+			more[n_more++] = e;
+		}
+	}
+	if (!n_more)
+		return 0;
+	n = k->n + n_more;
+	root = malloc(n * sizeof(*root));
+	date = malloc(n * sizeof(*date));
+	depth = calloc(n + 1, sizeof(*depth));
+	if (!root || !date || !depth) {
+		free(root);
+		free(date);
+		free(depth);
+		free(more);
+		return -1;
+	}
+	/* merge in document order (both lists are in it) */
+	for (size_t i = a = b = 0; i < n; i++) {
+		if (b >= n_more || (a < k->n && k->root[a] < more[b])) {
+			root[i] = k->root[a];
+			date[i] = k->date[a++];
+		} else {
+			root[i] = more[b++];
+			date[i] = UINT32_MAX;
+		}
+	}
+	free(more);
+	free(k->root);
+	free(k->date);
+	free(k->depth);
+	k->root = root;
+	k->date = date;
+	k->depth = depth;
+	k->n = n;
+	return 0;
+}
+
+/* Whether the candidate's records read as index rows (Alg. 2). */
+static int
+as_index(const struct ctx *c, struct cand *k)
+{
+	size_t titled = 0, distinct = 0;
+	int32_t *t;
+	double ratio, avg;
+
+	if (k->n < 2)
+		return 0;
+	if (extend_rows(c, k) < 0)
+		return -1;
+	ratios(c, k, &ratio, &avg);
+	if (ratio >= INDEX_MAX_RATIO)
+		return 0;
+	t = malloc(k->n * sizeof(*t));
+	if (!t)
+		return -1;
+	for (size_t i = 0; i < k->n; i++) {
+		t[i] = title_of(c, k->root[i]);
+		if (t[i] < 0)
+			continue;
+		titled++;
+		distinct++;
+		for (size_t j = 0; j < i; j++)
+			if (t[j] >= 0 && !strcmp(c->p->links[t[j]].url, c->p->links[t[i]].url)) {
+				distinct--;
+				break;
+			}
+	}
+	free(t);
+#ifdef FR_FPAGE_DEBUG
+	fprintf(stderr, "  index? n %zu ratio %.2f titled %zu distinct %zu\n", k->n, ratio, titled, distinct);
+#endif
+	return titled >= 2 && (double)titled >= INDEX_MIN_TITLED * (double)k->n &&
+	       distinct * 5 >= titled * 4;
+}
+
+/* ---- the page's records ---- */
+
+static int
+add_rec(struct ctx *c, struct fr_fpage_record **out)
+{
+	if (grow((void **)&c->p->recs, &c->cap_recs, c->p->n_recs + 1, sizeof(**out)) < 0)
+		return -1;
+	*out = &c->p->recs[c->p->n_recs++];
+	memset(*out, 0, sizeof(**out));
+	(*out)->title_link = -1;
+	(*out)->created_s = (*out)->last_s = (*out)->date_s = FR_FPAGE_NO_DATE;
+	return 0;
+}
+
+/* The index rows and their date columns: the (at most two) columns with
+ * a date in the most rows. */
+static int
+fill_index(struct ctx *c, const struct cand *k)
+{
+	uint32_t *hits = calloc(c->n_cols + 1, sizeof(*hits));
+	const struct date **d = calloc(2 * k->n + 1, sizeof(*d));
+	uint32_t best[2] = {UINT32_MAX, UINT32_MAX};
+	size_t older[2] = {0, 0};
+	int rc = -1, swap;
+
+	if (!hits || !d)
+		goto done;
+	for (size_t j = 0; j < c->n_dates; j++)
+		for (size_t i = 0; i < k->n; i++)
+			if (contains(c, k->root[i], c->dates[j].el)) {
+				hits[c->dates[j].col]++;
+				break;
+			}
+	for (uint32_t col = 0; col < c->n_cols; col++) {
+		/* a column of the rows: most of its dates in rows, in half of them */
+		if (hits[col] * 2 < k->n || hits[col] * 5 < c->col_n[col] * 4)
+			continue;
+		if (best[0] == UINT32_MAX || hits[col] > hits[best[0]]) {
+			best[1] = best[0];
+			best[0] = col;
+		} else if (best[1] == UINT32_MAX || hits[col] > hits[best[1]]) {
+			best[1] = col;
+		}
+	}
+	c->p->n_date_cols = (best[0] != UINT32_MAX) + (best[1] != UINT32_MAX);
+	for (size_t i = 0; i < k->n; i++) {
+		const struct date **r = &d[2 * i];
+
+		for (size_t j = 0; j < c->n_dates; j++)
+			for (int b = 0; b < 2; b++)
+				if (!r[b] && c->dates[j].col == best[b] &&
+				    contains(c, k->root[i], c->dates[j].el))
+					r[b] = &c->dates[j];
+		if (r[0] && r[1] && r[0]->t != r[1]->t)
+			older[r[0]->t > r[1]->t]++;
+	}
+	/* With two columns, the older in most rows is the creation date:
+	 * column swap is the older one. */
+	swap = older[1] > older[0];
+	for (size_t i = 0; i < k->n; i++) {
+		struct fr_fpage_record *r;
+		const struct date *cr = d[2 * i + swap], *la = d[2 * i + !swap], *shown;
+
+		if (add_rec(c, &r) < 0)
+			goto done;
+		r->title_link = title_of(c, k->root[i]);
+		if (c->p->n_date_cols == 2) {
+			if (cr && la && cr->t > la->t) {
+				const struct date *t = cr;
+
+				cr = la;
+				la = t;
+			}
+			r->created_s = cr ? cr->t : FR_FPAGE_NO_DATE;
+			r->last_s = la ? la->t : FR_FPAGE_NO_DATE;
+			shown = la ? la : cr;
+		} else {
+			shown = d[2 * i];
+		}
+		if (shown) {
+			r->date_s = shown->t;
+			r->date_gran = shown->gran;
+			r->date_flags = shown->flags;
+		}
+	}
+	rc = 0;
+done:
+	free(hits);
+	free(d);
+	return rc;
+}
+
+static int
+fill_thread(struct ctx *c, const struct cand *k)
+{
+	int32_t *author = calloc(k->n + 1, sizeof(*author));
+	int32_t *content = calloc(k->n + 1, sizeof(*content));
+	uint64_t *paths = calloc(k->n + 1, sizeof(*paths));
+	int rc = -1;
+
+	if (!author || !content || !paths)
+		goto done;
+	/* A first guess at the authors, to keep them out of the content. */
+	for (size_t i = 0; i < k->n; i++)
+		author[i] = author_near(c, k->root[i], c->dates[k->date[i]].el, -1);
+	if (k->n >= 3) {
+		if (content_paths(c, k, author, content) < 0)
+			goto done;
+	} else {
+		for (size_t i = 0; i < k->n; i++)
+			content[i] = -1;
+	}
+	for (size_t i = 0; i < k->n; i++)
+		if (content[i] < 0)
+			content[i] = content_alone(c, k->root[i], c->dates[k->date[i]].el, author[i]);
+	/* The authors: the nearest link, then the position most records agree on. */
+	for (size_t i = 0; i < k->n; i++) {
+		int32_t h = author_hint(c, k->root[i], content[i]);
+
+		author[i] = h >= 0 ? h : author_near(c, k->root[i], c->dates[k->date[i]].el, content[i]);
+		paths[i] = author[i] >= 0 ? rel_path(c, k->root[i], (uint32_t)author[i]) : 0;
+	}
+	if (k->n >= 3) {
+		uint64_t win = 0;
+		size_t wn = 0;
+
+		for (size_t i = 0; i < k->n; i++) {
+			size_t n = 0;
+
+			for (size_t j = 0; j < k->n; j++)
+				n += paths[i] && paths[j] == paths[i];
+			if (n > wn) {
+				wn = n;
+				win = paths[i];
+			}
+		}
+		for (size_t i = 0; i < k->n && win; i++) {
+			uint32_t r = k->root[i];
+
+			if (paths[i] == win)
+				continue;
+			for (uint32_t e = r; e < c->els[r].end; e++)
+				if (c->els[e].link >= 0 && rel_path(c, r, e) == win &&
+				    author_like(c, e, c->dates[k->date[i]].el) &&
+				    !(content[i] >= 0 && contains(c, (uint32_t)content[i], e))) {
+					author[i] = (int32_t)e;
+					break;
+				}
+		}
+	}
+	for (size_t i = 0; i < k->n; i++) {
+		struct fr_fpage_record *r;
+		const struct date *d = &c->dates[k->date[i]];
+
+		if (add_rec(c, &r) < 0)
+			goto done;
+		r->date_s = d->t;
+		r->date_gran = d->gran;
+		r->date_flags = d->flags;
+		r->depth = k->depth[i];
+		if (author[i] >= 0) {
+			const xmlNode *x = c->els[author[i]].x;
+
+			r->author = text_of(x, MAX_LINK_TEXT, 0, 0);
+			if (r->author && !r->author[0]) {
+				free(r->author);
+				r->author = NULL;
+			}
+		} else {
+			const char *da = NULL;
+
+			for (int32_t a = (int32_t)k->root[i]; a >= 0 && !da; a = c->els[a].parent)
+				da = attr(c->els[a].x, "data-author");
+			if (da && *da)
+				r->author = strdup(da);
+		}
+		if (content[i] >= 0) {
+			r->text = text_of(c->els[content[i]].x, MAX_POST_TEXT, 1, 1);
+			if (r->text && !r->text[0]) {
+				free(r->text);
+				r->text = text_of(c->els[content[i]].x, MAX_POST_TEXT, 1, 0);
+			}
+		}
+		if (!r->text || !r->text[0]) {
+			free(r->text);
+			r->text = text_of(c->els[k->root[i]].x, MAX_POST_TEXT, 1, 0);
+		}
+		if (!r->text)
+			goto done;
+	}
+	c->p->n_lead_out_of_order = k->lead;
+	rc = 0;
+done:
+	free(author);
+	free(content);
+	free(paths);
+	return rc;
+}
+
+/* Date columns: every column of two dates or more as a candidate. */
+static int
+date_cands(struct ctx *c, struct cand *best_t, struct cand *best_i)
+{
+	uint32_t *items = malloc((c->n_dates + 1) * sizeof(*items));
+
+	if (!items)
+		return -1;
+	for (uint32_t col = 0; col < c->n_cols; col++) {
+		struct cand k;
+		size_t n = 0;
+		int r;
+
+		if (c->col_n[col] < 2 || c->col_n[col] > MAX_RECS)
+			continue;
+		for (uint32_t d = c->col_first[col]; d != UINT32_MAX; d = c->col_next[d])
+			items[n++] = d;
+		if (cand_alloc(&k, n) < 0)
+			goto err;
+		for (size_t i = 0; i < n; i++) {
+			k.date[i] = items[i];
+			items[i] = c->dates[items[i]].el;
+		}
+		roots_of(c, items, n, k.root);
+		k.mass = mass_of(c, &k);
+#ifdef FR_FPAGE_DEBUG
+		{
+			double ra, av;
+
+			ratios(c, &k, &ra, &av);
+			fprintf(stderr, "col %u n %zu root <%s class=%s> h-el %u ratio %.2f avg %.1f\n", col, n,
+			        (const char *)c->els[k.root[0]].x->name,
+			        attr(c->els[k.root[0]].x, "class") ? attr(c->els[k.root[0]].x, "class") : "",
+			        c->els[items[0]].depth - c->els[k.root[0]].depth, ra, av);
+		}
+#endif
+		if (as_thread(c, &k)) {
+			/* The same records with later dates are the posts' dates
+			 * (a member joins before posting); else the larger mass. */
+			int better = !best_t->kind || k.mass > best_t->mass;
+
+			if (best_t->kind && best_t->n == k.n &&
+			    !memcmp(best_t->root, k.root, k.n * sizeof(*k.root))) {
+				double a = 0;
+
+				for (size_t i = 0; i < k.n; i++)
+					a += (double)(c->dates[k.date[i]].t - c->dates[best_t->date[i]].t);
+				better = a > 0;
+			}
+			if (better) {
+				cand_free(best_t);
+				k.kind = FR_FPAGE_THREAD;
+				*best_t = k;
+				continue;
+			}
+			cand_free(&k);
+			continue;
+		}
+		r = as_index(c, &k);
+		if (r < 0) {
+			cand_free(&k);
+			goto err;
+		}
+		k.mass = mass_of(c, &k);
+		if (r && (!best_i->kind || k.n > best_i->n ||
+		          (k.n == best_i->n && k.mass > best_i->mass))) {
+			cand_free(best_i);
+			k.kind = FR_FPAGE_INDEX;
+			*best_i = k;
+			continue;
+		}
+		cand_free(&k);
+	}
+	free(items);
+	return 0;
+err:
+	free(items);
+	return -1;
+}
+
+/* Link columns (for index pages whose rows show no dates): links grouped
+ * by their element and two ancestors' signatures. */
+static int
+link_cands(struct ctx *c, struct cand *best_i)
+{
+	struct fr_strmap *m = fr_strmap_new();
+	uint32_t *col = NULL, *items = NULL, *cnt = NULL;
+	size_t n_cols;
+	int rc = -1;
+
+	if (!m)
+		return -1;
+	col = malloc((c->n_els + 1) * sizeof(*col));
+	items = malloc((c->n_els + 1) * sizeof(*items));
+	if (!col || !items)
+		goto done;
+	for (uint32_t e = 0; e < c->n_els; e++) {
+		int32_t p = c->els[e].parent, g = p >= 0 ? c->els[p].parent : -1;
+		uint64_t key;
+		int added;
+
+		col[e] = UINT32_MAX;
+		if (c->els[e].link < 0 || self_link(c, e) ||
+		    !wordy(c->p->links[c->els[e].link].text ? c->p->links[c->els[e].link].text : ""))
+			continue;
+		key = mix(c->els[e].sig * 3 + (p >= 0 ? mix(c->els[p].sig) : 1) * 5 +
+		          (g >= 0 ? mix(mix(c->els[g].sig)) : 2));
+		if (fr_strmap_intern(m, (const char *)&key, sizeof(key), &col[e], &added) < 0)
+			goto done;
+	}
+	n_cols = fr_strmap_len(m);
+	cnt = calloc(n_cols + 1, sizeof(*cnt));
+	if (!cnt)
+		goto done;
+	for (uint32_t e = 0; e < c->n_els; e++)
+		if (col[e] != UINT32_MAX)
+			cnt[col[e]]++;
+	for (uint32_t k_ = 0; k_ < n_cols; k_++) {
+		struct cand k;
+		size_t n = 0;
+		int r;
+		double rest = 0, lt = 0;
+
+		if (cnt[k_] < 2 || cnt[k_] > MAX_RECS)
+			continue;
+		for (uint32_t e = 0; e < c->n_els; e++)
+			if (col[e] == k_)
+				items[n++] = e;
+		if (cand_alloc(&k, n) < 0)
+			goto done;
+		for (size_t i = 0; i < n; i++)
+			k.date[i] = UINT32_MAX;
+		roots_of(c, items, n, k.root);
+		/* rows hold more than the link: descriptions, counts, authors */
+		for (size_t i = 0; i < n; i++) {
+			lt += c->els[items[i]].an;
+			rest += (double)c->els[k.root[i]].na + c->els[k.root[i]].an - c->els[items[i]].an;
+		}
+		if (rest < 0.5 * lt) {
+			cand_free(&k);
+			continue;
+		}
+		r = as_index(c, &k);
+		if (r < 0) {
+			cand_free(&k);
+			goto done;
+		}
+		k.mass = mass_of(c, &k);
+		if (r && (!best_i->kind || k.n > best_i->n ||
+		          (k.n == best_i->n && k.mass > best_i->mass))) {
+			cand_free(best_i);
+			k.kind = FR_FPAGE_INDEX;
+			*best_i = k;
+			continue;
+		}
+		cand_free(&k);
+	}
+	rc = 0;
+done:
+	free(col);
+	free(items);
+	free(cnt);
+	fr_strmap_free(m);
+	return rc;
+}
+
+/* A thread page of one post: a date alone in its column, its record the
+ * ancestor with the most text against links that holds no later date,
+ * with an author link and content of a few words. */
+static int
+single_cand(struct ctx *c, struct cand *best)
+{
+	for (size_t d = 0; d < c->n_dates; d++) {
+		uint32_t e = c->dates[d].el, a = e, r = e;
+		double bs = (double)c->els[e].na - 2.0 * c->els[e].an;
+		int32_t author, content;
+		struct cand k;
+		double ratio, avg;
+		char *t;
+		int ok;
+
+		if (c->col_n[c->dates[d].col] != 1)
+			continue;
+		for (;;) {
+			int32_t u = c->els[a].parent;
+			double s;
+			int later = 0;
+
+			if (u < 0 || c->els[u].parent < 0 || is_tag(c->els[u].x, "body"))
+				break;
+			/* a record holds no later date and no date of a list */
+			for (size_t j = 0; j < c->n_dates && !later; j++)
+				later = contains(c, (uint32_t)u, c->dates[j].el) &&
+				        (c->dates[j].t > c->dates[d].t + 60 ||
+				         c->col_n[c->dates[j].col] > 1);
+			if (later)
+				break;
+			a = (uint32_t)u;
+			s = (double)c->els[a].na - 2.0 * c->els[a].an;
+			if (s > bs) {
+				bs = s;
+				r = a;
+			}
+		}
+		author = author_near(c, r, e, -1);
+		if (author < 0)
+			continue;
+		content = content_alone(c, r, e, author);
+		if (content < 0)
+			continue;
+		t = text_of(c->els[content].x, MAX_POST_TEXT, 1, 0);
+		ok = t && strlen(t) >= 15 && words(t) >= 3;
+		free(t);
+		if (!ok)
+			continue;
+		if (cand_alloc(&k, 1) < 0)
+			return -1;
+		k.root[0] = r;
+		k.date[0] = (uint32_t)d;
+		ratios(c, &k, &ratio, &avg);
+		k.mass = mass_of(c, &k);
+		if (ratio < THREAD_MIN_RATIO || (best->kind && best->mass >= k.mass)) {
+			cand_free(&k);
+			continue;
+		}
+		cand_free(best);
+		k.kind = FR_FPAGE_THREAD;
+		*best = k;
+	}
+	return 0;
+}
+
+/* Marks each link with the record holding it and each record with its links. */
+static void
+link_records(struct ctx *c, const struct cand *k)
+{
+	for (size_t i = 0; i < k->n && i < c->p->n_recs; i++) {
+		uint32_t r = k->root[i], first = UINT32_MAX, n = 0;
+
+		for (uint32_t e = r; e < c->els[r].end; e++) {
+			int32_t l = c->els[e].link;
+
+			if (l < 0 || c->p->links[l].record >= 0)
+				continue;
+			c->p->links[l].record = (int32_t)i;
+			if (first == UINT32_MAX)
+				first = (uint32_t)l;
+			n++;
+		}
+		c->p->recs[i].first_link = first == UINT32_MAX ? 0 : first;
+		c->p->recs[i].n_links = n;
+	}
+}
+
+/* ---- the page ---- */
+
+/* The locales to read the page with when the caller gives none: the
+ * page's language first when ICU knows it. */
+static int
+page_dates(struct ctx *c, const char *lang, char *err, size_t errlen)
+{
+	struct fr_fdate_page_opts po;
+	char list[sizeof(FR_FDATE_DEFAULT_LOCALES) + 80], id[40];
+	size_t n = 0;
+
+	memset(&po, 0, sizeof(po));
+	po.zone = c->o->zone;
+	po.now_s = c->o->now_s;
+	po.has_now = 1;
+	po.locales = c->o->locales;
+	if (!c->o->locales && lang) {
+		for (const char *s = lang; *s && n + 1 < sizeof(id) && !isspace((unsigned char)*s);
+		     s++)
+			id[n++] = *s == '-' ? '_' : *s;
+		id[n] = '\0';
+		for (int tries = 0; tries < 2 && n > 0; tries++) {
+			snprintf(list, sizeof(list), "%s,%s", id, FR_FDATE_DEFAULT_LOCALES);
+			po.locales = list;
+			if (fr_fdate_page_new(c->o->dates, &po, &c->pg, NULL, 0) == 0)
+				return 0;
+			id[strcspn(id, "_")] = '\0'; /* "de_DE": try "de" */
+		}
+		po.locales = NULL;
+	}
+	return fr_fdate_page_new(c->o->dates, &po, &c->pg, err, errlen);
+}
+
+static int
+analyse(struct ctx *c)
+{
+	struct cand bt, bi, bs;
+	enum fr_fdate_order order;
+	int rc = -1;
+
+	memset(&bt, 0, sizeof(bt));
+	memset(&bi, 0, sizeof(bi));
+	memset(&bs, 0, sizeof(bs));
+	fr_fdate_page_decide_order(c->pg, c->texts, c->tlens, c->n_texts, &order);
+	find_dates(c);
+	if (c->oom || index_columns(c) < 0)
+		goto done;
+	if (date_cands(c, &bt, &bi) < 0)
+		goto done;
+	if (!bi.kind && link_cands(c, &bi) < 0)
+		goto done;
+	if (!bt.kind && single_cand(c, &bs) < 0)
+		goto done;
+	if (bs.kind) {
+		bt = bs;
+		memset(&bs, 0, sizeof(bs));
+	}
+	if (bt.kind && (!bi.kind || bt.mass >= bi.mass)) {
+		c->p->kind = FR_FPAGE_THREAD;
+		if (fill_thread(c, &bt) < 0)
+			goto done;
+		link_records(c, &bt);
+	} else if (bi.kind) {
+		c->p->kind = FR_FPAGE_INDEX;
+		if (fill_index(c, &bi) < 0)
+			goto done;
+		link_records(c, &bi);
+	}
+	rc = 0;
+done:
+	cand_free(&bt);
+	cand_free(&bi);
+	cand_free(&bs);
+	return rc;
+}
+
+int
+fr_fpage_parse(const char *html, size_t len, const char *url, const struct fr_fpage_opts *o,
+               struct fr_fpage **out, char *err, size_t errlen)
+{
+	struct ctx c;
+	htmlDocPtr doc = NULL;
+	xmlNode *root, *body = NULL;
+	size_t max = o->max_bytes ? o->max_bytes : MAX_BYTES_DEFAULT;
+	char *lang = NULL;
+	int rc = -1;
+
+	*out = NULL;
+	memset(&c, 0, sizeof(c));
+	c.url = url;
+	c.o = o;
+	if (len > max || len > 0x7fffffffu)
+		return fr_errf(err, errlen, "%s: body of %zu bytes over the cap of %zu", url, len,
+		               max);
+	if (!o->dates)
+		return fr_errf(err, errlen, "%s: no date detector", url);
+	c.p = calloc(1, sizeof(*c.p));
+	c.groups = fr_strmap_new();
+	if (!c.p || !c.groups || !(c.p->url = strdup(url)))
+		goto oom;
+	doc = htmlReadMemory(len ? html : "<html></html>", len ? (int)len : 13, url, NULL,
+	                     HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
+	                         HTML_PARSE_NONET | HTML_PARSE_COMPACT);
+	root = doc ? xmlDocGetRootElement(doc) : NULL;
+	/* <base href>, <title>, <html lang> */
+	if (root) {
+		const char *l = attr(root, "lang");
+
+		if (l && *l && !(lang = strdup(l)))
+			goto oom;
+		for (xmlNode *x = root->children; x; x = x->next) {
+			if (is_tag(x, "body"))
+				body = x;
+			if (!is_tag(x, "head"))
+				continue;
+			for (xmlNode *h = x->children; h; h = h->next) {
+				if (is_tag(h, "base") && !c.base) {
+					const char *b = attr(h, "href");
+
+					if (b && !skip_href(b))
+						c.base = fr_url_resolve(url, b, NULL, 0);
+				} else if (is_tag(h, "title") && !c.p->title) {
+					xmlChar *t = xmlNodeGetContent(h);
+
+					c.p->title = t ? collapse((const char *)t, 1024) : NULL;
+					xmlFree(t);
+					if (c.p->title && !c.p->title[0]) {
+						free(c.p->title);
+						c.p->title = NULL;
+					}
+				}
+			}
+		}
+	}
+	c.p->lang = lang;
+	lang = NULL;
+	if (!c.base && !(c.base = strdup(url)))
+		goto oom;
+	if (page_dates(&c, c.p->lang, err, errlen) < 0)
+		goto fail;
+	if (root) {
+		/* the whole tree but <head>: <body> and whatever recovery put
+		 * beside it */
+		if (grow((void **)&c.els, &c.cap_els, 1, sizeof(*c.els)) < 0)
+			goto oom;
+		memset(&c.els[0], 0, sizeof(c.els[0]));
+		c.els[0].x = root;
+		c.els[0].parent = -1;
+		c.els[0].sig = sig_of(root, 0);
+		c.els[0].fsig = sig_of(root, 1);
+		c.els[0].tag = tag_of(root);
+		c.els[0].path = mix(FNV0 * 31 + c.els[0].fsig);
+		c.els[0].link = -1;
+		c.n_els = 1;
+		build(&c, root->children, 0, 1, 0);
+		c.els[0].end = (uint32_t)c.n_els;
+		(void)body;
+	}
+	if (c.oom)
+		goto oom;
+	link_texts(&c);
+	if (c.oom)
+		goto oom;
+	if (analyse(&c) < 0 || c.oom)
+		goto oom;
+	rc = 0;
+	*out = c.p;
+	c.p = NULL;
+	goto fail;
+oom:
+	fr_errf(err, errlen, "%s: out of memory", url);
+fail:
+	free(lang);
+	fr_fpage_free(c.p);
+	fr_fdate_page_free(c.pg);
+	if (doc)
+		xmlFreeDoc(doc);
+	free(c.base);
+	free(c.els);
+	free(c.dates);
+	free(c.texts);
+	free(c.tlens);
+	free(c.col_first);
+	free(c.col_next);
+	free(c.col_n);
+	free(c.dpre);
+	free(c.dtext);
+	fr_strmap_free(c.groups);
+	return rc;
+}
+
+void
+fr_fpage_free(struct fr_fpage *p)
+{
+	if (!p)
+		return;
+	for (size_t i = 0; i < p->n_links; i++) {
+		free(p->links[i].url);
+		free(p->links[i].text);
+	}
+	for (size_t i = 0; i < p->n_recs; i++) {
+		free(p->recs[i].author);
+		free(p->recs[i].text);
+	}
+	free(p->links);
+	free(p->recs);
+	free(p->url);
+	free(p->title);
+	free(p->lang);
+	free(p);
+}
+
+const char *
+fr_fpage_kind_name(enum fr_fpage_kind k)
+{
+	switch (k) {
+	case FR_FPAGE_INDEX:
+		return "index";
+	case FR_FPAGE_THREAD:
+		return "thread";
+	default:
+		return "other";
+	}
+}
