@@ -60,6 +60,7 @@ struct date {
 	uint64_t key; /* the column's signature */
 	int64_t t;
 	unsigned gran, flags;
+	uint32_t tlen; /* bytes of the text the date was read from */
 };
 
 /* A set of records: an element per record (its root) and, for date
@@ -520,7 +521,7 @@ link_texts(struct ctx *c)
 /* ---- dates ---- */
 
 static void
-add_date(struct ctx *c, uint32_t el, unsigned k, const struct fr_fdate_match *m)
+add_date(struct ctx *c, uint32_t el, unsigned k, const struct fr_fdate_match *m, uint32_t tlen)
 {
 	struct date *d;
 	int32_t p = c->els[el].parent, g = p >= 0 ? c->els[p].parent : -1;
@@ -534,6 +535,7 @@ add_date(struct ctx *c, uint32_t el, unsigned k, const struct fr_fdate_match *m)
 	d->t = m->t_s;
 	d->gran = (unsigned)m->gran;
 	d->flags = m->flags;
+	d->tlen = tlen;
 	/* The column: the element's and its two ancestors' signatures, and
 	 * which date of the element it is. */
 	d->key = mix(c->els[el].sig * 3 + (p >= 0 ? mix(c->els[p].sig) : 1) * 5 +
@@ -597,7 +599,7 @@ find_dates(struct ctx *c)
 		if (i < skip_end)
 			continue;
 		if (attr_date(c, i, m) == 0) {
-			add_date(c, i, 0, m);
+			add_date(c, i, 0, m, c->els[i].na + c->els[i].an);
 			skip_end = c->els[i].end;
 			continue;
 		}
@@ -613,7 +615,7 @@ find_dates(struct ctx *c)
 			if (n > MAX_DATES_PER_TEXT)
 				n = MAX_DATES_PER_TEXT;
 			for (size_t j = 0; j < n; j++)
-				add_date(c, i, k++, &m[j]);
+				add_date(c, i, k++, &m[j], (uint32_t)(m[j].end - m[j].begin));
 		}
 	}
 }
@@ -658,13 +660,13 @@ index_columns(struct ctx *c)
 	c->dtext = calloc(c->n_els + 1, sizeof(*c->dtext));
 	if (!c->dpre || !c->dtext)
 		return -1;
-	for (size_t i = 0; i < c->n_dates; i++)
+	for (size_t i = 0; i < c->n_dates; i++) {
 		c->dpre[c->dates[i].el + 1] = 1; /* marks, summed below */
+		c->dtext[c->dates[i].el + 1] += c->dates[i].tlen;
+	}
 	for (size_t e = 0; e < c->n_els; e++) {
-		int mark = c->dpre[e + 1] != 0;
-
-		c->dpre[e + 1] = c->dpre[e] + (uint32_t)mark;
-		c->dtext[e + 1] = c->dtext[e] + (mark ? c->els[e].na : 0);
+		c->dpre[e + 1] = c->dpre[e] + (c->dpre[e + 1] != 0);
+		c->dtext[e + 1] += c->dtext[e];
 	}
 	return 0;
 err:
@@ -822,7 +824,9 @@ title_of(const struct ctx *c, uint32_t r)
 	for (uint32_t e = r; e < c->els[r].end; e++) {
 		const struct fr_fpage_link *l;
 
-		if (c->els[e].link < 0 || c->els[e].an == 0 || self_link(c, e) || has_date(c, e))
+		/* not a link around a date (a permalink showing the time) */
+		if (c->els[e].link < 0 || c->els[e].an == 0 || self_link(c, e) ||
+		    2 * date_text(c, e) >= c->els[e].an + c->els[e].na)
 			continue;
 		l = &c->p->links[c->els[e].link];
 		if (l->text && wordy(l->text))
@@ -1328,6 +1332,13 @@ extend_rows(const struct ctx *c, struct cand *k)
 	return 0;
 }
 
+/* Table cells and definition terms are columns of a row, not rows. */
+static int
+is_cell(const xmlNode *x)
+{
+	return is_tag(x, "td") || is_tag(x, "th") || is_tag(x, "dd") || is_tag(x, "dt");
+}
+
 /* Whether the candidate's records read as index rows (Alg. 2). */
 static int
 as_index(const struct ctx *c, struct cand *k)
@@ -1698,6 +1709,10 @@ link_cands(struct ctx *c, struct cand *best_i)
 		for (size_t i = 0; i < n; i++)
 			k.date[i] = UINT32_MAX;
 		roots_of(c, items, n, k.root);
+		if (is_cell(c->els[k.root[0]].x)) {
+			cand_free(&k);
+			continue;
+		}
 		/* rows hold more than the link: descriptions, counts, authors */
 		for (size_t i = 0; i < n; i++) {
 			lt += c->els[items[i]].an;
@@ -1731,48 +1746,68 @@ done:
 	return rc;
 }
 
-/* A thread page of one post: a date alone in its column, its record the
- * ancestor with the most text against links that holds no later date,
- * with an author link and content of a few words. */
+/* Whether date d reads as the page's clock ("It is currently ..."). */
+static int
+clock_date(const struct ctx *c, size_t d)
+{
+	return !(c->dates[d].flags & FR_FDATE_RELATIVE) && c->dates[d].t <= c->o->now_s + 120 &&
+	       c->dates[d].t >= c->o->now_s - 120;
+}
+
+/* The highest ancestor of date d's element that holds no date of a
+ * list (a column of several), no clock and no later date, below <body>. */
+static uint32_t
+climb(const struct ctx *c, size_t d)
+{
+	uint32_t a = c->dates[d].el;
+
+	for (;;) {
+		int32_t u = c->els[a].parent;
+		int later = 0;
+
+		if (u < 0 || c->els[u].parent < 0 || is_tag(c->els[u].x, "body"))
+			break;
+		for (size_t j = 0; j < c->n_dates && !later; j++)
+			later = contains(c, (uint32_t)u, c->dates[j].el) &&
+			        (c->dates[j].t > c->dates[d].t + 60 ||
+			         c->col_n[c->dates[j].col] > 1 || clock_date(c, j));
+		if (later)
+			break;
+		a = (uint32_t)u;
+	}
+	return a;
+}
+
+/* The lowest common ancestor of a and b. */
+static uint32_t
+lca(const struct ctx *c, uint32_t a, uint32_t b)
+{
+	while (!contains(c, a, b) && c->els[a].parent >= 0)
+		a = (uint32_t)c->els[a].parent;
+	return a;
+}
+
+/* A thread page of one post: a date alone in its column, the nearest
+ * author link and the largest text block of the region around it that
+ * holds no later date; the record is their common ancestor. */
 static int
 single_cand(struct ctx *c, struct cand *best)
 {
 	for (size_t d = 0; d < c->n_dates; d++) {
-		uint32_t e = c->dates[d].el, a = e, r = e;
-		double bs = (double)c->els[e].na - 2.0 * c->els[e].an;
+		uint32_t e = c->dates[d].el, top, r;
 		int32_t author, content;
 		struct cand k;
 		double ratio, avg;
 		char *t;
 		int ok;
 
-		if (c->col_n[c->dates[d].col] != 1)
+		if (c->col_n[c->dates[d].col] != 1 || clock_date(c, d))
 			continue;
-		for (;;) {
-			int32_t u = c->els[a].parent;
-			double s;
-			int later = 0;
-
-			if (u < 0 || c->els[u].parent < 0 || is_tag(c->els[u].x, "body"))
-				break;
-			/* a record holds no later date and no date of a list */
-			for (size_t j = 0; j < c->n_dates && !later; j++)
-				later = contains(c, (uint32_t)u, c->dates[j].el) &&
-				        (c->dates[j].t > c->dates[d].t + 60 ||
-				         c->col_n[c->dates[j].col] > 1);
-			if (later)
-				break;
-			a = (uint32_t)u;
-			s = (double)c->els[a].na - 2.0 * c->els[a].an;
-			if (s > bs) {
-				bs = s;
-				r = a;
-			}
-		}
-		author = author_near(c, r, e, -1);
+		top = climb(c, d);
+		author = author_near(c, top, e, -1);
 		if (author < 0)
 			continue;
-		content = content_alone(c, r, e, author);
+		content = content_alone(c, top, e, author);
 		if (content < 0)
 			continue;
 		t = text_of(c->els[content].x, MAX_POST_TEXT, 1, 0);
@@ -1780,13 +1815,22 @@ single_cand(struct ctx *c, struct cand *best)
 		free(t);
 		if (!ok)
 			continue;
+		r = lca(c, lca(c, e, (uint32_t)author), (uint32_t)content);
+		if (r == top)
+			continue; /* the page's whole region: its chrome, no post */
 		if (cand_alloc(&k, 1) < 0)
 			return -1;
 		k.root[0] = r;
 		k.date[0] = (uint32_t)d;
 		ratios(c, &k, &ratio, &avg);
 		k.mass = mass_of(c, &k);
-		if (ratio < THREAD_MIN_RATIO || (best->kind && best->mass >= k.mass)) {
+		/* of two records one inside the other, the one with the later
+		 * date (a member joins before posting); else the larger */
+		if (ratio < THREAD_MIN_RATIO ||
+		    (best->kind &&
+		     ((contains(c, r, best->root[0]) || contains(c, best->root[0], r))
+		          ? c->dates[best->date[0]].t >= c->dates[d].t
+		          : best->mass >= k.mass))) {
 			cand_free(&k);
 			continue;
 		}
@@ -1794,6 +1838,80 @@ single_cand(struct ctx *c, struct cand *best)
 		k.kind = FR_FPAGE_THREAD;
 		*best = k;
 	}
+	return 0;
+}
+
+/* Whether e holds a heading of the page (<h1>, <h2>) or a form. */
+static int
+has_heading(const struct ctx *c, uint32_t e)
+{
+	for (uint32_t x = e; x < c->els[e].end; x++)
+		if (is_tag(c->els[x].x, "h1") || is_tag(c->els[x].x, "h2") ||
+		    is_tag(c->els[x].x, "form"))
+			return 1;
+	return 0;
+}
+
+/* Whether the subtree of p outside the subtree of a holds a titled link. */
+static int
+titled_outside(const struct ctx *c, uint32_t p, uint32_t a)
+{
+	for (uint32_t ch = p + 1; ch < c->els[p].end; ch = c->els[ch].end) {
+		if (ch == a)
+			continue;
+		if (contains(c, ch, a)) {
+			if (titled_outside(c, ch, a))
+				return 1;
+		} else if (title_of(c, ch) >= 0) {
+			return 1;
+		}
+	}
+	return 0;
+}
+
+/* An index page of one row (a board's last page): the lowest ancestor
+ * of the lone dates that has a title link and whose parent has no titled
+ * link beside it (a list of one item, maybe with a header); it must hold
+ * no page heading and be a small part of the page. */
+static int
+single_row(struct ctx *c, struct cand *best)
+{
+	uint32_t row = UINT32_MAX;
+	double ratio, avg;
+
+	for (size_t d = 0; d < c->n_dates; d++) {
+		if (c->col_n[c->dates[d].col] != 1 || clock_date(c, d))
+			continue;
+		if (row == UINT32_MAX)
+			row = c->dates[d].el;
+		while (!contains(c, row, c->dates[d].el) && c->els[row].parent >= 0)
+			row = (uint32_t)c->els[row].parent;
+	}
+	if (row == UINT32_MAX)
+		return 0;
+	for (;;) {
+		int32_t p = c->els[row].parent;
+
+		if (p < 0 || is_tag(c->els[row].x, "body"))
+			return 0;
+		if (title_of(c, row) >= 0 && !titled_outside(c, (uint32_t)p, row))
+			break;
+		row = (uint32_t)p;
+	}
+	if (has_heading(c, row) ||
+	    (double)c->els[row].na + c->els[row].an > 0.6 * ((double)c->els[0].na + c->els[0].an))
+		return 0;
+	if (cand_alloc(best, 1) < 0)
+		return -1;
+	best->root[0] = row;
+	best->date[0] = UINT32_MAX;
+	ratios(c, best, &ratio, &avg);
+	if (ratio >= INDEX_MAX_RATIO) {
+		cand_free(best);
+		return 0;
+	}
+	best->kind = FR_FPAGE_INDEX;
+	best->mass = mass_of(c, best);
 	return 0;
 }
 
@@ -1866,6 +1984,14 @@ analyse(struct ctx *c)
 	find_dates(c);
 	if (c->oom || index_columns(c) < 0)
 		goto done;
+#ifdef FR_FPAGE_DEBUG
+	for (size_t i = 0; i < c->n_dates; i++)
+		fprintf(stderr, "date el %u <%s class=%s> col %u (n %u) t %lld\n", c->dates[i].el,
+		        (const char *)c->els[c->dates[i].el].x->name,
+		        attr(c->els[c->dates[i].el].x, "class") ? attr(c->els[c->dates[i].el].x, "class")
+		                                                : "",
+		        c->dates[i].col, c->col_n[c->dates[i].col], (long long)c->dates[i].t);
+#endif
 	if (date_cands(c, &bt, &bi) < 0)
 		goto done;
 	if (!bi.kind && link_cands(c, &bi) < 0)
@@ -1876,6 +2002,8 @@ analyse(struct ctx *c)
 		bt = bs;
 		memset(&bs, 0, sizeof(bs));
 	}
+	if (!bt.kind && !bi.kind && single_row(c, &bi) < 0)
+		goto done;
 	if (bt.kind && (!bi.kind || bt.mass >= bi.mass)) {
 		c->p->kind = FR_FPAGE_THREAD;
 		if (fill_thread(c, &bt) < 0)

@@ -1,0 +1,727 @@
+/* test_fpage.c - forum page analysis (lib/forum/page.h) against the 14
+ * profiles of the synthetic forums, rendered in-process and checked with
+ * their truth: every entry and board page is an index whose rows point at
+ * the threads with their dates, every thread page a thread with the posts
+ * the truth puts on it (count, date, author, text), profile/FAQ/login/
+ * search pages other; then the hand-labelled real pages of
+ * ../shared/data/forums/trafilatura (tests/data/forums/fpages.tsv). Prints
+ * the shares exactly right and the parse rate. */
+#include "core/err.h"
+#include "core/timefmt.h"
+#include "forum/fdate.h"
+#include "forum/page.h"
+#include "serve/clock.h"
+#include "serve/forum_url.h"
+#include "serve/forums.h"
+#include "serve/server.h"
+
+#include "test.h"
+
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#define START 1790000000.0 /* 2026-09-21T14:13:20Z */
+#define NF 14u             /* one forum per row of the structure table */
+#define T_CHECK (START + 5 * 3600.0 + 17 * 60)
+
+static struct fr_serve_clock CLOCK = {START, START + 1e9, 1, START};
+static struct fr_fdate *FD;
+
+/* Figures over the synthetic pages. */
+static struct {
+	size_t pages, pages_ok, posts, posts_counted, date_exact, date_ok, author_ok, text_ok,
+	    hash_ok, depth_ok, nested_posts, rows, rows_title_ok, rows_dates_ok;
+	double parse_s;
+	size_t parsed, bytes;
+} F;
+
+static double
+mono(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+/* ---- the world ---- */
+
+static struct fr_forums *
+world(void)
+{
+	struct fr_forums_config cfg = {NF, 1, &CLOCK};
+	char err[256];
+	struct fr_forums *w = fr_forums_new(&cfg, err, sizeof(err));
+
+	if (!w)
+		fprintf(stderr, "  %s\n", err);
+	return w;
+}
+
+struct page {
+	int status;
+	char *body;
+	size_t len;
+};
+
+/* GET url (absolute, on forum<k>.test) at forum time t. */
+static void
+fetch(struct fr_forums *w, const char *url, double t, struct page *pg)
+{
+	struct fr_serve_req req;
+	struct fr_serve_resp resp;
+	char host[64], path[512];
+	const char *h = strstr(url, "://"), *slash, *q;
+	size_t n;
+
+	memset(pg, 0, sizeof(*pg));
+	pg->status = -1;
+	h = h ? h + 3 : url;
+	slash = strchr(h, '/');
+	snprintf(host, sizeof(host), "%.*s", (int)(slash ? (size_t)(slash - h) : strlen(h)), h);
+	slash = slash ? slash : "/";
+	q = strchr(slash, '?');
+	n = q ? (size_t)(q - slash) : strlen(slash);
+	snprintf(path, sizeof(path), "%.*s", (int)n, slash);
+	memset(&req, 0, sizeof(req));
+	req.path = path;
+	req.query = q ? q + 1 : "";
+	req.host_name = host;
+	req.wall_s = t;
+	memset(&resp, 0, sizeof(resp));
+	resp.last_modified_s = -1;
+	if (fr_forums_handle(w, &req, &resp) < 0)
+		return;
+	pg->status = resp.status;
+	pg->body = malloc(resp.len + 1);
+	if (pg->body) {
+		memcpy(pg->body, resp.body, resp.len);
+		pg->body[resp.len] = '\0';
+		pg->len = resp.len;
+	}
+	if (resp.release)
+		resp.release(resp.release_cls);
+}
+
+/* Parses pg as fetched from url at t (UTC, the page's own language). */
+static struct fr_fpage *
+analyse(const struct page *pg, const char *url, double t)
+{
+	struct fr_fpage_opts o;
+	struct fr_fpage *p = NULL;
+	char err[FR_ERRLEN];
+	double t0;
+
+	memset(&o, 0, sizeof(o));
+	o.dates = FD;
+	o.now_s = (int64_t)t;
+	t0 = mono();
+	if (fr_fpage_parse(pg->body ? pg->body : "", pg->len, url, &o, &p, err, sizeof(err)) != 0) {
+		fprintf(stderr, "  %s: %s\n", url, err);
+		CHECK(!"the page parses");
+		return NULL;
+	}
+	F.parse_s += mono() - t0;
+	F.parsed++;
+	F.bytes += pg->len;
+	return p;
+}
+
+/* ---- the truth ---- */
+
+struct tpost {
+	uint32_t k, tid, no;
+	int64_t t;
+	unsigned long long hash;
+	int sticky;
+	long parent;
+	char author[64];
+	char url[256];
+};
+
+struct tthread {
+	uint32_t k, tid, n;
+	int sticky;
+	const char *url;
+	const struct tpost **posts; /* by number */
+};
+
+struct truth {
+	struct tpost *p;
+	size_t n;
+	struct tthread *th;
+	size_t n_th;
+};
+
+static int
+cmp_post(const void *a, const void *b)
+{
+	const struct tpost *x = a, *y = b;
+
+	if (x->k != y->k)
+		return x->k < y->k ? -1 : 1;
+	if (x->tid != y->tid)
+		return x->tid < y->tid ? -1 : 1;
+	return x->no < y->no ? -1 : x->no > y->no;
+}
+
+static int
+truth_load(struct fr_forums *w, double t, struct truth *tr)
+{
+	FILE *f = tmpfile();
+	char err[256], line[1024];
+	size_t cap = 0;
+
+	memset(tr, 0, sizeof(*tr));
+	if (!f || fr_forums_write_truth(w, f, t, NULL, "truth", err, sizeof(err)) != 0) {
+		if (f)
+			fclose(f);
+		return -1;
+	}
+	rewind(f);
+	if (!fgets(line, sizeof(line), f)) {
+		fclose(f);
+		return -1;
+	}
+	while (fgets(line, sizeof(line), f)) {
+		struct tpost p;
+		unsigned pid, pinned;
+		long long ts;
+
+		memset(&p, 0, sizeof(p));
+		if (sscanf(line, "forum%u.test\t%u\t%255s\t%u\t%u\t%63s\t%lld\t%llx\t%d\t%u\t%ld", &p.k,
+		           &p.tid, p.url, &p.no, &pid, p.author, &ts, &p.hash, &p.sticky, &pinned,
+		           &p.parent) != 11)
+			continue;
+		p.t = ts;
+		if (tr->n == cap) {
+			struct tpost *np;
+
+			cap = cap ? cap * 2 : 8192;
+			np = realloc(tr->p, cap * sizeof(*np));
+			if (!np)
+				break;
+			tr->p = np;
+		}
+		tr->p[tr->n++] = p;
+	}
+	fclose(f);
+	qsort(tr->p, tr->n, sizeof(*tr->p), cmp_post);
+	/* threads: runs of (k, tid) */
+	for (size_t i = 0; i < tr->n;) {
+		size_t j = i;
+		struct tthread *th;
+
+		while (j < tr->n && tr->p[j].k == tr->p[i].k && tr->p[j].tid == tr->p[i].tid)
+			j++;
+		th = realloc(tr->th, (tr->n_th + 1) * sizeof(*th));
+		if (!th)
+			return -1;
+		tr->th = th;
+		th = &tr->th[tr->n_th++];
+		th->k = tr->p[i].k;
+		th->tid = tr->p[i].tid;
+		th->n = (uint32_t)(j - i);
+		th->sticky = tr->p[i].sticky;
+		th->url = tr->p[i].url;
+		th->posts = malloc(th->n * sizeof(*th->posts));
+		if (!th->posts)
+			return -1;
+		for (size_t x = i; x < j; x++)
+			th->posts[tr->p[x].no] = &tr->p[x];
+		i = j;
+	}
+	return 0;
+}
+
+static void
+truth_free(struct truth *tr)
+{
+	for (size_t i = 0; i < tr->n_th; i++)
+		free(tr->th[i].posts);
+	free(tr->th);
+	free(tr->p);
+}
+
+static const struct tthread *
+thread_by_url(const struct truth *tr, const char *url)
+{
+	for (size_t i = 0; i < tr->n_th; i++)
+		if (!strcmp(tr->th[i].url, url))
+			return &tr->th[i];
+	return NULL;
+}
+
+/* ---- URLs of pages past the first (forums.h) ---- */
+
+/* url of page P (1-based) of a board (board 1) or thread (board 0) whose
+ * first page is first; per page items. */
+static void
+page_url(enum fr_forum_sw sw, int board, const char *first, unsigned page, unsigned per,
+         char *buf, size_t len)
+{
+	unsigned off = (page - 1) * per;
+	const char *dot;
+
+	if (page <= 1) {
+		snprintf(buf, len, "%s", first);
+		return;
+	}
+	switch (sw) {
+	case FR_FORUM_PHPBB:
+		snprintf(buf, len, "%s&start=%u", first, off);
+		break;
+	case FR_FORUM_VBULLETIN:
+		snprintf(buf, len, "%s&page=%u", first, page);
+		break;
+	case FR_FORUM_SMF:
+		dot = strrchr(first, '.');
+		snprintf(buf, len, "%.*s.%u", (int)(dot - first), first, off);
+		break;
+	case FR_FORUM_XENFORO:
+		snprintf(buf, len, "%spage-%u", first, page);
+		break;
+	case FR_FORUM_DISCUZ:
+		/* /forum-ID-1.html, /thread-ID-1-1.html */
+		if (board) {
+			dot = strrchr(first, '-');
+			snprintf(buf, len, "%.*s-%u.html", (int)(dot - first), first, page);
+		} else {
+			dot = strstr(first, "-1-1.html");
+			snprintf(buf, len, "%.*s-%u-1.html", (int)(dot - first), first, page);
+		}
+		break;
+	case FR_FORUM_CUSTOM:
+		snprintf(buf, len, "%s%u.html", first, page);
+		break;
+	default:
+		snprintf(buf, len, "%s?page=%u", first, page);
+		break;
+	}
+}
+
+/* ---- the display order of a thread (forum_gen.h) ---- */
+
+static void
+visit(const struct tthread *th, uint32_t j, uint32_t d, int rev_top, uint32_t *order,
+      uint32_t *depth, uint32_t *k)
+{
+	order[*k] = j;
+	depth[*k] = d;
+	(*k)++;
+	if (j == 0 && rev_top) {
+		for (uint32_t c = th->n; c-- > 1;)
+			if (th->posts[c]->parent == 0)
+				visit(th, c, d + 1, 0, order, depth, k);
+		return;
+	}
+	for (uint32_t c = 1; c < th->n; c++)
+		if (th->posts[c]->parent == (long)j)
+			visit(th, c, d + 1, 0, order, depth, k);
+}
+
+static void
+display_order(const struct fr_forum_profile *pr, const struct tthread *th, uint32_t *order,
+              uint32_t *depth)
+{
+	uint32_t k = 0;
+
+	if (pr->nested) {
+		visit(th, 0, 0, pr->tsort == FR_FORUM_DSC, order, depth, &k);
+		return;
+	}
+	for (uint32_t i = 0; i < th->n; i++) {
+		order[i] = i == 0 || pr->tsort == FR_FORUM_ASC ? i : th->n - i;
+		depth[i] = 0;
+	}
+}
+
+/* ---- checks ---- */
+
+/* Whether date d (granularity gran) reads truth t: exactly, or within its
+ * precision when the page shows only "N units ago". */
+static int
+date_ok(int64_t d, unsigned gran, int64_t t, int exact)
+{
+	int64_t unit = gran <= FR_FDATE_MINUTE ? 60 : gran == FR_FDATE_HOUR ? 3600 : 86400 * 7;
+
+	if (d == t)
+		return 1;
+	return !exact && d != FR_FPAGE_NO_DATE && t > d - unit && t < d + unit;
+}
+
+static int
+exact_dates(const struct fr_forum_profile *pr)
+{
+	return pr->rel != FR_FORUM_REL_AGO || pr->attr != FR_FORUM_ATTR_NONE;
+}
+
+static void
+check_thread_page(struct fr_forums *w, uint32_t k, const struct tthread *th, unsigned page,
+                  int *profile_done)
+{
+	struct fr_forum_profile pr;
+	struct page pg;
+	struct fr_fpage *p;
+	char url[512];
+	uint32_t *order = malloc(th->n * sizeof(*order)), *depth = malloc(th->n * sizeof(*depth));
+	uint32_t from, to;
+	int ok = 1;
+
+	fr_forums_profile(k, &pr);
+	if (!order || !depth)
+		goto done;
+	display_order(&pr, th, order, depth);
+	from = (page - 1) * pr.posts_pp;
+	to = from + pr.posts_pp < th->n ? from + pr.posts_pp : th->n;
+	page_url(pr.sw, 0, th->url, page, pr.posts_pp, url, sizeof(url));
+	fetch(w, url, T_CHECK, &pg);
+	CHECK(pg.status == 200);
+	p = pg.status == 200 ? analyse(&pg, url, T_CHECK) : NULL;
+	F.pages++;
+	if (!p) {
+		free(pg.body);
+		goto done;
+	}
+	if (p->kind != FR_FPAGE_THREAD || p->n_recs != to - from) {
+		fprintf(stderr, "  %s: %s with %zu records, want thread with %u posts\n", url,
+		        fr_fpage_kind_name(p->kind), p->n_recs, (unsigned)(to - from));
+		ok = 0;
+	}
+	CHECK(p->kind == FR_FPAGE_THREAD);
+	CHECK(p->n_recs == to - from);
+	for (uint32_t i = 0; i < to - from && i < p->n_recs; i++) {
+		const struct tpost *tp = th->posts[order[from + i]];
+		const struct fr_fpage_record *r = &p->recs[i];
+		int dok = date_ok(r->date_s, r->date_gran, tp->t, exact_dates(&pr));
+		int aok = r->author && !strcmp(r->author, tp->author);
+		int tok = r->text && r->text[0];
+		uint32_t want_depth = depth[from + i] > 0 ? depth[from + i] - 1 : 0;
+
+		F.posts_counted++;
+		F.date_exact += r->date_s == tp->t;
+		F.date_ok += dok;
+		F.author_ok += aok;
+		F.text_ok += tok;
+		F.hash_ok += tok && fr_forums_text_hash(r->text, strlen(r->text)) == tp->hash;
+		if (pr.nested) {
+			F.nested_posts++;
+			F.depth_ok += r->depth == want_depth;
+		}
+		if (!dok || !aok || !tok) {
+			if (ok)
+				fprintf(stderr,
+				        "  %s post %u: date %lld (gran %u) want %lld; author %s want %s; "
+				        "text %s\n",
+				        url, (unsigned)i, (long long)r->date_s, r->date_gran,
+				        (long long)tp->t, r->author ? r->author : "(none)", tp->author,
+				        tok ? "ok" : "empty");
+			ok = 0;
+		}
+	}
+	F.posts += to - from;
+	F.pages_ok += ok;
+	CHECK(ok);
+	/* A profile page: the first post's author link. */
+	if (!*profile_done && p->n_recs > 0 && p->recs[0].author) {
+		const struct fr_fpage_record *r = &p->recs[0];
+
+		for (uint32_t l = r->first_link; l < r->first_link + r->n_links; l++) {
+			struct page pp;
+			struct fr_fpage *q;
+
+			if (!p->links[l].text || strcmp(p->links[l].text, r->author) != 0)
+				continue;
+			fetch(w, p->links[l].url, T_CHECK, &pp);
+			CHECK(pp.status == 200);
+			q = pp.status == 200 ? analyse(&pp, p->links[l].url, T_CHECK) : NULL;
+			F.pages++;
+			if (q) {
+				if (q->kind != FR_FPAGE_OTHER)
+					fprintf(stderr, "  %s: %s, want other\n", p->links[l].url,
+					        fr_fpage_kind_name(q->kind));
+				CHECK(q->kind == FR_FPAGE_OTHER);
+				F.pages_ok += q->kind == FR_FPAGE_OTHER;
+			}
+			fr_fpage_free(q);
+			free(pp.body);
+			*profile_done = 1;
+			break;
+		}
+	}
+	fr_fpage_free(p);
+	free(pg.body);
+done:
+	free(order);
+	free(depth);
+}
+
+/* Checks an index page's rows against the truth; returns its thread rows
+ * (title links to threads) or -1 when the page is missing. */
+static long
+check_board_page(struct fr_forums *w, uint32_t k, const struct truth *tr, const char *url)
+{
+	struct fr_forum_profile pr;
+	struct page pg;
+	struct fr_fpage *p;
+	long rows = 0;
+	int ok = 1;
+
+	fr_forums_profile(k, &pr);
+	fetch(w, url, T_CHECK, &pg);
+	if (pg.status != 200) {
+		free(pg.body);
+		return -1;
+	}
+	p = analyse(&pg, url, T_CHECK);
+	F.pages++;
+	if (!p) {
+		free(pg.body);
+		return 0;
+	}
+	if (p->kind != FR_FPAGE_INDEX) {
+		fprintf(stderr, "  %s: %s, want index\n", url, fr_fpage_kind_name(p->kind));
+		ok = 0;
+	}
+	CHECK(p->kind == FR_FPAGE_INDEX);
+	CHECK(p->n_date_cols == (pr.idates == FR_FORUM_IDATES_BOTH ? 2u : 1u));
+	for (size_t i = 0; i < p->n_recs; i++) {
+		const struct fr_fpage_record *r = &p->recs[i];
+		const struct tthread *th =
+		    r->title_link >= 0 ? thread_by_url(tr, p->links[r->title_link].url) : NULL;
+		int64_t created, last;
+		int dok;
+
+		F.rows++;
+		if (!th) {
+			fprintf(stderr, "  %s row %zu: title %s is no thread\n", url, i,
+			        r->title_link >= 0 ? p->links[r->title_link].url : "(none)");
+			ok = 0;
+			continue;
+		}
+		F.rows_title_ok++;
+		rows++;
+		created = th->posts[0]->t;
+		last = th->posts[th->n - 1]->t;
+		switch (pr.idates) {
+		case FR_FORUM_IDATES_BOTH:
+			dok = date_ok(r->created_s, r->date_gran, created, exact_dates(&pr)) &&
+			      date_ok(r->last_s, r->date_gran, last, exact_dates(&pr)) &&
+			      r->date_s == r->last_s;
+			break;
+		case FR_FORUM_IDATES_CREATED:
+			dok = date_ok(r->date_s, r->date_gran, created, exact_dates(&pr));
+			break;
+		default:
+			dok = date_ok(r->date_s, r->date_gran, last, exact_dates(&pr));
+			break;
+		}
+		F.rows_dates_ok += dok;
+		if (!dok) {
+			fprintf(stderr,
+			        "  %s row %zu: dates %lld/%lld/%lld want created %lld last %lld (%s)\n",
+			        url, i, (long long)r->created_s, (long long)r->last_s,
+			        (long long)r->date_s, (long long)created, (long long)last,
+			        fr_forums_idates_name(pr.idates));
+			ok = 0;
+		}
+	}
+	CHECK(ok);
+	F.pages_ok += ok;
+	fr_fpage_free(p);
+	free(pg.body);
+	return rows;
+}
+
+/* The last page of a board: the largest page that answers 200. */
+static unsigned
+last_board_page(struct fr_forums *w, enum fr_forum_sw sw, const char *first, unsigned per)
+{
+	unsigned lo = 1, hi = 2;
+	char url[512];
+
+	for (;;) {
+		struct page pg;
+
+		page_url(sw, 1, first, hi, per, url, sizeof(url));
+		fetch(w, url, T_CHECK, &pg);
+		free(pg.body);
+		if (pg.status != 200 || hi > 4096)
+			break;
+		lo = hi;
+		hi *= 2;
+	}
+	while (hi - lo > 1) {
+		unsigned mid = (lo + hi) / 2;
+		struct page pg;
+
+		page_url(sw, 1, first, mid, per, url, sizeof(url));
+		fetch(w, url, T_CHECK, &pg);
+		free(pg.body);
+		if (pg.status == 200)
+			lo = mid;
+		else
+			hi = mid;
+	}
+	return lo;
+}
+
+static void
+check_forum(struct fr_forums *w, const struct truth *tr, uint32_t k)
+{
+	struct fr_forum_profile pr;
+	char entry[FR_FORUMS_URL_MAX], url[512], path[FR_FORUMS_URL_MAX];
+	struct page pg;
+	struct fr_fpage *p;
+	char **boards = NULL;
+	size_t n_boards = 0, n_th = 0, longest = SIZE_MAX, singles = 0;
+	int profile_done = 0;
+	static const enum fr_furl_kind OTHER[] = {FR_FURL_FAQ, FR_FURL_LOGIN, FR_FURL_SEARCH};
+
+	fr_forums_profile(k, &pr);
+	fr_forums_entry_url(k, entry, sizeof(entry));
+	/* The entry page: rows of boards. */
+	fetch(w, entry, T_CHECK, &pg);
+	CHECK(pg.status == 200);
+	p = analyse(&pg, entry, T_CHECK);
+	F.pages++;
+	if (p) {
+		int ok = p->kind == FR_FPAGE_INDEX && p->n_recs > 0;
+
+		if (!ok)
+			fprintf(stderr, "  %s: %s with %zu rows, want index\n", entry,
+			        fr_fpage_kind_name(p->kind), p->n_recs);
+		boards = calloc(p->n_recs + 1, sizeof(*boards));
+		for (size_t i = 0; boards && i < p->n_recs; i++) {
+			const struct fr_fpage_record *r = &p->recs[i];
+			const struct tthread *th = NULL;
+
+			F.rows++;
+			if (r->title_link < 0) {
+				ok = 0;
+				continue;
+			}
+			F.rows_title_ok++;
+			boards[n_boards++] = strdup(p->links[r->title_link].url);
+			/* the row's last post: the thread one of its links names */
+			for (uint32_t l = r->first_link; l < r->first_link + r->n_links && !th; l++)
+				th = thread_by_url(tr, p->links[l].url);
+			if (th) {
+				int dok = date_ok(r->date_s, r->date_gran, th->posts[th->n - 1]->t,
+				                  exact_dates(&pr));
+
+				F.rows_dates_ok += dok;
+				if (!dok)
+					fprintf(stderr, "  %s row %zu: date %lld want %lld\n", entry, i,
+					        (long long)r->date_s, (long long)th->posts[th->n - 1]->t);
+				ok &= dok;
+			} else {
+				F.rows_dates_ok += r->date_s == FR_FPAGE_NO_DATE;
+				ok &= r->date_s == FR_FPAGE_NO_DATE;
+			}
+		}
+		CHECK(ok);
+		F.pages_ok += ok;
+	}
+	fr_fpage_free(p);
+	free(pg.body);
+	/* Boards: first, middle and last pages; every thread of the truth
+	 * on one of them has its URL. */
+	for (size_t b = 0; b < n_boards; b++) {
+		unsigned last = last_board_page(w, pr.sw, boards[b], pr.threads_pp);
+		unsigned pages[3] = {1, (last + 1) / 2, last};
+
+		for (int i = 0; i < 3; i++) {
+			if (i > 0 && pages[i] == pages[i - 1])
+				continue;
+			page_url(pr.sw, 1, boards[b], pages[i], pr.threads_pp, url, sizeof(url));
+			CHECK(check_board_page(w, k, tr, url) > 0);
+		}
+		free(boards[b]);
+	}
+	free(boards);
+	/* Threads: stickies, the longest, two of one post, every 23rd. */
+	for (size_t i = 0; i < tr->n_th; i++) {
+		if (tr->th[i].k != k)
+			continue;
+		if (longest == SIZE_MAX || tr->th[i].n > tr->th[longest].n)
+			longest = i;
+	}
+	for (size_t i = 0; i < tr->n_th; i++) {
+		const struct tthread *th = &tr->th[i];
+		unsigned last;
+
+		if (th->k != k)
+			continue;
+		n_th++;
+		if (!(th->sticky || i == longest || (th->n == 1 && singles++ < 2) || n_th % 23 == 0))
+			continue;
+		last = (th->n + pr.posts_pp - 1) / pr.posts_pp;
+		check_thread_page(w, k, th, 1, &profile_done);
+		if (last > 2)
+			check_thread_page(w, k, th, (last + 1) / 2, &profile_done);
+		if (last > 1)
+			check_thread_page(w, k, th, last, &profile_done);
+	}
+	CHECK(profile_done);
+	/* Other pages. */
+	for (size_t i = 0; i < sizeof(OTHER) / sizeof(OTHER[0]); i++) {
+		fr_furl_other(pr.sw, OTHER[i], path);
+		snprintf(url, sizeof(url), "http://forum%u.test%s", (unsigned)k, path);
+		fetch(w, url, T_CHECK, &pg);
+		p = pg.status == 200 ? analyse(&pg, url, T_CHECK) : NULL;
+		F.pages++;
+		if (p) {
+			if (p->kind != FR_FPAGE_OTHER)
+				fprintf(stderr, "  %s: %s, want other\n", url, fr_fpage_kind_name(p->kind));
+			CHECK(p->kind == FR_FPAGE_OTHER);
+			F.pages_ok += p->kind == FR_FPAGE_OTHER;
+		}
+		fr_fpage_free(p);
+		free(pg.body);
+	}
+}
+
+static void
+test_synthetic_forums(void)
+{
+	struct fr_forums *w = world();
+	struct truth tr;
+	const char *only = getenv("FPAGE_FORUM");
+
+	if (!w)
+		return;
+	CHECK(truth_load(w, T_CHECK, &tr) == 0);
+	for (uint32_t k = 0; k < NF; k++)
+		if (!only || (uint32_t)atoi(only) == k)
+			check_forum(w, &tr, k);
+	fprintf(stderr,
+	        "  synthetic: %zu/%zu pages right; posts %zu/%zu (%zu listed): dates exact %zu, "
+	        "within their precision %zu, authors %zu, texts %zu (the truth's text exactly "
+	        "%zu); nested depths %zu/%zu; index rows %zu: title %zu, dates %zu\n",
+	        F.pages_ok, F.pages, F.posts_counted, F.posts, F.posts_counted, F.date_exact,
+	        F.date_ok, F.author_ok, F.text_ok, F.hash_ok, F.depth_ok, F.nested_posts, F.rows,
+	        F.rows_title_ok, F.rows_dates_ok);
+	fprintf(stderr, "  parse: %zu pages, %.1f MB in %.3f s: %.0f pages/s\n", F.parsed,
+	        (double)F.bytes / 1e6, F.parse_s, F.parse_s > 0 ? (double)F.parsed / F.parse_s : 0);
+	CHECK(F.pages_ok == F.pages);
+	CHECK(F.posts_counted == F.posts);
+	CHECK(F.date_ok == F.posts_counted && F.author_ok == F.posts_counted &&
+	      F.text_ok == F.posts_counted);
+	CHECK(F.rows_title_ok == F.rows && F.rows_dates_ok == F.rows);
+	truth_free(&tr);
+	fr_forums_free(w);
+}
+
+int
+main(void)
+{
+	if (fr_fdate_new(&FD) != 0)
+		return 1;
+	RUN(test_synthetic_forums);
+	fr_fdate_free(FD);
+	return TEST_DONE();
+}
