@@ -940,6 +940,11 @@ block_score(const struct ctx *c, uint32_t e)
 static int
 content_ok(const struct ctx *c, uint32_t e, uint32_t date_el, int32_t author)
 {
+	const xmlNode *x = c->els[e].x;
+
+	/* headings are the post's title, not what the user wrote */
+	if (x->name[0] == 'h' && x->name[1] >= '1' && x->name[1] <= '6' && !x->name[2])
+		return 0;
 	return !contains(c, e, date_el) && !(author >= 0 && contains(c, e, (uint32_t)author));
 }
 
@@ -969,6 +974,10 @@ content_alone(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author)
 		for (uint32_t e = (uint32_t)best + 1; e < c->els[best].end; e = c->els[e].end) {
 			double s = block_score(c, e);
 
+			if (!content_ok(c, e, date_el, author)) {
+				cur -= s; /* a title heading does not count */
+				continue;
+			}
 			if (s > ns) {
 				ns = s;
 				next = (int32_t)e;
@@ -976,6 +985,13 @@ content_alone(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author)
 		}
 		if (next < 0 || ns < SPREAD_KEEP * cur || c->els[next].link >= 0 ||
 		    is_tag(c->els[next].x, "blockquote"))
+			break;
+		/* not into one of a sequence of alike parts (paragraphs) */
+		for (uint32_t e = (uint32_t)best + 1; e < c->els[best].end && next >= 0;
+		     e = c->els[e].end)
+			if (e != (uint32_t)next && c->els[e].sig == c->els[next].sig)
+				next = -1;
+		if (next < 0)
 			break;
 		best = next;
 	}
@@ -1045,7 +1061,7 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 		double sd = var > 0 ? sqrt(var) : 0;
 
 		ps[j].cur = sd;
-		if (ps[j].present * 2 < k->n)
+		if (ps[j].present * 2 < k->n || ps[j].multi > 0)
 			continue;
 		if (sd > bs || (sd == bs && best >= 0 && ps[j].depth < ps[best].depth)) {
 			bs = sd;
@@ -1109,46 +1125,38 @@ err:
 
 /* ---- candidates ---- */
 
-/* Depth of each record in a nested list: how many ancestors of the same
- * tag its repeating item has below the records' common ancestor. */
+/* Depth of each record in a nested list: how often the signature of the
+ * record's root, parent or grandparent (the repeating item: li.comment >
+ * ul > li.comment) recurs above it, less one; classless <div> and <span>
+ * wrappers do not count, and a page whose records are all equally deep
+ * is flat. */
 static void
 depths(const struct ctx *c, struct cand *k)
 {
-	uint32_t lca;
+	int same = 1;
 
-	if (k->n == 0)
-		return;
-	lca = k->root[0];
-	for (size_t i = 1; i < k->n; i++)
-		while (!contains(c, lca, k->root[i]) && c->els[lca].parent >= 0)
-			lca = (uint32_t)c->els[lca].parent;
 	for (size_t i = 0; i < k->n; i++) {
-		uint32_t item = k->root[i], d = 0;
+		unsigned best = 1;
+		uint32_t item = k->root[i];
 
-		/* The item: up while the parent holds no earlier record and no
-		 * other record as shallow as this one. */
-		for (;;) {
-			int32_t u = c->els[item].parent;
-			int stop = 0;
+		for (int up_ = 0; up_ < 3 && c->els[item].parent >= 0; up_++) {
+			const xmlNode *x = c->els[item].x;
+			unsigned m = 0;
 
-			if (u < 0 || (uint32_t)u == lca)
-				break;
-			if (i > 0 && contains(c, (uint32_t)u, k->root[i - 1]))
-				break;
-			for (size_t j = i + 1; j < k->n && k->root[j] < c->els[u].end; j++)
-				if (c->els[k->root[j]].depth <= c->els[k->root[i]].depth)
-					stop = 1;
-			if (stop)
-				break;
-			item = (uint32_t)u;
+			if (!((is_tag(x, "div") || is_tag(x, "span")) && !attr(x, "class"))) {
+				for (int32_t a = (int32_t)item; a >= 0; a = c->els[a].parent)
+					m += c->els[a].sig == c->els[item].sig;
+				if (m > best)
+					best = m;
+			}
+			item = (uint32_t)c->els[item].parent;
 		}
-		for (int32_t a = c->els[item].parent; a >= 0 && (uint32_t)a != lca;
-		     a = c->els[a].parent)
-			if (contains(c, lca, (uint32_t)a) &&
-			    !strcmp((const char *)c->els[a].x->name, (const char *)c->els[item].x->name))
-				d++;
-		k->depth[i] = d;
+		k->depth[i] = best - 1;
+		same &= k->depth[i] == k->depth[0];
 	}
+	if (same)
+		for (size_t i = 0; i < k->n; i++)
+			k->depth[i] = 0;
 }
 
 /* Whether seq (n times) is monotone in some direction. */
@@ -1167,48 +1175,49 @@ monotone(const int64_t *seq, size_t n)
 }
 
 /* Alg. 1: every group of sibling records sorted, but for one leading
- * record out of order at the top. Sets k->lead. Returns 1 when sorted. */
+ * record out of order at the top. Siblings share the nearest earlier
+ * record less deep; records without one (their parent is on an earlier
+ * page) are siblings by depth. Sets k->lead. Returns 1 when sorted. */
 static int
 sorted(const struct ctx *c, struct cand *k)
 {
 	int64_t *seq = malloc((k->n + 1) * sizeof(*seq));
-	size_t *parent = malloc((k->n + 1) * sizeof(*parent));
+	size_t *group = malloc((k->n + 1) * sizeof(*group));
 	int ok = 1;
 
-	if (!seq || !parent) {
+	if (!seq || !group) {
 		free(seq);
-		free(parent);
+		free(group);
 		return -1;
 	}
-	/* parent: the nearest earlier record shallower than this one */
 	for (size_t i = 0; i < k->n; i++) {
-		parent[i] = SIZE_MAX;
+		group[i] = SIZE_MAX - k->depth[i];
 		for (size_t j = i; j-- > 0;)
 			if (k->depth[j] < k->depth[i]) {
-				parent[i] = j;
+				group[i] = j;
 				break;
 			}
 	}
 	k->lead = 0;
-	for (size_t g = SIZE_MAX;; g = g == SIZE_MAX ? 0 : g + 1) {
-		size_t n = 0;
+	for (size_t i = 0; i < k->n && ok; i++) {
+		size_t n = 0, first = SIZE_MAX;
 
-		if (g != SIZE_MAX && g >= k->n)
-			break;
-		for (size_t i = 0; i < k->n; i++)
-			if (parent[i] == g)
-				seq[n++] = c->dates[k->date[i]].t;
-		if (n < 2 || monotone(seq, n))
+		for (size_t j = 0; j < k->n; j++)
+			if (group[j] == group[i]) {
+				if (first == SIZE_MAX)
+					first = j;
+				seq[n++] = c->dates[k->date[j]].t;
+			}
+		if (first != i || n < 2 || monotone(seq, n))
 			continue;
-		if (g == SIZE_MAX && monotone(seq + 1, n - 1)) {
+		if (group[i] == SIZE_MAX && monotone(seq + 1, n - 1)) {
 			k->lead = 1;
 			continue;
 		}
 		ok = 0;
-		break;
 	}
 	free(seq);
-	free(parent);
+	free(group);
 	return ok;
 }
 
