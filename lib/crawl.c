@@ -12,6 +12,8 @@
 #include "core/rng.h"
 #include "core/strmap.h"
 #include "fetchq.h"
+#include "forum/fdate.h"
+#include "forum/sinfo.h"
 #include "net/robots.h"
 #include "net/url.h"
 #include "parse/feed.h"
@@ -46,6 +48,14 @@ struct csrc {
 	char *hop_url;  /* following a redirect: the address asked next, else NULL */
 	int hops;       /* redirects followed in this fetch */
 	int all_permanent; /* every one of them 301 or 308 */
+	/* Forums: the learned state, and the cycle under way (its pages go
+	 * out one at a time, each after the host's gap). */
+	int is_forum;
+	struct fr_sinfo *forum;
+	struct fr_sinfo_cycle *cyc;
+	double cyc_start_s;
+	uint64_t cyc_bytes;
+	long cyc_last_status;
 };
 
 struct crawl {
@@ -81,6 +91,9 @@ struct crawl {
 	uint32_t tx_fetches;
 	double tx_since;
 	uint64_t tx_new, tx_updated;
+	struct fr_fdate *fdate;         /* forums' date detector (NULL: no forum) */
+	struct fr_sinfo_opts fopts;
+	int stopping;
 	int fatal;               /* the store failed: stop */
 	char *fatal_err;
 	char errbuf[512];
@@ -253,6 +266,11 @@ struct outcome {
 	size_t n_items;
 	size_t n_new;
 	int settled;    /* --once: no further attempt this run */
+	/* Without a response (a forum's cycle of many pages): the fetch log's
+	 * outcome, bytes and duration. */
+	const char *outcome_name;
+	int64_t bytes;
+	double duration_s;
 };
 
 static double
@@ -550,6 +568,72 @@ feed_items(const struct fr_feed *feed)
 	return it;
 }
 
+/* Stores source i's fetch as oc describes it (items, status, error), the
+ * policy learning inside the transaction (learn). */
+static void
+commit_outcome(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr_response *res,
+	       const char *error, double now)
+{
+	struct csrc *cs = &c->src[i];
+
+	cs->attempts++;
+	oc->settled = !oc->error || !transient(res) || cs->attempts >= ONCE_ATTEMPTS;
+	struct fr_store_fetch sf = {
+		.source_id = cs->row.id,
+		.time_s = now,
+		.duration_s = res ? res->elapsed_s : oc->duration_s,
+		.status = res ? res->status : 0,
+		.outcome = oc->outcome_name ? oc->outcome_name
+			   : error        ? "robots-denied"
+			   : res          ? fr_net_outcome_name(res->outcome)
+					  : "none",
+		.bytes = res ? (int64_t)res->wire_bytes : oc->bytes,
+		.error = oc->error,
+		.items = oc->items,
+		.n_items = oc->n_items,
+	};
+	if (oc->error && res && res->outcome == FR_NET_OK)
+		sf.outcome = "parse-error";
+	size_t n_new = 0, n_upd = 0;
+	char serr[512];
+	group_open(c, now);
+	if (c->fatal) {
+		/* After a store failure nothing more is committed: the rows of a
+		 * rolled-back group are ahead of the store. The source is
+		 * fetched again next run. */
+	} else if (fr_store_commit_fetch(c->st, &sf, learn, oc, &cs->row, &n_new, &n_upd, serr,
+					 sizeof(serr)) < 0) {
+		/* Nothing of this fetch was stored, nor (in a group) anything
+		 * of the group: those sources keep their stored state and are
+		 * fetched again. The store failing is fatal to the run. */
+		logf_(c, "source %lld: %s: store: %s", (long long)cs->row.id, cs->row.url, serr);
+		fatal(c, serr);
+		group_commit(c);
+	} else if (c->tx_open) {
+		c->tx_fetches++;
+		c->tx_new += n_new;
+		c->tx_updated += n_upd;
+	} else {
+		c->stats.new_items += n_new;
+		c->stats.updated_items += n_upd;
+	}
+	if (oc->error) {
+		/* The fetcher's reasons name the URL already. */
+		if (res && res->err[0] && strstr(oc->error, cs->row.url))
+			logf_(c, "source %lld: %s (error %d in a row, next try in %.0f s)",
+			      (long long)cs->row.id, oc->error, cs->row.err_count,
+			      cs->row.backoff_until_s - now);
+		else
+			logf_(c, "source %lld: %s: %s (error %d in a row, next try in %.0f s)",
+			      (long long)cs->row.id, cs->row.url, oc->error, cs->row.err_count,
+			      cs->row.backoff_until_s - now);
+	}
+	if (oc->settled && !cs->done_once) {
+		cs->done_once = 1;
+		c->n_done_once++;
+	}
+}
+
 /* Ends source i's fetch: parse, commit, learn. res is NULL when the fetch
  * never went out (robots.txt denial, error says why). */
 static void
@@ -604,64 +688,210 @@ finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *e
 	else
 		c->stats.ok++;
 
-	cs->attempts++;
-	oc.settled = !oc.error || !transient(res) || cs->attempts >= ONCE_ATTEMPTS;
-	struct fr_store_fetch sf = {
-		.source_id = cs->row.id,
-		.time_s = now,
-		.duration_s = res ? res->elapsed_s : 0,
-		.status = res ? res->status : 0,
-		.outcome = error ? "robots-denied" : res ? fr_net_outcome_name(res->outcome) : "none",
-		.bytes = res ? (int64_t)res->wire_bytes : 0,
-		.error = oc.error,
-		.items = oc.items,
-		.n_items = oc.n_items,
-	};
-	if (oc.error && res && res->outcome == FR_NET_OK)
-		sf.outcome = "parse-error";
-	size_t n_new = 0, n_upd = 0;
-	char serr[512];
-	group_open(c, now);
-	if (c->fatal) {
-		/* After a store failure nothing more is committed: the rows of a
-		 * rolled-back group are ahead of the store. The source is
-		 * fetched again next run. */
-	} else if (fr_store_commit_fetch(c->st, &sf, learn, &oc, &cs->row, &n_new, &n_upd, serr,
-					 sizeof(serr)) < 0) {
-		/* Nothing of this fetch was stored, nor (in a group) anything
-		 * of the group: those sources keep their stored state and are
-		 * fetched again. The store failing is fatal to the run. */
-		logf_(c, "source %lld: %s: store: %s", (long long)cs->row.id, cs->row.url, serr);
-		fatal(c, serr);
-		group_commit(c);
-	} else if (c->tx_open) {
-		c->tx_fetches++;
-		c->tx_new += n_new;
-		c->tx_updated += n_upd;
-	} else {
-		c->stats.new_items += n_new;
-		c->stats.updated_items += n_upd;
-	}
-	if (oc.error) {
-		/* The fetcher's reasons name the URL already. */
-		if (res && res->err[0] && strstr(oc.error, cs->row.url))
-			logf_(c, "source %lld: %s (error %d in a row, next try in %.0f s)",
-			      (long long)cs->row.id, oc.error, cs->row.err_count,
-			      cs->row.backoff_until_s - now);
-		else
-			logf_(c, "source %lld: %s: %s (error %d in a row, next try in %.0f s)",
-			      (long long)cs->row.id, cs->row.url, oc.error, cs->row.err_count,
-			      cs->row.backoff_until_s - now);
-	}
-	if (oc.settled && !cs->done_once) {
-		cs->done_once = 1;
-		c->n_done_once++;
-	}
+	commit_outcome(c, i, &oc, res, error, now);
 	free(items);
 	fr_feed_free(feed);
 	free(cs->hop_url);
 	cs->hop_url = NULL;
 	cs->hops = 0;
+}
+
+/* ---- forums: a cycle of page fetches, stored as one fetch ---------------- */
+
+/* The cycle is over: its new posts are the fetch's items, the forum's
+ * learned state goes into the row, and both commit together. */
+static void
+forum_finish(struct crawl *c, uint32_t i, const char *error, double now)
+{
+	struct csrc *cs = &c->src[i];
+	struct outcome oc = {.c = c, .i = i, .now = now, .error = error};
+	struct fr_sinfo_cycle_stats st = {0};
+	struct fr_store_item *items = NULL;
+	size_t n = 0;
+	char msg[768];
+
+	c->stats.fetches++;
+	if (cs->cyc) {
+		const struct fr_sinfo_post *p = fr_sinfo_cycle_posts(cs->cyc, &n);
+		fr_sinfo_cycle_stats(cs->cyc, &st);
+		if (n && !(items = calloc(n, sizeof(*items)))) {
+			oc.error = "out of memory";
+			n = 0;
+		}
+		for (size_t k = 0; k < n; k++) {
+			/* One post, one item: its thread is the item's summary
+			 * line and title. */
+			items[k].id = p[k].id;
+			items[k].url = p[k].page_url;
+			items[k].title = p[k].thread_title;
+			items[k].author = p[k].author;
+			items[k].summary = p[k].thread_url;
+			items[k].content = p[k].text;
+			items[k].enclosure_length = -1;
+			items[k].published_s = p[k].published_s;
+			items[k].updated_s = INT64_MIN;
+		}
+		const char *errs = fr_sinfo_cycle_errors(cs->cyc);
+		size_t el = strlen(errs);
+		if (el)
+			logf_(c, "forum %lld: %s: %zu page(s) not read this cycle: %.*s%s",
+			      (long long)cs->row.id, cs->row.url, st.errors, (int)(el > 600 ? 600 : el - 1),
+			      errs, el > 600 ? "..." : "");
+		if (!oc.error && st.pages > 0 && st.pages == st.errors) {
+			snprintf(msg, sizeof(msg), "no page of the forum could be read (last status %ld)",
+				 cs->cyc_last_status);
+			oc.error = msg;
+		}
+		if (!oc.error && st.pages == 0) {
+			snprintf(msg, sizeof(msg), "nothing to fetch: %s",
+				 el ? errs : "no forum structure found");
+			oc.error = msg;
+		}
+	} else if (!oc.error) {
+		oc.error = "the forum's cycle could not start";
+	}
+	oc.items = items;
+	oc.n_items = n;
+	oc.status = oc.error ? FR_FETCH_ERROR : FR_FETCH_OK;
+	oc.outcome_name = oc.error ? "forum-error" : "forum-cycle";
+	oc.bytes = (int64_t)cs->cyc_bytes;
+	oc.duration_s = now - cs->cyc_start_s;
+	if (oc.error)
+		c->stats.errors++;
+	else
+		c->stats.ok++;
+	/* The state after the cycle is stored with its posts. */
+	if (!oc.error && cs->cyc) {
+		void *blob = NULL;
+		size_t len = 0;
+		fr_sinfo_cycle_settle(cs->cyc);
+		if (fr_sinfo_save(cs->forum, &blob, &len) == 0) {
+			free(cs->row.kind_state);
+			cs->row.kind_state = blob;
+			cs->row.kind_state_len = len;
+		} else {
+			oc.error = "out of memory";
+			oc.status = FR_FETCH_ERROR;
+		}
+	}
+	if (!oc.error && !cs->row.title && cs->forum && fr_sinfo_entry(cs->forum))
+		set_str(&cs->row.site_url, fr_sinfo_entry(cs->forum));
+	int ok_before = !c->fatal;
+	commit_outcome(c, i, &oc, NULL, error, now);
+	free(items);
+	/* A store failure puts the forum back as it was: its posts are not
+	 * stored, and the next run repeats the cycle. */
+	fr_sinfo_cycle_end(cs->cyc, !oc.error && ok_before && !c->fatal);
+	cs->cyc = NULL;
+	cs->cyc_bytes = 0;
+}
+
+/* Sends the cycle's next page (or the next hop of a redirect), or ends the
+ * cycle when there is none. */
+static int
+submit_forum(struct crawl *c, uint32_t i)
+{
+	struct csrc *cs = &c->src[i];
+	double now = fr_time_now();
+	char e[512];
+
+	cs->feed_at = 0;
+	if (!cs->forum) {
+		int rc = cs->row.kind_state && cs->row.kind_state_len
+				 ? fr_sinfo_load(cs->row.kind_state, cs->row.kind_state_len, &cs->forum,
+						 e, sizeof(e))
+				 : fr_sinfo_new(cs->row.url, &cs->forum, e, sizeof(e));
+		if (rc < 0) {
+			forum_finish(c, i, e, now);
+			return -1;
+		}
+	}
+	if (!cs->cyc) {
+		if (fr_sinfo_cycle_begin(cs->forum, &c->fopts, now, &cs->cyc, e, sizeof(e)) < 0) {
+			forum_finish(c, i, e, now);
+			return -1;
+		}
+		cs->cyc_start_s = now;
+		cs->cyc_bytes = 0;
+		cs->cyc_last_status = 0;
+	}
+	for (;;) {
+		const char *url = cs->hop_url;
+		if (!url) {
+			if (c->stopping || !(url = fr_sinfo_cycle_next(cs->cyc))) {
+				if (c->stopping) {
+					/* Not finished: nothing of it is stored. */
+					fr_sinfo_cycle_end(cs->cyc, 0);
+					cs->cyc = NULL;
+					return 0;
+				}
+				forum_finish(c, i, NULL, now);
+				return 0;
+			}
+		}
+		if (c->robots) {
+			double cd = -1;
+			enum fr_robots_verdict v = fr_robots_cache_check(c->robots, url, now, &cd);
+			if (v == FR_ROBOTS_DENIED) {
+				/* A page robots.txt forbids is skipped, not fetched. */
+				c->stats.robots_denied++;
+				free(cs->hop_url);
+				cs->hop_url = NULL;
+				cs->hops = 0;
+				fr_sinfo_cycle_feed(cs->cyc, 0, NULL, 0, now);
+				continue;
+			}
+		}
+		cs->req_at = now;
+		struct fr_request rq = {url, NULL, NULL, (uint64_t)i << 1};
+		if (fr_fetchq_submit(c->fetcher, &rq, e, sizeof(e)) < 0) {
+			fr_sinfo_cycle_feed(cs->cyc, 0, NULL, 0, now);
+			continue;
+		}
+		return 0;
+	}
+}
+
+/* A page of a forum's cycle came back: fed to the cycle; the next one
+ * waits for the host's gap. */
+static void
+forum_page_done(struct crawl *c, uint32_t i, const struct fr_response *res, double now)
+{
+	struct csrc *cs = &c->src[i];
+
+	c->stats.bytes += res->wire_bytes;
+	cs->cyc_bytes += res->wire_bytes;
+	cs->cyc_last_status = res->status;
+	if (res->outcome == FR_NET_HTTP_ERROR && res->status >= 300 && res->status < 400 &&
+	    res->location && cs->hops < c->max_hops) {
+		/* Followed here, in the host's slot like any page. */
+		cs->hops++;
+		set_str(&cs->hop_url, res->location);
+	} else {
+		if (!cs->cyc)
+			return;
+		if (res->outcome == FR_NET_OK)
+			fr_sinfo_cycle_feed(cs->cyc, res->status ? res->status : 200, res->body,
+					    res->len, now);
+		else
+			fr_sinfo_cycle_feed(cs->cyc, res->status ? res->status : -1, NULL, 0, now);
+		free(cs->hop_url);
+		cs->hop_url = NULL;
+		cs->hops = 0;
+	}
+	if (res->status == 429 || res->status == 503) {
+		double until = now + backoff_s(c, 1);
+		if (c->o->retry_after && res->retry_after_at_s > until &&
+		    res->retry_after_at_s < now + c->o->retry_after_cap_s)
+			until = res->retry_after_at_s;
+		cs->feed_at = until;
+		c->stats.throttled++;
+		logf_(c, "host %s answered %ld: the forum's next page waits %.0f s", cs->row.host,
+		      res->status, until - now);
+	} else {
+		cs->feed_at = cs->req_at + slack(c->hosts[cs->host].gap_s);
+	}
+	c->deferred[c->n_deferred++] = i;
 }
 
 /* ---- starting fetches ---------------------------------------------------- */
@@ -670,6 +900,9 @@ static int
 submit_feed(struct crawl *c, uint32_t i)
 {
 	struct csrc *cs = &c->src[i];
+
+	if (cs->is_forum)
+		return submit_forum(c, i);
 
 	cs->feed_at = 0;
 	cs->req_at = fr_time_now();
@@ -692,7 +925,10 @@ deny(struct crawl *c, uint32_t i, double now)
 	c->stats.robots_denied++;
 	snprintf(why, sizeof(why), "robots.txt of %s disallows this address",
 		 c->src[i].row.host ? c->src[i].row.host : "its host");
-	finish(c, i, NULL, why, now);
+	if (c->src[i].is_forum)
+		forum_finish(c, i, why, now);
+	else
+		finish(c, i, NULL, why, now);
 }
 
 /* Starts source i's fetch at now (the scheduler chose it). Returns 0, or
@@ -810,6 +1046,10 @@ on_done(void *arg, const struct fr_response *res)
 		}
 		return;
 	}
+	if (c->src[i].is_forum) {
+		forum_page_done(c, i, res, now);
+		return;
+	}
 	if (res->outcome == FR_NET_HTTP_ERROR && res->status >= 300 && res->status < 400 &&
 	    res->location && follow(c, i, res, now))
 		return;
@@ -867,12 +1107,15 @@ crawl_free(struct crawl *c)
 		for (uint32_t i = 0; i < c->n; i++) {
 			fr_store_source_clear(&c->src[i].row);
 			free(c->src[i].hop_url);
+			fr_sinfo_cycle_end(c->src[i].cyc, 0);
+			fr_sinfo_free(c->src[i].forum);
 		}
 		free(c->src);
 	}
 	if (c->hosts) {
 		free(c->hosts);
 	}
+	fr_fdate_free(c->fdate);
 	free(c->fatal_err);
 	free(c->deferred);
 	free(c->weight);
@@ -921,6 +1164,16 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 
 		cs->row = rows[i];
 		memset(&rows[i], 0, sizeof(rows[i]));
+		cs->is_forum = cs->row.kind && strcmp(cs->row.kind, "forum") == 0;
+		if (cs->is_forum && !c->fdate) {
+			if (fr_fdate_new(&c->fdate) < 0) {
+				fr_errf(err, errlen, "out of memory");
+				goto out;
+			}
+			c->fopts.mode = FR_SINFO_INCREMENTAL;
+			c->fopts.dates = c->fdate;
+			c->fopts.max_bytes = o->fetch.max_body;
+		}
 		hn = cs->row.host;
 		if (!hn || !hn[0])
 			hn = hfree = fr_url_host(cs->row.url);
@@ -1103,6 +1356,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		if (!stopping && ((o->stop && *o->stop) || now >= end || c->fatal ||
 				  (o->once && c->n_done_once >= c->n))) {
 			stopping = 1;
+			c->stopping = 1;
 			if (o->stop && *o->stop)
 				logf_(c, "stopping: finishing %zu transfers in flight",
 				      fr_fetchq_running(c->fetcher));

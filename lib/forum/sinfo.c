@@ -637,6 +637,7 @@ struct fr_sinfo_cycle {
 	char *probe_urls[MAX_PROBES];
 	int n_probe_urls;
 	int start_is_index;
+	int settled;
 	int oom;
 };
 
@@ -1836,23 +1837,28 @@ restore(struct fr_sinfo_cycle *c)
 }
 
 void
+fr_sinfo_cycle_settle(struct fr_sinfo_cycle *c)
+{
+	if (c->settled || c->oom)
+		return;
+	c->settled = 1;
+	if (c->phase != 1)
+		return;
+	entry_board(c);
+	decide_sorts(c);
+	if (c->f->entry && c->f->n_boards + c->f->n_threads > 0) {
+		c->f->learned = 1;
+		c->f->relearn = 0;
+	}
+}
+
+void
 fr_sinfo_cycle_end(struct fr_sinfo_cycle *c, int commit)
 {
 	if (!c)
 		return;
-	if (commit && c->phase == 1)
-		entry_board(c);
-	if (commit && c->phase == 1 && !c->focus) {
-		decide_sorts(c);
-		if (c->f->entry && c->f->n_boards + c->f->n_threads > 0) {
-			c->f->learned = 1;
-			c->f->relearn = 0;
-		}
-	} else if (commit && c->phase == 1 && c->focus) {
-		decide_sorts(c);
-		if (c->f->entry && c->f->n_boards + c->f->n_threads > 0)
-			c->f->learned = 1;
-	}
+	if (commit)
+		fr_sinfo_cycle_settle(c);
 	if (!commit || c->oom)
 		restore(c);
 	/* Posts point at thread URLs and titles of f: those survive until

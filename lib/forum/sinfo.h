@@ -130,6 +130,13 @@ void fr_sinfo_cycle_stats(const struct fr_sinfo_cycle *c, struct fr_sinfo_cycle_
 /* Errors so far, one line each ("URL: reason"), or "" (borrowed). */
 const char *fr_sinfo_cycle_errors(const struct fr_sinfo_cycle *c);
 
+/* Folds what the cycle learnt into f now (phase 1: the sorts, the
+ * stickies, the entry's board; f is marked learnt), keeping the cycle and
+ * its posts alive: so f can be saved and stored together with the posts
+ * before the cycle ends. fr_sinfo_cycle_end(c, 1) does it when not done;
+ * fr_sinfo_cycle_end(c, 0) still puts f back as it was. */
+void fr_sinfo_cycle_settle(struct fr_sinfo_cycle *c);
+
 /* Ends the cycle. commit 1: f takes what the cycle learnt (threads and
  * boards, their last crawl times, the patterns and sorts of phase 1), as
  * a crawl that stored the posts must; 0: f is left as it was (the posts
