@@ -32,6 +32,7 @@
 /* Thresholds of the decisions (docs/forum-pages.md). */
 #define THREAD_MIN_RATIO 1.5 /* posts: non-anchor text per anchor text byte, at least */
 #define THREAD_MIN_AVG 40.0  /* posts: non-anchor bytes per record, at least */
+#define SINGLE_MIN_RATIO 0.8 /* a lone post (its text follows its date): the same, at least */
 #define INDEX_MAX_RATIO 3.0  /* index rows: non-anchor text per anchor text byte, below */
 #define INDEX_MIN_TITLED 0.6 /* index rows: share with a title link, at least */
 #define SPREAD_KEEP 0.8      /* content: a child keeps this share of the spread */
@@ -50,7 +51,7 @@ struct el {
 	uint64_t path; /* sigs from the root */
 	uint32_t na;   /* visible text bytes outside links, subtree */
 	uint32_t an;   /* visible text bytes inside links, subtree */
-	uint32_t nd;   /* visible text bytes of date elements, subtree */
+	uint32_t nh;   /* visible text bytes in table headers (th, thead), subtree */
 	int32_t link;  /* index in the page's links when an <a> listed there, else -1 */
 };
 
@@ -436,7 +437,7 @@ add_link(struct ctx *c, uint32_t i)
 
 /* Adds x's element children (and text) under parent index pi. */
 static void
-build(struct ctx *c, xmlNode *first, int32_t pi, uint32_t depth, int in_a)
+build(struct ctx *c, xmlNode *first, int32_t pi, uint32_t depth, int in_a, int in_th)
 {
 	for (xmlNode *x = first; x && !c->oom; x = x->next) {
 		if (x->type == XML_TEXT_NODE || x->type == XML_CDATA_SECTION_NODE) {
@@ -451,6 +452,8 @@ build(struct ctx *c, xmlNode *first, int32_t pi, uint32_t depth, int in_a)
 				c->els[pi].an += v;
 			else
 				c->els[pi].na += v;
+			if (in_th)
+				c->els[pi].nh += v;
 			if (grow((void **)&c->texts, &c->cap_texts, c->n_texts + 1, sizeof(*c->texts)) <
 			        0 ||
 			    grow((void **)&c->tlens, &c->cap_tlens, c->n_texts + 1, sizeof(*c->tlens)) < 0) {
@@ -485,12 +488,14 @@ build(struct ctx *c, xmlNode *first, int32_t pi, uint32_t depth, int in_a)
 			e->link = -1;
 			if (a)
 				add_link(c, i);
-			build(c, x->children, (int32_t)i, depth + 1, in_a || a);
+			build(c, x->children, (int32_t)i, depth + 1, in_a || a,
+			      in_th || is_tag(x, "th") || is_tag(x, "thead"));
 			e = &c->els[i];
 			e->end = (uint32_t)c->n_els;
 			if (pi >= 0) {
 				c->els[pi].na += e->na;
 				c->els[pi].an += e->an;
+				c->els[pi].nh += e->nh;
 			}
 		}
 	}
@@ -587,6 +592,66 @@ attr_date(struct ctx *c, uint32_t i, struct fr_fdate_match *m)
 	return -1;
 }
 
+/* A day read without its time when glue words the detector does not
+ * know stand between them ("Hoy a las 10:52"): the time of day that
+ * follows within two short words joins the date. */
+static void
+day_time(const char *s, size_t len, struct fr_fdate_match *m)
+{
+	size_t p = m->end, words = 0, h = 0, mi = 0, sec = 0, nd;
+	int in = 0, has_sec = 0;
+
+	if (m->gran != FR_FDATE_DAY || (m->flags & FR_FDATE_FROM_ATTR))
+		return;
+	for (; p < len && p < m->end + 16 && !isdigit((unsigned char)s[p]); p++) {
+		if (isspace((unsigned char)s[p]) || s[p] == ',') {
+			in = 0;
+		} else if (!in) {
+			in = 1;
+			words++;
+		}
+	}
+	if (words > 2 || p >= len)
+		return;
+	for (nd = 0; p < len && isdigit((unsigned char)s[p]) && nd < 2; p++, nd++)
+		h = h * 10 + (size_t)(s[p] - '0');
+	/* 10:52, and French 10h52 */
+	if (!nd || p + 2 >= len || (s[p] != ':' && s[p] != 'h') || !isdigit((unsigned char)s[p + 1]) ||
+	    !isdigit((unsigned char)s[p + 2]))
+		return;
+	mi = (size_t)(s[p + 1] - '0') * 10 + (size_t)(s[p + 2] - '0');
+	p += 3;
+	if (p + 2 < len && s[p] == ':' && isdigit((unsigned char)s[p + 1]) &&
+	    isdigit((unsigned char)s[p + 2])) {
+		sec = (size_t)(s[p + 1] - '0') * 10 + (size_t)(s[p + 2] - '0');
+		has_sec = 1;
+		p += 3;
+	}
+	if (p < len && isdigit((unsigned char)s[p]))
+		return;
+	{
+		size_t q = p;
+
+		while (q < len && s[q] == ' ')
+			q++;
+		if (q + 1 < len && (s[q] == 'p' || s[q] == 'P') && (s[q + 1] == 'm' || s[q + 1] == 'M')) {
+			if (h < 12)
+				h += 12;
+			p = q + 2;
+		} else if (q + 1 < len && (s[q] == 'a' || s[q] == 'A') &&
+		           (s[q + 1] == 'm' || s[q + 1] == 'M')) {
+			if (h == 12)
+				h = 0;
+			p = q + 2;
+		}
+	}
+	if (h > 23 || mi > 59 || sec > 59)
+		return;
+	m->t_s += (int64_t)(h * 3600 + mi * 60 + sec);
+	m->gran = has_sec ? FR_FDATE_SECOND : FR_FDATE_MINUTE;
+	m->end = p;
+}
+
 static void
 find_dates(struct ctx *c)
 {
@@ -614,8 +679,10 @@ find_dates(struct ctx *c)
 			n = fr_fdate_scan(c->pg, (const char *)t->content, len, m, MAX_DATES_PER_TEXT);
 			if (n > MAX_DATES_PER_TEXT)
 				n = MAX_DATES_PER_TEXT;
-			for (size_t j = 0; j < n; j++)
+			for (size_t j = 0; j < n; j++) {
+				day_time((const char *)t->content, len, &m[j]);
 				add_date(c, i, k++, &m[j], (uint32_t)(m[j].end - m[j].begin));
+			}
 		}
 	}
 }
@@ -774,21 +841,26 @@ wordy(const char *s)
 	return letters >= 2 && letters >= digits;
 }
 
+/* Words of s with a letter in them (numbers are no words); CJK and
+ * Hangul characters count one each. */
 static size_t
 words(const char *s)
 {
 	size_t n = 0, cjk = 0;
-	int in = 0;
+	int in = 0, letter = 0;
 
-	for (const unsigned char *p = (const unsigned char *)s; *p; p++) {
-		if (isspace(*p)) {
-			in = 0;
+	for (const unsigned char *p = (const unsigned char *)s;; p++) {
+		if (!*p || isspace(*p)) {
+			n += in && letter;
+			in = letter = 0;
+			if (!*p)
+				break;
 			continue;
 		}
 		if (*p >= 0xE3 && *p <= 0xED) /* CJK and Hangul: a word each */
 			cjk++;
-		if (!in)
-			n++;
+		if (isalpha(*p) || *p >= 0xC0)
+			letter = 1;
 		in = 1;
 	}
 	return n + cjk;
@@ -928,11 +1000,12 @@ struct pstat {
 	uint32_t depth;
 };
 
-/* Score of an element as a post's content block: its text, less dates. */
+/* Score of an element as a post's content block: its text, less dates
+ * and table headers. */
 static double
 block_score(const struct ctx *c, uint32_t e)
 {
-	return (double)c->els[e].na + c->els[e].an - date_text(c, e);
+	return (double)c->els[e].na + c->els[e].an - date_text(c, e) - c->els[e].nh;
 }
 
 /* Whether e may be (inside) the content: it holds neither the record's
@@ -951,12 +1024,12 @@ content_ok(const struct ctx *c, uint32_t e, uint32_t date_el, int32_t author)
 /* The content block of one record alone: the largest text block holding
  * neither date nor author, then down while one child keeps most of it. */
 static int32_t
-content_alone(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author)
+content_alone(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author, uint32_t from)
 {
 	int32_t best = -1;
 	double bs = 0;
 
-	for (uint32_t e = r + 1; e < c->els[r].end; e++) {
+	for (uint32_t e = from > r ? from : r + 1; e < c->els[r].end; e++) {
 		double s;
 
 		if (!content_ok(c, e, date_el, author) || c->els[e].link >= 0)
@@ -1500,7 +1573,7 @@ fill_thread(struct ctx *c, const struct cand *k)
 	}
 	for (size_t i = 0; i < k->n; i++)
 		if (content[i] < 0)
-			content[i] = content_alone(c, k->root[i], c->dates[k->date[i]].el, author[i]);
+			content[i] = content_alone(c, k->root[i], c->dates[k->date[i]].el, author[i], 0);
 	/* The authors: the nearest link, then the position most records agree on. */
 	for (size_t i = 0; i < k->n; i++) {
 		int32_t h = author_hint(c, k->root[i], content[i]);
@@ -1763,6 +1836,18 @@ clock_date(const struct ctx *c, size_t d)
 	       c->dates[d].t >= c->o->now_s - 120;
 }
 
+/* Whether date d may date a lone post or row: alone in its column, not
+ * the clock, and most of its element's text ("hier" in a title is no
+ * date of it). */
+static int
+lone_date(const struct ctx *c, size_t d)
+{
+	const struct el *e = &c->els[c->dates[d].el];
+
+	return c->col_n[c->dates[d].col] == 1 && !clock_date(c, d) &&
+	       3 * (double)c->dates[d].tlen >= (double)e->na + e->an;
+}
+
 /* The highest ancestor of date d's element that holds no date of a
  * list (a column of several), no clock and no later date, below <body>. */
 static uint32_t
@@ -1810,13 +1895,23 @@ single_cand(struct ctx *c, struct cand *best)
 		char *t;
 		int ok;
 
-		if (c->col_n[c->dates[d].col] != 1 || clock_date(c, d))
+		if (!lone_date(c, d))
 			continue;
 		top = climb(c, d);
 		author = author_near(c, top, e, -1);
 		if (author < 0)
 			continue;
-		content = content_alone(c, top, e, author);
+		/* the content near both: at most two levels above them */
+		r = lca(c, e, (uint32_t)author);
+		for (int i = 0; i < 2 && r != top && c->els[r].parent >= 0; i++)
+			r = (uint32_t)c->els[r].parent;
+		/* a post's text follows its date; a row's description comes
+		 * before its last post's */
+		content = content_alone(c, r, e, author, c->els[e].end);
+#ifdef FR_FPAGE_DEBUG
+		fprintf(stderr, "single %zu: top %u author %d region %u content %d\n", d, top, author, r,
+		        content);
+#endif
 		if (content < 0)
 			continue;
 		t = text_of(c->els[content].x, MAX_POST_TEXT, 1, 0);
@@ -1835,7 +1930,7 @@ single_cand(struct ctx *c, struct cand *best)
 		k.mass = mass_of(c, &k);
 		/* of two records one inside the other, the one with the later
 		 * date (a member joins before posting); else the larger */
-		if (ratio < THREAD_MIN_RATIO ||
+		if (ratio < SINGLE_MIN_RATIO ||
 		    (best->kind &&
 		     ((contains(c, r, best->root[0]) || contains(c, best->root[0], r))
 		          ? c->dates[best->date[0]].t >= c->dates[d].t
@@ -1889,7 +1984,7 @@ single_row(struct ctx *c, struct cand *best)
 	double ratio, avg;
 
 	for (size_t d = 0; d < c->n_dates; d++) {
-		if (c->col_n[c->dates[d].col] != 1 || clock_date(c, d))
+		if (!lone_date(c, d))
 			continue;
 		if (row == UINT32_MAX)
 			row = c->dates[d].el;
@@ -2110,7 +2205,7 @@ fr_fpage_parse(const char *html, size_t len, const char *url, const struct fr_fp
 		c.els[0].path = mix(FNV0 * 31 + c.els[0].fsig);
 		c.els[0].link = -1;
 		c.n_els = 1;
-		build(&c, root->children, 0, 1, 0);
+		build(&c, root->children, 0, 1, 0, 0);
 		c.els[0].end = (uint32_t)c.n_els;
 		(void)body;
 	}
