@@ -1084,6 +1084,8 @@ run_forum(struct bench *b, struct run *r, uint32_t k)
 		if (errs && *errs)
 			add_sample(fr->errors, &fr->n_errors, "cycle %u: %.280s", c, errs);
 
+		/* Phase 1's index votes are cast when the cycle settles. */
+		fr_sinfo_cycle_settle(cy);
 		votes = fr_sinfo_cycle_votes(cy, &n);
 		for (size_t i = 0; i < n; i++) {
 			int v = votes[i].sort == FR_SINFO_SORT_UNKNOWN ? V_UNDECIDED

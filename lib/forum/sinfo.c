@@ -48,6 +48,8 @@ struct fr_sinfo {
 	int col_created; /* index pages with one date column: 1 it is the creation, 0 the
 	                    last activity, -1 not known */
 	int idx_fr, thr_fr; /* the pagers' number positions from the right, -1 not known */
+	int64_t horizon_s;  /* how long after its first post a thread still gets replies (99th
+	                       percentile of phase 1's threads; 0 not known) */
 	char *pat[4];       /* index, index-pagination, thread, thread-pagination shapes */
 	struct board *boards;
 	size_t n_boards, cap_boards;
@@ -148,7 +150,7 @@ board_find(const struct fr_sinfo *f, const char *url)
 {
 	uint32_t id;
 
-	return fr_strmap_find(f->bmap, url, strlen(url), &id) == 0 ? (int32_t)id : -1;
+	return fr_strmap_find(f->bmap, url, strlen(url), &id) == 1 ? (int32_t)id : -1;
 }
 
 static int32_t
@@ -156,7 +158,7 @@ thread_find(const struct fr_sinfo *f, const char *url)
 {
 	uint32_t id;
 
-	return fr_strmap_find(f->tmap, url, strlen(url), &id) == 0 ? (int32_t)id : -1;
+	return fr_strmap_find(f->tmap, url, strlen(url), &id) == 1 ? (int32_t)id : -1;
 }
 
 static int32_t
@@ -299,7 +301,7 @@ fr_sinfo_describe(const struct fr_sinfo *f)
 
 /* ---- serialisation ------------------------------------------------------- */
 
-#define MAGIC "FSINFO1"
+#define MAGIC "FSINFO2"
 
 struct wbuf {
 	unsigned char *p;
@@ -378,6 +380,7 @@ fr_sinfo_save(const struct fr_sinfo *f, void **blob, size_t *len)
 	put_u32(&w, (uint32_t)(f->col_created + 1));
 	put_u32(&w, (uint32_t)(f->idx_fr + 1));
 	put_u32(&w, (uint32_t)(f->thr_fr + 1));
+	put_u64(&w, (uint64_t)f->horizon_s);
 	for (int i = 0; i < 4; i++)
 		put_str(&w, f->pat[i]);
 	put_u32(&w, (uint32_t)f->n_boards);
@@ -500,6 +503,7 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 	f->col_created = (int)get_u32(&r) - 1;
 	f->idx_fr = (int)get_u32(&r) - 1;
 	f->thr_fr = (int)get_u32(&r) - 1;
+	f->horizon_s = (int64_t)get_u64(&r);
 	for (int i = 0; i < 4; i++)
 		f->pat[i] = get_str(&r);
 	uint32_t nb = get_u32(&r);
@@ -560,7 +564,8 @@ enum task_kind {
 	T_INDEX,   /* an index page of a board (board -1: the entry's board list) */
 	T_LINK,    /* phase 1 / FoCUS: a row's link, to classify (an index or a thread) */
 	T_THREAD,  /* a thread page */
-	T_RESUME   /* no fetch: an index page's rows waiting on a thread (LAD, undated) */
+	T_RESUME,  /* no fetch: an index page's rows waiting on a thread (LAD, undated) */
+	T_ENTRY    /* phase 2: the entry page, for the boards with news */
 };
 
 enum dir {
@@ -576,6 +581,7 @@ struct row {
 	char *title;
 	char *la;        /* last-activity URL, or NULL */
 	int64_t last_s;  /* the row's last-activity date, NO_DATE unknown */
+	int64_t created_s; /* its creation date (shown, or its thread's first post), or NO_DATE */
 	int64_t slack_s;
 	int sticky;
 };
@@ -590,6 +596,7 @@ struct task {
 	struct row *rows;  /* T_RESUME: the rows left */
 	size_t n_rows, next_row;
 	int last_qualified;
+	int64_t last_created; /* the creation date of the last row walked */
 	char *index_next;  /* T_RESUME: the board's next index page, or NULL */
 };
 
@@ -598,7 +605,8 @@ struct ipage {
 	char *url;
 	unsigned n_cols;
 	size_t n;
-	int32_t *thread;
+	char **row_url;  /* the rows' title links (phase 1 knows their kind only later) */
+	int32_t *thread; /* resolved when the sorts are decided */
 	int64_t *created, *last, *date;
 	unsigned *gran;
 };
@@ -637,6 +645,7 @@ struct fr_sinfo_cycle {
 	char *probe_urls[MAX_PROBES];
 	int n_probe_urls;
 	int start_is_index;
+	size_t threads_before; /* threads known when the cycle began */
 	int settled;
 	int oom;
 };
@@ -818,6 +827,7 @@ fr_sinfo_cycle_begin(struct fr_sinfo *f, const struct fr_sinfo_opts *o, double n
 	c->max_pages = o->max_pages ? o->max_pages : 20000;
 	c->focus = o->mode == FR_SINFO_FOCUS;
 	c->phase = (!f->learned || f->relearn) ? 1 : 2;
+	c->threads_before = f->n_threads;
 	c->st.phase = c->phase;
 	if (fr_sinfo_save(f, &c->undo, &c->undo_len) < 0)
 		goto oom;
@@ -827,6 +837,10 @@ fr_sinfo_cycle_begin(struct fr_sinfo *f, const struct fr_sinfo_opts *o, double n
 	} else if (c->focus) {
 		/* The baseline re-crawls everything its patterns reach. */
 		if (enqueue(c, T_INDEX, f->entry, -1, -1, D_FULL, 0) < 0)
+			goto oom;
+	} else if (f->entry && board_find(f, f->entry) < 0) {
+		/* The entry's rows say which boards have news. */
+		if (enqueue(c, T_ENTRY, f->entry, -1, -1, D_FULL, 0) < 0)
 			goto oom;
 	} else {
 		for (size_t b = 0; b < f->n_boards; b++)
@@ -905,16 +919,24 @@ post_id(const struct fr_fpage_record *r, char hex[41])
 	free(buf);
 }
 
+/* What the thread's ring of recent posts keeps: the author and the text
+ * (a post's shown date may change between visits: "Gestern, 20:01", then
+ * "29.02.2024, 20:01"; "2 hours ago", then "1 day ago"). */
 static uint64_t
-id64(const char hex[41])
+content_key(const struct fr_fpage_record *r)
 {
-	uint64_t v = 0;
+	uint64_t h = 1469598103934665603ULL;
+	const char *parts[2] = {r->author ? r->author : "", r->text ? r->text : ""};
 
-	for (int i = 0; i < 16; i++) {
-		char ch = hex[i];
-		v = v << 4 | (uint64_t)(ch <= '9' ? ch - '0' : ch - 'a' + 10);
+	for (int k = 0; k < 2; k++) {
+		for (const unsigned char *q = (const unsigned char *)parts[k]; *q; q++) {
+			h ^= *q;
+			h *= 1099511628211ULL;
+		}
+		h ^= 0xff;
+		h *= 1099511628211ULL;
 	}
-	return v;
+	return h;
 }
 
 static int
@@ -1018,7 +1040,7 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 {
 	struct fr_sinfo *f = c->f;
 	struct thread *t = &f->threads[tk->thread];
-	int new_thread = t->n_posts == 0 && t->last_post_s == NO_DATE;
+	int new_thread = (size_t)tk->thread >= c->threads_before;
 	size_t n_new = 0;
 	int has_old = 0;
 
@@ -1038,11 +1060,11 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 		const struct fr_fpage_record *r = &p->recs[i];
 		char hex[41];
 		post_id(r, hex);
-		uint64_t id = id64(hex);
+		uint64_t id = content_key(r);
 		int is_new;
 		if (ring_has(t, id))
 			is_new = 0;
-		else if (last_known == NO_DATE || r->date_s == NO_DATE)
+		else if (new_thread || last_known == NO_DATE || r->date_s == NO_DATE)
 			is_new = 1;
 		else
 			is_new = r->date_s >= last_known - slack_of(r->date_gran, r->date_flags);
@@ -1137,8 +1159,24 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 
 /* ---- index pages --------------------------------------------------------- */
 
+static void
+ipage_free(struct ipage *ip)
+{
+	for (size_t i = 0; ip->row_url && i < ip->n; i++)
+		free(ip->row_url[i]);
+	free(ip->row_url);
+	free(ip->url);
+	free(ip->thread);
+	free(ip->created);
+	free(ip->last);
+	free(ip->date);
+	free(ip->gran);
+}
+
+static char *row_url(const struct fr_fpage *p, const struct fr_fpage_record *r);
+
 static int
-ipage_add(struct fr_sinfo_cycle *c, const struct fr_fpage *p, const int32_t *th)
+ipage_add(struct fr_sinfo_cycle *c, const struct fr_fpage *p)
 {
 	if (c->n_ipages == c->cap_ipages) {
 		size_t cap = c->cap_ipages ? c->cap_ipages * 2 : 32;
@@ -1153,22 +1191,21 @@ ipage_add(struct fr_sinfo_cycle *c, const struct fr_fpage *p, const int32_t *th)
 	ip->url = strdup(p->url);
 	ip->n = p->n_recs;
 	ip->n_cols = p->n_date_cols;
+	ip->row_url = calloc(p->n_recs + 1, sizeof(*ip->row_url));
 	ip->thread = malloc((p->n_recs + 1) * sizeof(*ip->thread));
 	ip->created = malloc((p->n_recs + 1) * sizeof(int64_t));
 	ip->last = malloc((p->n_recs + 1) * sizeof(int64_t));
 	ip->date = malloc((p->n_recs + 1) * sizeof(int64_t));
 	ip->gran = malloc((p->n_recs + 1) * sizeof(unsigned));
-	if (!ip->url || !ip->thread || !ip->created || !ip->last || !ip->date || !ip->gran) {
-		free(ip->url);
-		free(ip->thread);
-		free(ip->created);
-		free(ip->last);
-		free(ip->date);
-		free(ip->gran);
+	if (!ip->url || !ip->row_url || !ip->thread || !ip->created || !ip->last || !ip->date ||
+	    !ip->gran) {
+		ip->n = 0;
+		ipage_free(ip);
 		return -1;
 	}
 	for (size_t i = 0; i < p->n_recs; i++) {
-		ip->thread[i] = th[i];
+		ip->row_url[i] = row_url(p, &p->recs[i]);
+		ip->thread[i] = -1;
 		ip->created[i] = p->recs[i].created_s;
 		ip->last[i] = p->recs[i].last_s;
 		ip->date[i] = p->recs[i].date_s;
@@ -1292,7 +1329,7 @@ on_index_full(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, siz
 		}
 		free(u);
 	}
-	if (c->phase == 1 && tk->board >= 0 && ipage_add(c, p, th) < 0)
+	if (c->phase == 1 && tk->board >= 0 && ipage_add(c, p) < 0)
 		c->oom = 1;
 	free(th);
 	if (fresh) {
@@ -1358,6 +1395,7 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 				c->qh++;
 				c->qn--;
 				struct task rest = {.kind = T_RESUME,
+						    .last_created = tk->last_created,
 						    .board = tk->board,
 						    .thread = rw->thread,
 						    .rows = tk->rows,
@@ -1374,8 +1412,18 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 			}
 		}
 		tk->last_qualified = qualifies || rw->sticky;
+		if (!rw->sticky)
+			tk->last_created = rw->created_s;
 	}
-	if (tk->last_qualified && tk->index_next && c->st.pages + c->qn < c->max_pages)
+	/* CRD boards: old threads with news sit on later pages; while the rows
+	 * show their last activity, the walk goes on as long as the last row
+	 * is young enough to get replies still (the forum's horizon). */
+	int go_on = tk->last_qualified;
+	if (!go_on && f->isort == FR_SINFO_CRD && f->horizon_s > 0 && tk->n_rows &&
+	    tk->rows[tk->n_rows - 1].last_s != NO_DATE && tk->last_created != NO_DATE &&
+	    tk->last_created >= (int64_t)c->now_s - f->horizon_s)
+		go_on = 1;
+	if (go_on && tk->index_next && c->st.pages + c->qn < c->max_pages)
 		enqueue(c, T_INDEX, tk->index_next, tk->board, -1, D_FULL, 1);
 }
 
@@ -1411,6 +1459,10 @@ on_index_incremental(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage 
 		rw->title = xstrdup(p->links[r->title_link].text);
 		rw->thread = thread_find(f, u);
 		rw->last_s = row_last(f, p, r);
+		rw->created_s = p->n_date_cols >= 2                        ? r->created_s
+				: p->n_date_cols == 1 && f->col_created == 1 ? r->date_s
+				: rw->thread >= 0 ? f->threads[rw->thread].first_post_s
+						  : NO_DATE;
 		rw->slack_s = slack_of(r->date_gran, r->date_flags);
 		rw->sticky = rw->thread >= 0 && f->threads[rw->thread].sticky;
 		const char **urls = malloc((r->n_links + 1) * sizeof(*urls));
@@ -1436,8 +1488,60 @@ on_index_incremental(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage 
 	tk->index_next = index_next(c, p);
 	tk->next_row = 0;
 	tk->last_qualified = 0;
+	tk->last_created = NO_DATE;
 	f->boards[tk->board].last_crawl_s = c->now_s;
 	walk_rows(c, tk);
+}
+
+/* Phase 2: the entry page lists the boards with their last activity; only
+ * boards with news are walked (all of them when the rows show no date, or
+ * the page cannot be read). */
+static void
+on_entry(struct fr_sinfo_cycle *c, struct fr_fpage *p, size_t body_len)
+{
+	struct fr_sinfo *f = c->f;
+	unsigned char *listed = calloc(f->n_boards + 1, 1);
+	int64_t *newest = malloc((f->n_boards + 1) * sizeof(*newest));
+	size_t news = 0;
+
+	if (!listed || !newest) {
+		free(listed);
+		free(newest);
+		c->oom = 1;
+		return;
+	}
+	for (size_t b = 0; b < f->n_boards; b++)
+		newest[b] = NO_DATE;
+	for (size_t t = 0; t < f->n_threads; t++) {
+		const struct thread *th = &f->threads[t];
+		if (th->board >= 0 && (size_t)th->board < f->n_boards && th->last_post_s != NO_DATE &&
+		    th->last_post_s > newest[th->board])
+			newest[th->board] = th->last_post_s;
+	}
+	for (size_t i = 0; p && p->kind == FR_FPAGE_INDEX && i < p->n_recs; i++) {
+		const struct fr_fpage_record *r = &p->recs[i];
+		char *u = row_url(p, r);
+		int32_t b = u ? board_find(f, u) : -1;
+		free(u);
+		if (b < 0)
+			continue;
+		int64_t last = r->n_links ? (p->n_date_cols >= 2 ? r->last_s : r->date_s) : NO_DATE;
+		if (last == NO_DATE || newest[b] == NO_DATE ||
+		    last > newest[b] + slack_of(r->date_gran, r->date_flags)) {
+			enqueue(c, T_INDEX, f->boards[b].url, b, -1, D_FULL, 0);
+			news++;
+		}
+		listed[b] = 1;
+	}
+	for (size_t b = 0; b < f->n_boards; b++)
+		if (!listed[b])
+			enqueue(c, T_INDEX, f->boards[b].url, (int32_t)b, -1, D_FULL, 0);
+	if (news) {
+		c->st.pages_new++;
+		c->st.bytes_new += body_len;
+	}
+	free(listed);
+	free(newest);
 }
 
 /* ---- phase 1 ------------------------------------------------------------- */
@@ -1590,12 +1694,23 @@ rises(const int64_t *v, size_t n, size_t *lead)
 	return r;
 }
 
+static int
+cmp_i64(const void *a, const void *b)
+{
+	int64_t x = *(const int64_t *)a, y = *(const int64_t *)b;
+	return (x > y) - (x < y);
+}
+
 static void
 decide_sorts(struct fr_sinfo_cycle *c)
 {
 	struct fr_sinfo *f = c->f;
 	size_t crd = 0, lad = 0, col_cr = 0, col_last = 0, asc = 0, dsc = 0;
 
+	for (size_t i = 0; i < c->n_ipages; i++)
+		for (size_t k = 0; k < c->ipages[i].n; k++)
+			c->ipages[i].thread[k] =
+			    c->ipages[i].row_url[k] ? thread_find(f, c->ipages[i].row_url[k]) : -1;
 	/* The one-column type: the row date against its thread's first post. */
 	for (size_t i = 0; i < c->n_ipages; i++) {
 		const struct ipage *ip = &c->ipages[i];
@@ -1680,6 +1795,23 @@ decide_sorts(struct fr_sinfo_cycle *c)
 	}
 	if (crd != lad)
 		f->isort = crd > lad ? FR_SINFO_CRD : FR_SINFO_LAD;
+	/* The horizon: how long threads keep getting replies. */
+	int64_t *span = malloc((f->n_threads + 1) * sizeof(*span));
+	size_t ns = 0;
+	if (span) {
+		for (size_t t = 0; t < f->n_threads; t++) {
+			const struct thread *th = &f->threads[t];
+			if (!th->sticky && th->first_post_s != NO_DATE && th->last_post_s != NO_DATE)
+				span[ns++] = th->last_post_s - th->first_post_s;
+		}
+		if (ns) {
+			qsort(span, ns, sizeof(*span), cmp_i64);
+			f->horizon_s = span[(size_t)((double)(ns - 1) * 0.99)];
+			if (f->horizon_s < 86400)
+				f->horizon_s = 86400;
+		}
+		free(span);
+	}
 	if (asc != dsc)
 		f->tsort = asc > dsc ? FR_SINFO_ASC : FR_SINFO_DSC;
 }
@@ -1753,6 +1885,8 @@ fr_sinfo_cycle_feed(struct fr_sinfo_cycle *c, long status, const char *body, siz
 		cerr(c, tk.url, "HTTP status %ld", status);
 		if (tk.kind == T_PROBE)
 			on_probe(c, &tk, NULL, 0);
+		if (tk.kind == T_ENTRY)
+			on_entry(c, NULL, 0);
 		task_clear(&tk);
 		return;
 	}
@@ -1766,6 +1900,8 @@ fr_sinfo_cycle_feed(struct fr_sinfo_cycle *c, long status, const char *body, siz
 		cerr(c, tk.url, "%s", e);
 		if (tk.kind == T_PROBE)
 			on_probe(c, &tk, NULL, 0);
+		if (tk.kind == T_ENTRY)
+			on_entry(c, NULL, 0);
 		task_clear(&tk);
 		return;
 	}
@@ -1787,6 +1923,9 @@ fr_sinfo_cycle_feed(struct fr_sinfo_cycle *c, long status, const char *body, siz
 		break;
 	case T_THREAD:
 		on_thread(c, &tk, p, len);
+		break;
+	case T_ENTRY:
+		on_entry(c, p, len);
 		break;
 	case T_RESUME:
 		break;
@@ -1873,14 +2012,8 @@ fr_sinfo_cycle_end(struct fr_sinfo_cycle *c, int commit)
 		free(c->vote_urls[i]);
 	free(c->vote_urls);
 	free(c->votes);
-	for (size_t i = 0; i < c->n_ipages; i++) {
-		free(c->ipages[i].url);
-		free(c->ipages[i].thread);
-		free(c->ipages[i].created);
-		free(c->ipages[i].last);
-		free(c->ipages[i].date);
-		free(c->ipages[i].gran);
-	}
+	for (size_t i = 0; i < c->n_ipages; i++)
+		ipage_free(&c->ipages[i]);
 	free(c->ipages);
 	for (size_t i = 0; i < c->qn; i++)
 		task_clear(&c->q[c->qh + i]);
