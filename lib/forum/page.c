@@ -950,20 +950,65 @@ author_hint(const struct ctx *c, uint32_t r, int32_t content)
 	return -1;
 }
 
-/* The link nearest to the date element in record r that may be the
- * author, outside content; -1 none. */
+/* Whether element e shows a short name in text of its own (a guest's or
+ * a forum's unlinked user name): one to three words, no link, no date. */
+static int
+name_like(const struct ctx *c, uint32_t e)
+{
+	const struct el *x = &c->els[e];
+	char *t;
+	int ok;
+
+	if (x->an || x->na < 2 || x->na > 40 || has_date(c, e))
+		return 0;
+	for (uint32_t ch = e + 1; ch < x->end; ch = c->els[ch].end)
+		if (c->els[ch].na)
+			return 0; /* its text is in children */
+	t = text_of(x->x, 64, 0, 0);
+	ok = t && wordy(t) && words(t) >= 1 && words(t) <= 3;
+	free(t);
+	return ok;
+}
+
+/* Author modes: a link in the record, a name in the record's own text, a
+ * link beside the record (in its parent or grandparent, outside other
+ * records: a profile cell a broken page nests apart). */
+enum { AUTHOR_LINK, AUTHOR_NAME, AUTHOR_BESIDE };
+
+/* The candidate nearest to the date element (the lowest common ancestor)
+ * before the content; -1 none. others (n of them) are the other records'
+ * roots, skipped in AUTHOR_BESIDE. */
 static int32_t
-author_near(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t content)
+author_find(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t content, int mode,
+            const uint32_t *others, size_t n)
 {
 	int32_t best = -1;
-	uint32_t bh = UINT32_MAX;
+	uint32_t bh = UINT32_MAX, from = r, to = c->els[r].end;
 
-	for (uint32_t e = r; e < c->els[r].end; e++) {
+	if (mode == AUTHOR_BESIDE) {
+		uint32_t u = r;
+
+		for (int i = 0; i < 2 && c->els[u].parent > 0; i++)
+			u = (uint32_t)c->els[u].parent;
+		from = u;
+		to = c->els[u].end;
+	}
+	for (uint32_t e = from; e < to; e++) {
 		uint32_t h;
+		int skip = 0;
 
-		if (content >= 0 && contains(c, (uint32_t)content, e))
-			continue;
-		if (!author_like(c, e, date_el))
+		if (content >= 0 && (contains(c, (uint32_t)content, e) || e >= (uint32_t)content))
+			break; /* the author comes before the post's text */
+		if (mode == AUTHOR_BESIDE) {
+			if (contains(c, r, e))
+				continue; /* searched already */
+			for (size_t j = 0; j < n && !skip; j++)
+				skip = contains(c, others[j], e) || contains(c, e, others[j]);
+			if (skip) {
+				continue;
+			}
+		}
+		if (mode == AUTHOR_NAME ? !name_like(c, e) : !author_like(c, e, date_el))
 			continue;
 		h = lca_height(c, date_el, e);
 		if (h < bh) {
@@ -972,6 +1017,14 @@ author_near(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t content)
 		}
 	}
 	return best;
+}
+
+/* The link nearest to the date element in record r that may be the
+ * author, outside content; -1 none. */
+static int32_t
+author_near(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t content)
+{
+	return author_find(c, r, date_el, content, AUTHOR_LINK, NULL, 0);
 }
 
 /* The signature path of e relative to its ancestor r. */
@@ -1574,13 +1627,30 @@ fill_thread(struct ctx *c, const struct cand *k)
 	for (size_t i = 0; i < k->n; i++)
 		if (content[i] < 0)
 			content[i] = content_alone(c, k->root[i], c->dates[k->date[i]].el, author[i], 0);
-	/* The authors: the nearest link, then the position most records agree on. */
-	for (size_t i = 0; i < k->n; i++) {
-		int32_t h = author_hint(c, k->root[i], content[i]);
+	/* The authors: a hint, else the nearest link before the text, else a
+	 * name in text, else a link beside the record; then the position most
+	 * records agree on. */
+	for (int mode = AUTHOR_LINK; mode <= AUTHOR_BESIDE; mode++) {
+		size_t found = 0;
 
-		author[i] = h >= 0 ? h : author_near(c, k->root[i], c->dates[k->date[i]].el, content[i]);
-		paths[i] = author[i] >= 0 ? rel_path(c, k->root[i], (uint32_t)author[i]) : 0;
+		for (size_t i = 0; i < k->n; i++) {
+			uint32_t de = c->dates[k->date[i]].el;
+
+			if (mode == AUTHOR_LINK) {
+				int32_t h = author_hint(c, k->root[i], content[i]);
+
+				author[i] = h >= 0 ? h
+				                   : author_find(c, k->root[i], de, content[i], mode, NULL, 0);
+			} else if (author[i] < 0) {
+				author[i] = author_find(c, k->root[i], de, content[i], mode, k->root, k->n);
+			}
+			found += author[i] >= 0;
+		}
+		if (found * 2 > k->n)
+			break;
 	}
+	for (size_t i = 0; i < k->n; i++)
+		paths[i] = author[i] >= 0 ? rel_path(c, k->root[i], (uint32_t)author[i]) : 0;
 	if (k->n >= 3) {
 		uint64_t win = 0;
 		size_t wn = 0;
@@ -1601,8 +1671,8 @@ fill_thread(struct ctx *c, const struct cand *k)
 			if (paths[i] == win)
 				continue;
 			for (uint32_t e = r; e < c->els[r].end; e++)
-				if (c->els[e].link >= 0 && rel_path(c, r, e) == win &&
-				    author_like(c, e, c->dates[k->date[i]].el) &&
+				if (rel_path(c, r, e) == win &&
+				    (author_like(c, e, c->dates[k->date[i]].el) || name_like(c, e)) &&
 				    !(content[i] >= 0 && contains(c, (uint32_t)content[i], e))) {
 					author[i] = (int32_t)e;
 					break;
@@ -1791,7 +1861,13 @@ link_cands(struct ctx *c, struct cand *best_i)
 		for (size_t i = 0; i < n; i++)
 			k.date[i] = UINT32_MAX;
 		roots_of(c, items, n, k.root);
-		if (is_cell(c->els[k.root[0]].x)) {
+		/* rows: alike, not cells, each a small part of the page */
+		for (size_t i = 0; i < n && k.n; i++)
+			if (c->els[k.root[i]].sig != c->els[k.root[0]].sig ||
+			    (double)c->els[k.root[i]].na + c->els[k.root[i]].an >
+			        0.4 * ((double)c->els[0].na + c->els[0].an))
+				k.n = 0;
+		if (!k.n || is_cell(c->els[k.root[0]].x)) {
 			cand_free(&k);
 			continue;
 		}
