@@ -30,8 +30,10 @@ struct thread {
 	int64_t first_post_s, last_post_s; /* NO_DATE: none known */
 	uint32_t n_posts;
 	double last_crawl_s;
-	uint64_t ids[RECENT_IDS]; /* the latest post ids (first 64 bits), a ring */
-	uint32_t n_ids, ids_pos;
+	/* The newest posts seen (by date): their content keys, a bounded set. */
+	uint64_t ids[RECENT_IDS];
+	int64_t id_dates[RECENT_IDS];
+	uint32_t n_ids;
 };
 
 struct board {
@@ -224,15 +226,27 @@ ring_has(const struct thread *t, uint64_t id)
 	return 0;
 }
 
+/* Keeps id among the thread's newest posts: when full, it replaces the
+ * oldest one (a full crawl of a DSC thread reads the newest first). */
 static void
-ring_add(struct thread *t, uint64_t id)
+ring_add(struct thread *t, uint64_t id, int64_t date)
 {
 	if (ring_has(t, id))
 		return;
-	t->ids[t->ids_pos] = id;
-	t->ids_pos = (t->ids_pos + 1) % RECENT_IDS;
-	if (t->n_ids < RECENT_IDS)
+	if (t->n_ids < RECENT_IDS) {
+		t->ids[t->n_ids] = id;
+		t->id_dates[t->n_ids] = date;
 		t->n_ids++;
+		return;
+	}
+	uint32_t old = 0;
+	for (uint32_t i = 1; i < RECENT_IDS; i++)
+		if (t->id_dates[i] < t->id_dates[old])
+			old = i;
+	if (date >= t->id_dates[old]) {
+		t->ids[old] = id;
+		t->id_dates[old] = date;
+	}
 }
 
 enum fr_sinfo_sort
@@ -401,9 +415,10 @@ fr_sinfo_save(const struct fr_sinfo *f, void **blob, size_t *len)
 		put_u32(&w, t->n_posts);
 		put_f64(&w, t->last_crawl_s);
 		put_u32(&w, t->n_ids);
-		put_u32(&w, t->ids_pos);
-		for (uint32_t k = 0; k < t->n_ids; k++)
+		for (uint32_t k = 0; k < t->n_ids; k++) {
 			put_u64(&w, t->ids[k]);
+			put_u64(&w, (uint64_t)t->id_dates[k]);
+		}
 	}
 	if (w.oom) {
 		free(w.p);
@@ -538,13 +553,14 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 		th->n_posts = get_u32(&r);
 		th->last_crawl_s = get_f64(&r);
 		th->n_ids = get_u32(&r);
-		th->ids_pos = get_u32(&r);
-		if (th->n_ids > RECENT_IDS || th->ids_pos >= RECENT_IDS) {
+		if (th->n_ids > RECENT_IDS) {
 			r.bad = 1;
 			break;
 		}
-		for (uint32_t k = 0; k < th->n_ids; k++)
+		for (uint32_t k = 0; k < th->n_ids; k++) {
 			th->ids[k] = get_u64(&r);
+			th->id_dates[k] = (int64_t)get_u64(&r);
+		}
 	}
 	if (r.bad || !f->start_url || f->isort > FR_SINFO_DSC || f->tsort > FR_SINFO_DSC) {
 		snprintf(err, errlen, "forum state: truncated or damaged (at byte %zu of %zu)", r.off,
@@ -1077,7 +1093,7 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 			c->oom = 1;
 			return;
 		}
-		ring_add(t, id);
+		ring_add(t, id, r->date_s);
 		n_new++;
 		t->n_posts++;
 		if (r->date_s != NO_DATE) {
