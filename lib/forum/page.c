@@ -913,12 +913,15 @@ author_like(const struct ctx *c, uint32_t e, uint32_t date_el)
 {
 	const struct fr_fpage_link *l;
 
-	if (c->els[e].link < 0 || self_link(c, e) || contains(c, e, date_el) ||
-	    contains(c, date_el, e) || has_date(c, e))
+	/* a link around the date is a permalink; one inside the element the
+	 * date was read from ("by <a>r23</a> » 21.01.2009") may be the author */
+	if (c->els[e].link < 0 || c->els[e].an == 0 || self_link(c, e) || contains(c, e, date_el) ||
+	    has_date(c, e))
 		return 0;
 	l = &c->p->links[c->els[e].link];
-	return l->text && l->text[0] && strlen(l->text) <= 80 && wordy(l->text) &&
-	       words(l->text) <= 5;
+	/* "r23" is a name; "#2" and "1626" (a post count) are not */
+	return l->text && l->text[0] && l->text[0] != '#' && strlen(l->text) <= 80 &&
+	       words(l->text) >= 1 && words(l->text) <= 5;
 }
 
 /* Height of the lowest common ancestor of a and b above a. */
@@ -966,6 +969,15 @@ name_like(const struct ctx *c, uint32_t e)
 			return 0; /* its text is in children */
 	t = text_of(x->x, 64, 0, 0);
 	ok = t && wordy(t) && words(t) >= 1 && words(t) <= 3;
+	/* "39 points", "level 1": counts, not names */
+	for (const char *p = t; ok && *p; p += strcspn(p, " ")) {
+		size_t n;
+
+		p += strspn(p, " ");
+		n = strcspn(p, " ");
+		if (n && strspn(p, "0123456789.,") == n)
+			ok = 0;
+	}
 	free(t);
 	return ok;
 }
@@ -1912,16 +1924,22 @@ clock_date(const struct ctx *c, size_t d)
 	       c->dates[d].t >= c->o->now_s - 120;
 }
 
-/* Whether date d may date a lone post or row: alone in its column, not
- * the clock, and most of its element's text ("hier" in a title is no
- * date of it). */
+/* Whether date d is a small part of its element's text: a date in prose
+ * ("hier" in a title, "heute" in a post), no date of the element. */
 static int
-lone_date(const struct ctx *c, size_t d)
+embedded(const struct ctx *c, size_t d)
 {
 	const struct el *e = &c->els[c->dates[d].el];
 
-	return c->col_n[c->dates[d].col] == 1 && !clock_date(c, d) &&
-	       3 * (double)c->dates[d].tlen >= (double)e->na + e->an;
+	return 3 * (double)c->dates[d].tlen < (double)e->na + e->an;
+}
+
+/* Whether date d may date a lone post or row: alone in its column, not
+ * the clock, not in prose. */
+static int
+lone_date(const struct ctx *c, size_t d)
+{
+	return c->col_n[c->dates[d].col] == 1 && !clock_date(c, d) && !embedded(c, d);
 }
 
 /* The highest ancestor of date d's element that holds no date of a
@@ -1938,7 +1956,7 @@ climb(const struct ctx *c, size_t d)
 		if (u < 0 || c->els[u].parent < 0 || is_tag(c->els[u].x, "body"))
 			break;
 		for (size_t j = 0; j < c->n_dates && !later; j++)
-			later = contains(c, (uint32_t)u, c->dates[j].el) &&
+			later = contains(c, (uint32_t)u, c->dates[j].el) && !embedded(c, j) &&
 			        (c->dates[j].t > c->dates[d].t + 60 ||
 			         c->col_n[c->dates[j].col] > 1 || clock_date(c, j));
 		if (later)
