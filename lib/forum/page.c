@@ -35,6 +35,7 @@
 #define SINGLE_MIN_RATIO 0.8 /* a lone post (its text follows its date): the same, at least */
 #define INDEX_MAX_RATIO 3.0  /* index rows: non-anchor text per anchor text byte, below */
 #define INDEX_MIN_TITLED 0.6 /* index rows: share with a title link, at least */
+#define INDEX_MIN_SHARE 0.2  /* index rows: share of the page's text, at least */
 #define SPREAD_KEEP 0.8      /* content: a child keeps this share of the spread */
 
 enum { EL_ANCHOR = 1, EL_SKIPQ = 2 };
@@ -54,6 +55,7 @@ struct el {
 	uint32_t nh;   /* visible text bytes in table headers (th, thead), subtree */
 	int32_t link;  /* index in the page's links when an <a> listed there, else -1 */
 };
+
 
 struct date {
 	uint32_t el;
@@ -92,6 +94,7 @@ struct ctx {
 	uint32_t *dpre;   /* date elements before element i (n_els + 1 of them) */
 	double *dtext;    /* their visible text bytes, likewise */
 	size_t cap_links, cap_recs;
+	uint32_t *url_n; /* per link: links of the page with its URL */
 	uint32_t *col_first, *col_next; /* per column: first date; per date: next of its column */
 	uint32_t *col_n;
 	size_t n_cols;
@@ -501,6 +504,45 @@ build(struct ctx *c, xmlNode *first, int32_t pi, uint32_t depth, int in_a, int i
 	}
 }
 
+/* Counts each URL's links. */
+static void
+url_counts(struct ctx *c)
+{
+	struct fr_strmap *m = fr_strmap_new();
+	uint32_t *ids = malloc((c->p->n_links + 1) * sizeof(*ids));
+
+	c->url_n = calloc(c->p->n_links + 1, sizeof(*c->url_n));
+	if (!m || !ids || !c->url_n) {
+		c->oom = 1;
+		goto done;
+	}
+	for (size_t i = 0; i < c->p->n_links; i++) {
+		const char *u = c->p->links[i].url;
+		int added;
+
+		if (fr_strmap_intern(m, u, strlen(u), &ids[i], &added) < 0) {
+			c->oom = 1;
+			goto done;
+		}
+	}
+	{
+		uint32_t *n = calloc(fr_strmap_len(m) + 1, sizeof(*n));
+
+		if (!n) {
+			c->oom = 1;
+			goto done;
+		}
+		for (size_t i = 0; i < c->p->n_links; i++)
+			n[ids[i]]++;
+		for (size_t i = 0; i < c->p->n_links; i++)
+			c->url_n[i] = n[ids[i]];
+		free(n);
+	}
+done:
+	free(ids);
+	fr_strmap_free(m);
+}
+
 /* Link texts, once the element array is final: the anchor text, or its
  * title when the anchor has none. */
 static void
@@ -652,6 +694,31 @@ day_time(const char *s, size_t len, struct fr_fdate_match *m)
 	m->end = p;
 }
 
+/* A day whose element ends with it and whose next sibling element shows
+ * the time ("<span>28.09.19</span><span>12:44</span>"). */
+static void
+sibling_time(const xmlNode *x, struct fr_fdate_match *m)
+{
+	const xmlNode *s = x->next;
+	struct fr_fdate_match t = *m;
+	char *txt;
+
+	while (s && s->type == XML_TEXT_NODE && s->content && !visible((const char *)s->content))
+		s = s->next;
+	if (!s || s->type != XML_ELEMENT_NODE)
+		return;
+	txt = text_of(s, 32, 0, 0);
+	if (!txt)
+		return;
+	t.end = 0;
+	day_time(txt, strlen(txt), &t);
+	if (t.gran != FR_FDATE_DAY && strspn(txt + t.end, " ") == strlen(txt + t.end)) {
+		m->t_s = t.t_s;
+		m->gran = t.gran;
+	}
+	free(txt);
+}
+
 static void
 find_dates(struct ctx *c)
 {
@@ -681,6 +748,10 @@ find_dates(struct ctx *c)
 				n = MAX_DATES_PER_TEXT;
 			for (size_t j = 0; j < n; j++) {
 				day_time((const char *)t->content, len, &m[j]);
+				if (m[j].gran == FR_FDATE_DAY && !(m[j].flags & FR_FDATE_FROM_ATTR) &&
+				    !t->next && m[j].end + strspn((const char *)t->content + m[j].end,
+				                                  " \t\r\n") == len)
+					sibling_time(c->els[i].x, &m[j]);
 				add_date(c, i, k++, &m[j], (uint32_t)(m[j].end - m[j].begin));
 			}
 		}
@@ -1023,7 +1094,10 @@ author_find(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t content, 
 		if (mode == AUTHOR_NAME ? !name_like(c, e) : !author_like(c, e, date_el))
 			continue;
 		h = lca_height(c, date_el, e);
-		if (h < bh) {
+		/* equally near: the link to a profile, shown more than once */
+		if (h < bh || (h == bh && best >= 0 && c->els[e].link >= 0 &&
+		               c->els[best].link >= 0 &&
+		               c->url_n[c->els[e].link] > c->url_n[c->els[best].link])) {
 			bh = h;
 			best = (int32_t)e;
 		}
@@ -1520,6 +1594,9 @@ as_index(const struct ctx *c, struct cand *k)
 #ifdef FR_FPAGE_DEBUG
 	fprintf(stderr, "  index? n %zu ratio %.2f titled %zu distinct %zu\n", k->n, ratio, titled, distinct);
 #endif
+	/* the rows are the page's matter, not a sidebar's list */
+	if (mass_of(c, k) < INDEX_MIN_SHARE * ((double)c->els[0].na + c->els[0].an))
+		return 0;
 	return titled >= 2 && (double)titled >= INDEX_MIN_TITLED * (double)k->n &&
 	       distinct * 5 >= titled * 4;
 }
@@ -1995,23 +2072,31 @@ single_cand(struct ctx *c, struct cand *best)
 		author = author_near(c, top, e, -1);
 		if (author < 0)
 			continue;
-		/* the content near both: at most two levels above them */
-		r = lca(c, e, (uint32_t)author);
-		for (int i = 0; i < 2 && r != top && c->els[r].parent >= 0; i++)
-			r = (uint32_t)c->els[r].parent;
-		/* a post's text follows its date; a row's description comes
-		 * before its last post's */
-		content = content_alone(c, r, e, author, c->els[e].end);
+		/* The content near both (at most two levels above them); else,
+		 * an article's long text anywhere below, its header far above.
+		 * A post's text follows its date; a row's description comes
+		 * before its last post's. */
+		content = -1;
+		for (int far = 0; far < 2 && content < 0; far++) {
+			r = lca(c, e, (uint32_t)author);
+			for (int i = 0; i < 2 && r != top && c->els[r].parent >= 0; i++)
+				r = (uint32_t)c->els[r].parent;
+			if (far)
+				r = top;
+			content = content_alone(c, r, e, author, c->els[e].end);
 #ifdef FR_FPAGE_DEBUG
-		fprintf(stderr, "single %zu: top %u author %d region %u content %d\n", d, top, author, r,
-		        content);
+			fprintf(stderr, "single %zu: top %u author %d region %u content %d\n", d, top,
+			        author, r, content);
 #endif
+			if (content < 0)
+				continue;
+			t = text_of(c->els[content].x, MAX_POST_TEXT, 1, 0);
+			ok = t && strlen(t) >= 15 && words(t) >= (far ? 30u : 3u);
+			free(t);
+			if (!ok)
+				content = -1;
+		}
 		if (content < 0)
-			continue;
-		t = text_of(c->els[content].x, MAX_POST_TEXT, 1, 0);
-		ok = t && strlen(t) >= 15 && words(t) >= 3;
-		free(t);
-		if (!ok)
 			continue;
 		r = lca(c, lca(c, e, (uint32_t)author), (uint32_t)content);
 		if (r == top)
@@ -2306,6 +2391,7 @@ fr_fpage_parse(const char *html, size_t len, const char *url, const struct fr_fp
 	if (c.oom)
 		goto oom;
 	link_texts(&c);
+	url_counts(&c);
 	if (c.oom)
 		goto oom;
 	if (analyse(&c) < 0 || c.oom)
@@ -2332,6 +2418,7 @@ fail:
 	free(c.col_n);
 	free(c.dpre);
 	free(c.dtext);
+	free(c.url_n);
 	fr_strmap_free(c.groups);
 	return rc;
 }
