@@ -1026,26 +1026,31 @@ static enum fr_sinfo_sort
 thread_page_sort(const struct fr_fpage *p)
 {
 	size_t asc = 0, desc = 0, dated = 0;
+	unsigned top = UINT32_MAX;
+	int64_t prev = NO_DATE;
 
-	for (size_t i = p->n_lead_out_of_order; i < p->n_recs; i++) {
+	/* Nested lists show replies under their parents (oldest first,
+	 * whatever the thread's order): the order is the top level's. */
+	for (size_t i = p->n_lead_out_of_order; i < p->n_recs; i++)
+		if (p->recs[i].date_s != NO_DATE && p->recs[i].depth < top)
+			top = p->recs[i].depth;
+	/* The first post is left out too: a pinned opening post need not be
+	 * out of order to be pinned ("with 2 posts, one may be sticky"). */
+	size_t from = p->n_lead_out_of_order ? p->n_lead_out_of_order : 1;
+	for (size_t i = from; i < p->n_recs; i++) {
 		const struct fr_fpage_record *r = &p->recs[i];
-		if (r->date_s == NO_DATE)
+		if (r->date_s == NO_DATE || r->depth != top)
 			continue;
 		dated++;
-		for (size_t j = i + 1; j < p->n_recs; j++) {
-			const struct fr_fpage_record *s = &p->recs[j];
-			if (s->depth < r->depth)
-				break;
-			if (s->depth != r->depth || s->date_s == NO_DATE)
-				continue;
-			if (s->date_s > r->date_s)
+		if (prev != NO_DATE) {
+			if (r->date_s > prev)
 				asc++;
-			else if (s->date_s < r->date_s)
+			else if (r->date_s < prev)
 				desc++;
-			break;
 		}
+		prev = r->date_s;
 	}
-	if (dated + p->n_lead_out_of_order < 3 || asc == desc)
+	if (dated < 3 || asc == desc)
 		return FR_SINFO_SORT_UNKNOWN;
 	return asc > desc ? FR_SINFO_ASC : FR_SINFO_DSC;
 }
@@ -1110,8 +1115,10 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 		c->st.bytes_new += body_len;
 	}
 	t->last_crawl_s = c->now_s;
+	/* Alg. 6 decides on pages with enough posts; the others cast no
+	 * vote (the forum's majority covers them). */
 	enum fr_sinfo_sort vs = thread_page_sort(p);
-	if (vs != FR_SINFO_SORT_UNKNOWN || p->n_recs >= 3)
+	if (vs != FR_SINFO_SORT_UNKNOWN)
 		vote_add(c, p->url, 1, vs);
 
 	/* The way on, by the pager's specific numbers. */
@@ -1785,6 +1792,9 @@ decide_sorts(struct fr_sinfo_cycle *c)
 		enum fr_sinfo_sort v = FR_SINFO_SORT_UNKNOWN;
 		if (n >= 3 && rc != rl)
 			v = rc < rl ? FR_SINFO_CRD : FR_SINFO_LAD;
+		else if (n >= 3 && ip->n_cols == 1 && f->col_created >= 0)
+			/* Alg. 5: the shown column, descending, is the key. */
+			v = f->col_created ? FR_SINFO_CRD : FR_SINFO_LAD;
 		vote_add(c, ip->url, 0, v);
 		if (v == FR_SINFO_CRD)
 			crd++;
