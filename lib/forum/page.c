@@ -1053,16 +1053,26 @@ name_like(const struct ctx *c, uint32_t e)
 	return ok;
 }
 
+/* Whether e is inside a <blockquote>. */
+static int
+in_quote(const struct ctx *c, uint32_t e)
+{
+	for (int32_t a = c->els[e].parent; a >= 0; a = c->els[a].parent)
+		if (is_tag(c->els[a].x, "blockquote"))
+			return 1;
+	return 0;
+}
+
 /* Author modes: a link in the record, a name in the record's own text, a
  * link beside the record (in its parent or grandparent, outside other
  * records: a profile cell a broken page nests apart). */
 enum { AUTHOR_LINK, AUTHOR_NAME, AUTHOR_BESIDE };
 
 /* The candidate nearest to the date element (the lowest common ancestor)
- * before the content; -1 none. others (n of them) are the other records'
+ * before element stop (the content); -1 none. others (n of them) are the other records'
  * roots, skipped in AUTHOR_BESIDE. */
 static int32_t
-author_find(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t content, int mode,
+author_find(const struct ctx *c, uint32_t r, uint32_t date_el, uint32_t stop, int mode,
             const uint32_t *others, size_t n)
 {
 	int32_t best = -1;
@@ -1080,7 +1090,7 @@ author_find(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t content, 
 		uint32_t h;
 		int skip = 0;
 
-		if (content >= 0 && (contains(c, (uint32_t)content, e) || e >= (uint32_t)content))
+		if (e >= stop)
 			break; /* the author comes before the post's text */
 		if (mode == AUTHOR_BESIDE) {
 			if (contains(c, r, e))
@@ -1106,11 +1116,17 @@ author_find(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t content, 
 }
 
 /* The link nearest to the date element in record r that may be the
- * author, outside content; -1 none. */
+ * author, outside content; among the links before the date first (a
+ * quote's source link in the text may sit nearer); -1 none. */
 static int32_t
 author_near(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t content)
 {
-	return author_find(c, r, date_el, content, AUTHOR_LINK, NULL, 0);
+	uint32_t stop = content >= 0 ? (uint32_t)content : UINT32_MAX;
+	int32_t a = -1;
+
+	if (content < 0)
+		a = author_find(c, r, date_el, c->els[date_el].end, AUTHOR_LINK, NULL, 0);
+	return a >= 0 ? a : author_find(c, r, date_el, stop, AUTHOR_LINK, NULL, 0);
 }
 
 /* The signature path of e relative to its ancestor r. */
@@ -1298,6 +1314,10 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 			break;
 		best = next;
 	}
+#ifdef FR_FPAGE_DEBUG
+	fprintf(stderr, "content path: spread %.1f present %u multi %u depth %u\n", ps[best].cur,
+	        ps[best].present, ps[best].multi, ps[best].depth);
+#endif
 	/* Each record's element at that path, or else with its last signature. */
 	for (size_t i = 0; i < k->n; i++) {
 		uint32_t r = k->root[i], de = c->dates[k->date[i]].el;
@@ -1703,9 +1723,11 @@ fill_thread(struct ctx *c, const struct cand *k)
 
 	if (!author || !content || !paths)
 		goto done;
-	/* A first guess at the authors, to keep them out of the content. */
+	/* A first guess at the authors, to keep them out of the content: a
+	 * link before the date (one after it may be a quote's source). */
 	for (size_t i = 0; i < k->n; i++)
-		author[i] = author_near(c, k->root[i], c->dates[k->date[i]].el, -1);
+		author[i] = author_find(c, k->root[i], c->dates[k->date[i]].el,
+		                        c->els[c->dates[k->date[i]].el].end, AUTHOR_LINK, NULL, 0);
 	if (k->n >= 3) {
 		if (content_paths(c, k, author, content) < 0)
 			goto done;
@@ -1724,20 +1746,30 @@ fill_thread(struct ctx *c, const struct cand *k)
 
 		for (size_t i = 0; i < k->n; i++) {
 			uint32_t de = c->dates[k->date[i]].el;
+			uint32_t stop = content[i] >= 0 ? (uint32_t)content[i] : UINT32_MAX;
 
 			if (mode == AUTHOR_LINK) {
 				int32_t h = author_hint(c, k->root[i], content[i]);
 
-				author[i] = h >= 0 ? h
-				                   : author_find(c, k->root[i], de, content[i], mode, NULL, 0);
+				author[i] = h >= 0 ? h : author_find(c, k->root[i], de, stop, mode, NULL, 0);
 			} else if (author[i] < 0) {
-				author[i] = author_find(c, k->root[i], de, content[i], mode, k->root, k->n);
+				author[i] = author_find(c, k->root[i], de, stop, mode, k->root, k->n);
 			}
 			found += author[i] >= 0;
 		}
 		if (found * 2 > k->n)
 			break;
 	}
+	/* A record still without one: its content was taken too wide (a short
+	 * post with its profile box); the nearest link outside quotes. */
+	for (size_t i = 0; i < k->n; i++)
+		if (author[i] < 0) {
+			int32_t a = author_find(c, k->root[i], c->dates[k->date[i]].el, UINT32_MAX,
+			                        AUTHOR_LINK, NULL, 0);
+
+			if (a >= 0 && !in_quote(c, (uint32_t)a))
+				author[i] = a;
+		}
 	for (size_t i = 0; i < k->n; i++)
 		paths[i] = author[i] >= 0 ? rel_path(c, k->root[i], (uint32_t)author[i]) : 0;
 	if (k->n >= 3) {
