@@ -1790,12 +1790,13 @@ decide_sorts(struct fr_sinfo_cycle *c)
 		size_t lc, ll;
 		size_t rc = rises(cr, n, &lc), rl = rises(la, n, &ll);
 		enum fr_sinfo_sort v = FR_SINFO_SORT_UNKNOWN;
+		/* A page whose rows are sorted both ways (quiet threads: created
+		 * and last activity in the same order), or with under 3 rows,
+		 * cannot tell: it casts no vote (the forum's majority decides). */
 		if (n >= 3 && rc != rl)
 			v = rc < rl ? FR_SINFO_CRD : FR_SINFO_LAD;
-		else if (n >= 3 && ip->n_cols == 1 && f->col_created >= 0)
-			/* Alg. 5: the shown column, descending, is the key. */
-			v = f->col_created ? FR_SINFO_CRD : FR_SINFO_LAD;
-		vote_add(c, ip->url, 0, v);
+		if (v != FR_SINFO_SORT_UNKNOWN)
+			vote_add(c, ip->url, 0, v);
 		if (v == FR_SINFO_CRD)
 			crd++;
 		else if (v == FR_SINFO_LAD)
