@@ -1063,6 +1063,33 @@ in_quote(const struct ctx *c, uint32_t e)
 	return 0;
 }
 
+/* Whether the names found in text (records without had) are names: in
+ * most records, not all the same words. */
+static int
+names_vary(const struct ctx *c, const struct cand *k, const int32_t *author, const char *had)
+{
+	char *first = NULL;
+	size_t n = 0;
+	int differ = 0;
+
+	for (size_t i = 0; i < k->n; i++) {
+		char *t;
+
+		if (had[i] || author[i] < 0)
+			continue;
+		n++;
+		t = text_of(c->els[author[i]].x, 64, 0, 0);
+		if (!first)
+			first = t;
+		else {
+			differ |= t && strcmp(t, first) != 0;
+			free(t);
+		}
+	}
+	free(first);
+	return n >= 2 && n * 2 > k->n && differ;
+}
+
 /* Author modes: a link in the record, a name in the record's own text, a
  * link beside the record (in its parent or grandparent, outside other
  * records: a profile cell a broken page nests apart). */
@@ -1718,10 +1745,11 @@ fill_thread(struct ctx *c, const struct cand *k)
 {
 	int32_t *author = calloc(k->n + 1, sizeof(*author));
 	int32_t *content = calloc(k->n + 1, sizeof(*content));
+	char *had = calloc(k->n + 1, sizeof(*had));
 	uint64_t *paths = calloc(k->n + 1, sizeof(*paths));
 	int rc = -1;
 
-	if (!author || !content || !paths)
+	if (!author || !content || !paths || !had)
 		goto done;
 	/* A first guess at the authors, to keep them out of the content: a
 	 * link before the date (one after it may be a quote's source). */
@@ -1744,6 +1772,9 @@ fill_thread(struct ctx *c, const struct cand *k)
 	for (int mode = AUTHOR_LINK; mode <= AUTHOR_BESIDE; mode++) {
 		size_t found = 0;
 
+		if (mode == AUTHOR_LINK)
+			memset(had, 0, (k->n + 1) * sizeof(*had));
+
 		for (size_t i = 0; i < k->n; i++) {
 			uint32_t de = c->dates[k->date[i]].el;
 			uint32_t stop = content[i] >= 0 ? (uint32_t)content[i] : UINT32_MAX;
@@ -1755,10 +1786,19 @@ fill_thread(struct ctx *c, const struct cand *k)
 			} else if (author[i] < 0) {
 				author[i] = author_find(c, k->root[i], de, stop, mode, k->root, k->n);
 			}
-			found += author[i] >= 0;
+			found += author[i] >= 0 && (mode != AUTHOR_NAME || !had[i]);
+		}
+		if (mode == AUTHOR_NAME && !names_vary(c, k, author, had)) {
+			/* a label ("Posted by"), not names: drop what this pass found */
+			for (size_t i = 0; i < k->n; i++)
+				if (!had[i])
+					author[i] = -1;
+			found = 0;
 		}
 		if (found * 2 > k->n)
 			break;
+		for (size_t i = 0; i < k->n; i++)
+			had[i] = author[i] >= 0;
 	}
 	/* A record still without one: its content was taken too wide (a short
 	 * post with its profile box); the nearest link outside quotes. */
@@ -1846,6 +1886,7 @@ done:
 	free(author);
 	free(content);
 	free(paths);
+	free(had);
 	return rc;
 }
 
@@ -2230,6 +2271,73 @@ single_row(struct ctx *c, struct cand *best)
 	return 0;
 }
 
+/* The opening post shown apart from the replies (a submission above its
+ * comments): a lone date before the first record, no later than any of
+ * them, with a long text after it and before the first record. Put in
+ * front of k's records. */
+static int
+opening_post(const struct ctx *c, struct cand *k)
+{
+	int64_t first_t = INT64_MAX;
+	size_t best = SIZE_MAX;
+	int32_t content = -1;
+
+	for (size_t i = 0; i < k->n; i++)
+		if (c->dates[k->date[i]].t < first_t)
+			first_t = c->dates[k->date[i]].t;
+	for (size_t d = 0; d < c->n_dates && c->dates[d].el < k->root[0]; d++) {
+		uint32_t e = c->dates[d].el, top;
+		int32_t author, ct;
+		char *t;
+		int ok;
+
+		if (!lone_date(c, d) || c->dates[d].t > first_t + 60)
+			continue;
+		top = climb(c, d);
+		if (contains(c, top, k->root[0]))
+			continue;
+		author = author_near(c, top, e, -1);
+		ct = content_alone(c, top, e, author, c->els[e].end);
+		if (ct < 0 || (uint32_t)ct >= k->root[0])
+			continue;
+		t = text_of(c->els[ct].x, MAX_POST_TEXT, 1, 0);
+		ok = t && words(t) >= 20;
+		free(t);
+		if (ok) {
+			best = d;
+			content = ct;
+		}
+	}
+	if (best == SIZE_MAX)
+		return 0;
+	{
+		uint32_t *root = malloc((k->n + 1) * sizeof(*root));
+		uint32_t *date = malloc((k->n + 1) * sizeof(*date));
+		unsigned *depth = calloc(k->n + 2, sizeof(*depth));
+		uint32_t e = c->dates[best].el;
+
+		if (!root || !date || !depth) {
+			free(root);
+			free(date);
+			free(depth);
+			return -1;
+		}
+		root[0] = lca(c, e, (uint32_t)content);
+		date[0] = (uint32_t)best;
+		memcpy(root + 1, k->root, k->n * sizeof(*root));
+		memcpy(date + 1, k->date, k->n * sizeof(*date));
+		memcpy(depth + 1, k->depth, k->n * sizeof(*depth));
+		free(k->root);
+		free(k->date);
+		free(k->depth);
+		k->root = root;
+		k->date = date;
+		k->depth = depth;
+		k->n++;
+	}
+	return 0;
+}
+
 /* Marks each link with the record holding it and each record with its links. */
 static void
 link_records(struct ctx *c, const struct cand *k)
@@ -2321,6 +2429,8 @@ analyse(struct ctx *c)
 		goto done;
 	if (bt.kind && (!bi.kind || bt.mass >= bi.mass)) {
 		c->p->kind = FR_FPAGE_THREAD;
+		if (bt.n > 1 && opening_post(c, &bt) < 0)
+			goto done;
 		if (fill_thread(c, &bt) < 0)
 			goto done;
 		link_records(c, &bt);
