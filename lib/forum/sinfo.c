@@ -608,6 +608,8 @@ struct task {
 	int32_t board, thread;
 	enum dir dir;
 	int gate;          /* T_THREAD: an index walk waits on it (a T_RESUME follows) */
+	int64_t since;     /* T_THREAD: the thread's newest post known when its collect began
+	                      (posts after it are new; NO_DATE: every post not seen is) */
 	int probe;         /* T_PROBE: the candidate's number */
 	struct row *rows;  /* T_RESUME: the rows left */
 	size_t n_rows, next_row;
@@ -778,6 +780,19 @@ enqueue(struct fr_sinfo_cycle *c, enum task_kind kind, const char *url, int32_t 
 		return -1;
 	}
 	return q_push(c, &t, front) < 0 ? -1 : 1;
+}
+
+/* Queues a page of thread `thread`, whose collect counts posts after since
+ * as new. */
+static int
+enqueue_thread(struct fr_sinfo_cycle *c, const char *url, int32_t board, int32_t thread,
+	       enum dir dir, int front, int64_t since)
+{
+	int rc = enqueue(c, T_THREAD, url, board, thread, dir, front);
+
+	if (rc > 0)
+		c->q[front ? c->qh : c->qh + c->qn - 1].since = since;
+	return rc;
 }
 
 static int
@@ -1076,7 +1091,7 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 		c->oom = 1;
 		return;
 	}
-	int64_t last_known = t->last_post_s;
+	int64_t last_known = tk->since;
 	for (size_t i = 0; i < p->n_recs; i++) {
 		const struct fr_fpage_record *r = &p->recs[i];
 		char hex[41];
@@ -1174,7 +1189,7 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 	if (go && c->st.pages + c->qn < c->max_pages) {
 		char *g = norm(go);
 		if (g)
-			enqueue(c, T_THREAD, g, tk->board, tk->thread, d, 1);
+			enqueue_thread(c, g, tk->board, tk->thread, d, 1, tk->since);
 		free(g);
 	}
 	fr_furl_pager_free(&pg);
@@ -1330,7 +1345,7 @@ on_index_full(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, siz
 			    last > tt->last_post_s + slack_of(p->recs[i].date_gran, p->recs[i].date_flags))
 				fresh++;
 			if (c->focus && c->phase == 2)
-				enqueue(c, T_THREAD, u, tk->board, t, D_FULL, 0);
+				enqueue_thread(c, u, tk->board, t, D_FULL, 0, tt->last_post_s);
 		} else if (board_find(f, u) >= 0) {
 			if (c->focus && c->phase == 2)
 				enqueue(c, T_INDEX, u, board_find(f, u), -1, D_FULL, 0);
@@ -1386,7 +1401,7 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 			}
 			rw->thread = t;
 			c->st.new_threads++;
-			enqueue(c, T_THREAD, rw->url, tk->board, t, D_FULL, 0);
+			enqueue_thread(c, rw->url, tk->board, t, D_FULL, 0, NO_DATE);
 			qualifies = 1;
 		} else {
 			struct thread *t = &f->threads[rw->thread];
@@ -1402,12 +1417,14 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 				qualifies = t->last_post_s == NO_DATE ||
 					    rw->last_s > t->last_post_s + rw->slack_s;
 				if (qualifies)
-					enqueue(c, T_THREAD, start, tk->board, rw->thread, d, 0);
+					enqueue_thread(c, start, tk->board, rw->thread, d, 0,
+						       t->last_post_s);
 			} else if (f->isort == FR_SINFO_LAD) {
 				/* Undated rows of a LAD board: the thread itself
 				 * says whether it has news, and the walk waits for
 				 * it (stickies excepted: they never stop it). */
-				if (enqueue(c, T_THREAD, start, tk->board, rw->thread, d, 1) <= 0)
+				if (enqueue_thread(c, start, tk->board, rw->thread, d, 1,
+						   t->last_post_s) <= 0)
 					continue;
 				if (rw->sticky)
 					continue;
@@ -1688,6 +1705,7 @@ on_link(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t bo
 			c->st.new_threads++;
 		tk->thread = t;
 		tk->dir = D_FULL;
+		tk->since = NO_DATE;
 		on_thread(c, tk, p, body_len);
 	}
 }
@@ -1822,6 +1840,9 @@ decide_sorts(struct fr_sinfo_cycle *c)
 	}
 	if (crd != lad)
 		f->isort = crd > lad ? FR_SINFO_CRD : FR_SINFO_LAD;
+	else if (f->col_created >= 0)
+		/* No page could tell: Alg. 5 on the shown column. */
+		f->isort = f->col_created ? FR_SINFO_CRD : FR_SINFO_LAD;
 	/* The horizon: how long threads keep getting replies. */
 	int64_t *span = malloc((f->n_threads + 1) * sizeof(*span));
 	size_t ns = 0;
