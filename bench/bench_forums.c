@@ -4,7 +4,10 @@
  * cycle re-crawls every page that matches a pattern) on the same forums and
  * cycle times. Usage:
  *   bench_forums [--forums N (14)] [--cycles C (12)] [--cycle-hours H (24)]
- *                [--seed S (1)] [--verbose]
+ *                [--seed S (1)] [--verbose] [--only K] [--trace]
+ * --verbose adds per-forum and per-cycle figures and samples of every kind
+ * of miss; --only K runs forum K alone; --trace prints every fetch and every
+ * post the engine reports (for diagnosis).
  *
  * The world: forum k is row k % 14 of the table in serve/forums.h; the clock
  * runs at speed 1 from T0 (forum time = the wall time passed). Cycle c of
@@ -560,6 +563,7 @@ struct tally {
 	/* posts */
 	size_t posts, tp, old, dup, none, no_author, same_text;
 	size_t targets, found, late;
+	size_t missed_shown; /* targets missed though a fetched page showed them */
 	/* votes [index, thread] */
 	size_t votes[2][N_V];
 };
@@ -586,12 +590,21 @@ struct cycle_tally {
 	uint64_t bytes, bytes_new, j_bytes, j_bytes_new;
 };
 
+struct logged_page {
+	char *url;
+	unsigned cycle;
+};
+
 struct run {
 	enum fr_sinfo_mode mode;
 	const char *name;
 	uint16_t *found;  /* per truth post: the cycle it was matched in, 0 never */
 	uint16_t *shown;  /* per truth post: the cycle a fetched page first showed it */
+	uint32_t *last_page; /* per truth post: the last page that showed it (+1 into
+	                        pages; 0 none) */
 	int64_t *seen_la; /* per thread: the newest last activity a board page showed */
+	struct logged_page *pages; /* every page fetched, in order */
+	size_t n_pages, cap_pages;
 	struct forum_run *fr;
 	struct cycle_tally *cy; /* per cycle, all forums */
 	double engine_s;
@@ -605,8 +618,16 @@ struct bench {
 	unsigned cycles;
 	double cycle_s;
 	uint64_t seed;
-	int verbose;
+	int verbose, trace;
+	long only; /* the one forum to run, or -1 */
 };
+
+/* Whether forum k is run (all, or the one of --only). */
+static int
+runs(const struct bench *b, uint32_t k)
+{
+	return b->only < 0 || (uint32_t)b->only == k;
+}
 
 static double
 cycle_start(const struct bench *b, unsigned c)
@@ -823,6 +844,7 @@ on_post(void *cls, uint32_t pid)
 	x->n_seen++;
 	if (i < 0)
 		return;
+	x->r->last_page[i] = (uint32_t)x->r->n_pages + 1; /* the page being judged, logged next */
 	if (!x->r->shown[i]) {
 		if (x->c == 1 || (double)tr->p[i].t > cycle_start(x->b, 1))
 			x->is_new = 1;
@@ -987,6 +1009,26 @@ match_post(const struct truth *tr, struct run *r, uint32_t k, unsigned c,
 
 /* ---- one forum, one mode ---- */
 
+/* Logs a fetched page (for the diagnosis of missed posts). */
+static int
+log_page(struct run *r, const char *url, unsigned c)
+{
+	if (r->n_pages == r->cap_pages) {
+		size_t cap = r->cap_pages ? r->cap_pages * 2 : 4096;
+		struct logged_page *v = realloc(r->pages, cap * sizeof(*v));
+
+		if (!v)
+			return -1;
+		r->pages = v;
+		r->cap_pages = cap;
+	}
+	r->pages[r->n_pages].url = strdup(url);
+	if (!r->pages[r->n_pages].url)
+		return -1;
+	r->pages[r->n_pages++].cycle = c;
+	return 0;
+}
+
 static int
 vote_truth_ok(const struct tforum *tf, const struct fr_sinfo_vote *v)
 {
@@ -1045,6 +1087,17 @@ run_forum(struct bench *b, struct run *r, uint32_t k)
 				return -1;
 			}
 			kind = judge_page(b, r, k, c, url, t, &pg, &is_new);
+			if (log_page(r, url, c) != 0) {
+				fprintf(stderr, "bench_forums: out of memory\n");
+				page_done(&pg);
+				fr_sinfo_cycle_end(cy, 0);
+				fr_sinfo_free(f);
+				return -1;
+			}
+			if (b->trace)
+				printf("trace %s %s cycle %u t=B_%u%+.0f fetch %s -> %ld, %zu B, %s%s\n",
+				       r->name, tf->host, c, c, t - cycle_start(b, c), url, pg.status,
+				       pg.len, KIND_NAMES[kind], is_new ? ", new" : "");
 			bytes = (uint64_t)pg.len + HEADER_BYTES;
 			ta->kinds[kind]++;
 			ta->j_bytes += bytes;
@@ -1107,6 +1160,15 @@ run_forum(struct bench *b, struct run *r, uint32_t k)
 			int dup, no_author;
 			long m = match_post(&b->tr, r, k, c, e, &dup, &no_author);
 
+			if (b->trace)
+				printf("trace %s %s cycle %u post %s by %s at %" PRId64 " (gran %u) on %s: %s"
+				       " %ld\n",
+				       r->name, tf->host, c, e->new_thread ? "(new thread)" : "",
+				       e->author ? e->author : "(none)", e->published_s, e->gran,
+				       e->page_url ? e->page_url : "(none)",
+				       m >= 0 ? "truth post no" : dup ? "dup" : "none",
+				       m >= 0 ? (long)b->tr.p[m].no : -1L);
+
 			if (m >= 0) {
 				ta->same_text += b->tr.p[m].hash ==
 				                 fr_forums_text_hash(e->text ? e->text : "",
@@ -1162,6 +1224,8 @@ recall(const struct bench *b, struct run *r)
 		double t = (double)p->t;
 		unsigned w;
 
+		if (!runs(b, p->k))
+			continue;
 		if (t <= b1) {
 			fr->t[PH1].targets++;
 			fr->t[PH1].found += r->found[i] == 1;
@@ -1182,10 +1246,19 @@ recall(const struct bench *b, struct run *r)
 			else
 				r->cy[w - 1].window_found++;
 		} else {
-			add_sample(fr->missed, &fr->n_missed,
-			           "%s post %u (id %u) by %s at %" PRId64 " (B_1%+.0f s)%s",
-			           tr->th[p->thread].url, p->no, p->pid, p->author, p->t, t - b1,
-			           r->shown[i] ? ", shown on a page fetched" : ", never on a page fetched");
+			const struct logged_page *lp =
+			    r->last_page[i] ? &r->pages[r->last_page[i] - 1] : NULL;
+			char where[FR_FORUMS_URL_MAX + 64];
+
+			fr->t[PH2].missed_shown += lp != NULL;
+			if (lp)
+				snprintf(where, sizeof(where), "shown last on %s in cycle %u", lp->url,
+				         lp->cycle);
+			else
+				snprintf(where, sizeof(where), "never on a page fetched");
+			add_sample(fr->missed, &fr->n_missed, "%s post %u (id %u) by %s at B_%u%+.0f s: %s",
+			           tr->th[p->thread].url, p->no, p->pid, p->author, w - 1,
+			           t - cycle_start(b, w - 1), where);
 		}
 	}
 }
@@ -1225,6 +1298,7 @@ tally_add(struct tally *s, const struct tally *a)
 	s->targets += a->targets;
 	s->found += a->found;
 	s->late += a->late;
+	s->missed_shown += a->missed_shown;
 	for (int i = 0; i < 2; i++)
 		for (int v = 0; v < N_V; v++)
 			s->votes[i][v] += a->votes[i][v];
@@ -1276,10 +1350,16 @@ print_votes(const char *what, const struct tally *t1, const struct tally *t2, in
 	size_t na = a[V_OK] + a[V_WRONG] + a[V_UNDECIDED], nc = c[V_OK] + c[V_WRONG] + c[V_UNDECIDED];
 	char s1[64], s2[64], th[16];
 
-	snprintf(s1, sizeof(s1), "%.2f%% %zu/%zu (%zu undec.)", vote_pct(t1, thread), a[V_OK], na,
-	         a[V_UNDECIDED]);
-	snprintf(s2, sizeof(s2), "%.2f%% %zu/%zu (%zu undec.)", vote_pct(t2, thread), c[V_OK], nc,
-	         c[V_UNDECIDED]);
+	if (na)
+		snprintf(s1, sizeof(s1), "%.2f%% %zu/%zu (%zu undec.)", vote_pct(t1, thread), a[V_OK],
+		         na, a[V_UNDECIDED]);
+	else
+		snprintf(s1, sizeof(s1), "no votes");
+	if (nc)
+		snprintf(s2, sizeof(s2), "%.2f%% %zu/%zu (%zu undec.)", vote_pct(t2, thread), c[V_OK],
+		         nc, c[V_UNDECIDED]);
+	else
+		snprintf(s2, sizeof(s2), "no votes");
 	snprintf(th, sizeof(th), "%.1f%%", thesis);
 	row(what, s1, s2, "99.5%", th,
 	    verdict(pct((double)(a[V_OK] + c[V_OK]), (double)(na + nc)), TARGET_SORT));
@@ -1325,8 +1405,17 @@ print_diag(const struct bench *b, const struct run *r, uint32_t k)
 	       b->tr.forum[k].host, fr->n_boards, fr->n_threads, fr->engine_s);
 	for (int i = 0; i < N_K; i++)
 		printf(" %s %zu/%zu", KIND_NAMES[i], t->kinds_new[i], t->kinds[i]);
-	printf("; posts %zu: new %zu old %zu dup %zu none %zu (no author %zu, same text %zu)\n",
-	       t->posts, t->tp, t->old, t->dup, t->none, t->no_author, t->same_text);
+	printf("; posts %zu: new %zu old %zu dup %zu none %zu (no author %zu, same text %zu); "
+	       "missed %zu (%zu on pages fetched); votes index %zu/%zu/%zu thread %zu/%zu/%zu "
+	       "(ok/wrong/undecided, both phases)\n",
+	       t->posts, t->tp, t->old, t->dup, t->none, t->no_author, t->same_text,
+	       t->targets - t->found, t->missed_shown,
+	       t->votes[0][V_OK] + fr->t[PH1].votes[0][V_OK],
+	       t->votes[0][V_WRONG] + fr->t[PH1].votes[0][V_WRONG],
+	       t->votes[0][V_UNDECIDED] + fr->t[PH1].votes[0][V_UNDECIDED],
+	       t->votes[1][V_OK] + fr->t[PH1].votes[1][V_OK],
+	       t->votes[1][V_WRONG] + fr->t[PH1].votes[1][V_WRONG],
+	       t->votes[1][V_UNDECIDED] + fr->t[PH1].votes[1][V_UNDECIDED]);
 	if (fr->patterns && r->mode == FR_SINFO_INCREMENTAL) {
 		const char *p = fr->patterns;
 
@@ -1350,6 +1439,7 @@ print_report(const struct bench *b, const struct run *s, const struct run *f, do
 {
 	struct tally s1, s2, f1, f2;
 	size_t ok_i = 0, ok_t = 0, ok_i_end = 0, ok_t_end = 0;
+	unsigned n_run = 0;
 	double rec, prec, fsc, frec, fprec, newp, newj;
 	char c1[96], c2[96];
 
@@ -1358,6 +1448,9 @@ print_report(const struct bench *b, const struct run *s, const struct run *f, do
 	total(b, f, PH1, &f1);
 	total(b, f, PH2, &f2);
 	for (uint32_t k = 0; k < b->n_forums; k++) {
+		if (!runs(b, k))
+			continue;
+		n_run++;
 		ok_i += s->fr[k].isort == b->tr.forum[k].isort;
 		ok_t += s->fr[k].tsort == b->tr.forum[k].tsort;
 		ok_i_end += s->fr[k].isort_end == b->tr.forum[k].isort;
@@ -1369,7 +1462,8 @@ print_report(const struct bench *b, const struct run *s, const struct run *f, do
 		       "2..%u; bw = judged bandwidth on new content):\n",
 		       b->cycles);
 		for (uint32_t k = 0; k < b->n_forums; k++)
-			print_forum(b, s, f, k);
+			if (runs(b, k))
+				print_forum(b, s, f, k);
 		printf("\nper cycle, all forums (new%%: engine / judged; recall: posts of the cycle's "
 		       "window found in it):\n");
 		for (unsigned c = 1; c <= b->cycles; c++) {
@@ -1388,6 +1482,8 @@ print_report(const struct bench *b, const struct run *s, const struct run *f, do
 		}
 		printf("\ndiagnosis per forum (samples: at most %d of each):\n", N_SAMPLES);
 		for (uint32_t k = 0; k < b->n_forums; k++) {
+			if (!runs(b, k))
+				continue;
 			print_diag(b, s, k);
 			print_diag(b, f, k);
 		}
@@ -1397,9 +1493,8 @@ print_report(const struct bench *b, const struct run *s, const struct run *f, do
 	row("", "cycle 1 (phase 1)", "cycles 2..C (phase 2)", "target", "thesis", "");
 	print_votes("index pages", &s1, &s2, 0, THESIS_SORT_INDEX);
 	print_votes("thread pages", &s1, &s2, 1, THESIS_SORT_THREAD);
-	snprintf(c1, sizeof(c1), "index %zu/%u, thread %zu/%u", ok_i, b->n_forums, ok_t, b->n_forums);
-	snprintf(c2, sizeof(c2), "index %zu/%u, thread %zu/%u", ok_i_end, b->n_forums, ok_t_end,
-	         b->n_forums);
+	snprintf(c1, sizeof(c1), "index %zu/%u, thread %zu/%u", ok_i, n_run, ok_t, n_run);
+	snprintf(c2, sizeof(c2), "index %zu/%u, thread %zu/%u", ok_i_end, n_run, ok_t_end, n_run);
 	row("forum decisions (after)", c1, c2, "", "", "");
 
 	rec = pct((double)s2.found, (double)s2.targets);
@@ -1426,6 +1521,11 @@ print_report(const struct bench *b, const struct run *s, const struct run *f, do
 	snprintf(c1, sizeof(c1), "%.2f%% (%zu/%zu, %zu late)", rec, s2.found, s2.targets, s2.late);
 	snprintf(c2, sizeof(c2), "%.2f%% (%zu/%zu)", frec, f2.found, f2.targets);
 	row("recall of new posts", c1, c2, "99.5%", "97%", verdict(rec, TARGET_RECALL));
+	snprintf(c1, sizeof(c1), "%zu (%zu on pages fetched)", s2.targets - s2.found,
+	         s2.missed_shown);
+	snprintf(c2, sizeof(c2), "%zu (%zu on pages fetched)", f2.targets - f2.found,
+	         f2.missed_shown);
+	row("  new posts missed", c1, c2, "", "", "");
 	snprintf(c1, sizeof(c1), "%.2f%% (%zu/%zu)", prec, s2.tp, s2.posts);
 	snprintf(c2, sizeof(c2), "%.2f%% (%zu/%zu)", fprec, f2.tp, f2.posts);
 	row("precision of new posts", c1, c2, "", "91.6%", "");
@@ -1475,7 +1575,7 @@ static int
 run_mode(struct bench *b, struct run *r)
 {
 	for (uint32_t k = 0; k < b->n_forums; k++)
-		if (run_forum(b, r, k) != 0)
+		if (runs(b, k) && run_forum(b, r, k) != 0)
 			return -1;
 	recall(b, r);
 	return 0;
@@ -1489,10 +1589,11 @@ run_init(const struct bench *b, struct run *r, enum fr_sinfo_mode mode, const ch
 	r->name = name;
 	r->found = calloc(b->tr.n + 1, sizeof(*r->found));
 	r->shown = calloc(b->tr.n + 1, sizeof(*r->shown));
+	r->last_page = calloc(b->tr.n + 1, sizeof(*r->last_page));
 	r->seen_la = malloc((b->tr.n_th + 1) * sizeof(*r->seen_la));
 	r->fr = calloc(b->n_forums, sizeof(*r->fr));
 	r->cy = calloc(b->cycles, sizeof(*r->cy));
-	if (!r->found || !r->shown || !r->seen_la || !r->fr || !r->cy)
+	if (!r->found || !r->shown || !r->last_page || !r->seen_la || !r->fr || !r->cy)
 		return -1;
 	for (size_t i = 0; i <= b->tr.n_th; i++)
 		r->seen_la[i] = INT64_MIN;
@@ -1507,7 +1608,11 @@ run_free(const struct bench *b, struct run *r)
 			free(r->fr[k].patterns);
 	free(r->found);
 	free(r->shown);
+	free(r->last_page);
 	free(r->seen_la);
+	for (size_t i = 0; i < r->n_pages; i++)
+		free(r->pages[i].url);
+	free(r->pages);
 	free(r->fr);
 	free(r->cy);
 }
@@ -1531,7 +1636,9 @@ static void
 usage(void)
 {
 	fprintf(stderr, "usage: bench_forums [--forums N (14)] [--cycles C (12)] [--cycle-hours H "
-	                "(24)] [--seed S (1)] [--verbose]\n");
+	                "(24)] [--seed S (1)] [--verbose]\n"
+	                "                    [--only K (run forum K alone)] [--trace (every fetch and "
+	                "post)]\n");
 }
 
 int
@@ -1552,11 +1659,16 @@ main(int argc, char **argv)
 	b.n_forums = FR_FORUMS_N_PROFILES;
 	b.cycles = 12;
 	b.seed = 1;
+	b.only = -1;
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *val = i + 1 < argc ? argv[i + 1] : NULL;
 
 		if (strcmp(a, "--verbose") == 0 || strcmp(a, "-v") == 0) {
 			b.verbose = 1;
+			continue;
+		}
+		if (strcmp(a, "--trace") == 0) {
+			b.trace = 1;
 			continue;
 		}
 		if (strcmp(a, "--forums") == 0 && parse_u64(val, 1, FR_FORUMS_MAX, &v) == 0)
@@ -1567,6 +1679,8 @@ main(int argc, char **argv)
 			hours = v;
 		else if (strcmp(a, "--seed") == 0 && parse_u64(val, 0, UINT64_MAX, &v) == 0)
 			b.seed = v;
+		else if (strcmp(a, "--only") == 0 && parse_u64(val, 0, FR_FORUMS_MAX - 1, &v) == 0)
+			b.only = (long)v;
 		else {
 			usage();
 			return 2;
@@ -1574,6 +1688,10 @@ main(int argc, char **argv)
 		i++;
 	}
 	b.cycle_s = (double)hours * 3600.0;
+	if (b.only >= (long)b.n_forums) {
+		usage();
+		return 2;
+	}
 
 	clock.start_s = T0;
 	clock.wall0_s = T0;
