@@ -990,9 +990,10 @@ author_like(const struct ctx *c, uint32_t e, uint32_t date_el)
 	    has_date(c, e))
 		return 0;
 	l = &c->p->links[c->els[e].link];
-	/* "r23" is a name; "#2" and "1626" (a post count) are not */
+	/* "r23" is a name; "#2", "1626" (a post count) and URLs are not */
 	return l->text && l->text[0] && l->text[0] != '#' && strlen(l->text) <= 80 &&
-	       words(l->text) >= 1 && words(l->text) <= 5;
+	       words(l->text) >= 1 && words(l->text) <= 5 && !strstr(l->text, "://") &&
+	       strncmp(l->text, "www.", 4) != 0;
 }
 
 /* Height of the lowest common ancestor of a and b above a. */
@@ -1064,7 +1065,8 @@ in_quote(const struct ctx *c, uint32_t e)
 }
 
 /* Whether the names found in text (records without had) are names: in
- * most records, not all the same words. */
+ * most records, not all the same words (but for a page of a few posts,
+ * all by one member). */
 static int
 names_vary(const struct ctx *c, const struct cand *k, const int32_t *author, const char *had)
 {
@@ -1087,7 +1089,7 @@ names_vary(const struct ctx *c, const struct cand *k, const int32_t *author, con
 		}
 	}
 	free(first);
-	return n >= 2 && n * 2 > k->n && differ;
+	return n * 2 > k->n && (differ || (n >= 1 && k->n <= 3));
 }
 
 /* Author modes: a link in the record, a name in the record's own text, a
@@ -1786,10 +1788,11 @@ fill_thread(struct ctx *c, const struct cand *k)
 			} else if (author[i] < 0) {
 				author[i] = author_find(c, k->root[i], de, stop, mode, k->root, k->n);
 			}
-			found += author[i] >= 0 && (mode != AUTHOR_NAME || !had[i]);
+			found += author[i] >= 0 && (mode == AUTHOR_LINK || !had[i]);
 		}
-		if (mode == AUTHOR_NAME && !names_vary(c, k, author, had)) {
-			/* a label ("Posted by"), not names: drop what this pass found */
+		if (mode != AUTHOR_LINK && !names_vary(c, k, author, had)) {
+			/* a label ("Posted by", "Continue this thread"), not names:
+			 * drop what this pass found */
 			for (size_t i = 0; i < k->n; i++)
 				if (!had[i])
 					author[i] = -1;
@@ -1804,7 +1807,8 @@ fill_thread(struct ctx *c, const struct cand *k)
 	 * post with its profile box); the nearest link outside quotes. */
 	for (size_t i = 0; i < k->n; i++)
 		if (author[i] < 0) {
-			int32_t a = author_find(c, k->root[i], c->dates[k->date[i]].el, UINT32_MAX,
+			uint32_t stop = content[i] >= 0 ? c->els[content[i]].end : UINT32_MAX;
+			int32_t a = author_find(c, k->root[i], c->dates[k->date[i]].el, stop,
 			                        AUTHOR_LINK, NULL, 0);
 
 			if (a >= 0 && !in_quote(c, (uint32_t)a))

@@ -764,12 +764,192 @@ test_synthetic_forums(void)
 	fr_forums_free(w);
 }
 
+/* ---- real pages (tests/data/forums/fpages.tsv) ---- */
+
+struct setting {
+	char file[128], locales[64], zone[64];
+	int64_t now;
+};
+
+/* pages.tsv: each page's locales, zone and fetch time. */
+static size_t
+settings(struct setting *out, size_t max)
+{
+	char path[512], line[2048];
+	FILE *f;
+	size_t n = 0;
+
+	snprintf(path, sizeof(path), "%s/forums/pages.tsv", FR_TEST_DATA);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	while (f && n < max && fgets(line, sizeof(line), f)) {
+		char now[64];
+		double t;
+
+		if (line[0] == '#' ||
+		    sscanf(line, "%127[^\t]\t%63[^\t]\t%63[^\t]\t%63[^\t]", out[n].file,
+		           out[n].locales, out[n].zone, now) != 4)
+			continue;
+		if (fr_time_parse(now, strlen(now), &t, NULL) != 0)
+			continue;
+		out[n++].now = (int64_t)t;
+	}
+	if (f)
+		fclose(f);
+	return n;
+}
+
+static char *
+slurp(const char *path, size_t *len)
+{
+	FILE *f = fopen(path, "rb");
+	char *buf = NULL;
+	long sz;
+
+	if (!f)
+		return NULL;
+	if (fseek(f, 0, SEEK_END) == 0 && (sz = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
+		buf = malloc((size_t)sz + 1);
+		if (buf && fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
+			free(buf);
+			buf = NULL;
+		}
+		if (buf) {
+			buf[sz] = '\0';
+			*len = (size_t)sz;
+		}
+	}
+	fclose(f);
+	return buf;
+}
+
+/* Splits line at tabs into at most max fields (the line is changed). */
+static size_t
+fields(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	while (n < max) {
+		f[n++] = line;
+		line = strchr(line, '\t');
+		if (!line)
+			break;
+		*line++ = '\0';
+	}
+	return n;
+}
+
+static void
+test_real_pages(void)
+{
+	struct setting set[32];
+	size_t n_set = settings(set, 32), pages = 0, right = 0, known = 0, recs = 0, recs_ok = 0;
+	char path[512], line[4096];
+	FILE *f;
+	struct fr_fpage *p = NULL;
+	char cur[128] = "";
+	int cur_known = 0, cur_ok = 1;
+
+	CHECK(n_set >= 9);
+	snprintf(path, sizeof(path), "%s/forums/fpages.tsv", FR_TEST_DATA);
+	f = fopen(path, "r");
+	CHECK(f != NULL);
+	while (f && fgets(line, sizeof(line), f)) {
+		char *fl[8];
+		size_t nf = fields(line, fl, 8);
+
+		if (line[0] == '#' || nf < 6)
+			continue;
+		if (!strcmp(fl[0], "page")) {
+			const struct setting *st = NULL;
+			struct fr_fpage_opts o;
+			char err[FR_ERRLEN], *body;
+			size_t len = 0;
+			enum fr_fpage_kind want = !strcmp(fl[3], "thread")  ? FR_FPAGE_THREAD
+			                          : !strcmp(fl[3], "index") ? FR_FPAGE_INDEX
+			                                                    : FR_FPAGE_OTHER;
+			int ok;
+
+			if (cur[0] && cur_known)
+				fprintf(stderr, "  %s: known failure%s\n", cur,
+				        cur_ok ? " now read right: relabel it ok" : "");
+			fr_fpage_free(p);
+			p = NULL;
+			snprintf(cur, sizeof(cur), "%s", fl[1]);
+			cur_known = !strcmp(fl[5], "known");
+			for (size_t i = 0; i < n_set; i++)
+				if (!strcmp(set[i].file, fl[1]))
+					st = &set[i];
+			CHECK(st != NULL);
+			snprintf(path, sizeof(path), "%s/data/forums/trafilatura/%s", FR_SHARED, fl[1]);
+			body = slurp(path, &len);
+			CHECK(body != NULL);
+			if (!st || !body) {
+				free(body);
+				continue;
+			}
+			memset(&o, 0, sizeof(o));
+			o.dates = FD;
+			o.locales = st->locales;
+			o.zone = st->zone;
+			o.now_s = st->now;
+			if (fr_fpage_parse(body, len, fl[2], &o, &p, err, sizeof(err)) != 0) {
+				fprintf(stderr, "  %s: %s\n", fl[1], err);
+				CHECK(!"the page parses");
+			}
+			free(body);
+			pages++;
+			ok = p && p->kind == want && p->n_recs == strtoul(fl[4], NULL, 10);
+			cur_ok = ok;
+			if (!ok)
+				fprintf(stderr, "  %s: %s with %zu records, labelled %s with %s%s\n", fl[1],
+				        p ? fr_fpage_kind_name(p->kind) : "-", p ? p->n_recs : 0, fl[3], fl[4],
+				        cur_known ? " (known)" : "");
+			if (!cur_known)
+				CHECK(ok);
+			known += cur_known;
+			right += ok && !cur_known;
+		} else if (!strcmp(fl[0], "rec") && p && !strcmp(fl[1], cur)) {
+			size_t i = strtoul(fl[2], NULL, 10);
+			double want_t = 0;
+			int64_t tol = strtoll(fl[5], NULL, 10);
+			const struct fr_fpage_record *r = i < p->n_recs ? &p->recs[i] : NULL;
+			int aok, dok;
+
+			CHECK(fr_time_parse(fl[4], strlen(fl[4]), &want_t, NULL) == 0);
+			aok = r && (!strcmp(fl[3], "-") ? r->author == NULL
+			                                : r->author && !strcmp(r->author, fl[3]));
+			dok = r && r->date_s != FR_FPAGE_NO_DATE &&
+			      llabs(r->date_s - (int64_t)want_t) <= tol;
+			recs++;
+			recs_ok += aok && dok;
+			cur_ok &= aok && dok;
+			if (!(aok && dok) && !cur_known)
+				fprintf(stderr, "  %s record %zu: author %s date %lld, labelled %s %s\n",
+				        fl[1], i, r && r->author ? r->author : "-",
+				        r ? (long long)r->date_s : 0LL, fl[3], fl[4]);
+			if (!cur_known)
+				CHECK(aok && dok);
+		}
+	}
+	if (cur[0] && cur_known)
+		fprintf(stderr, "  %s: known failure%s\n", cur,
+		        cur_ok ? " now read right: relabel it ok" : "");
+	fr_fpage_free(p);
+	if (f)
+		fclose(f);
+	fprintf(stderr, "  real pages: %zu/%zu right (%zu known failures); labelled records %zu/%zu\n",
+	        right, pages - known, known, recs_ok, recs);
+}
+
 int
 main(void)
 {
 	if (fr_fdate_new(&FD) != 0)
 		return 1;
 	RUN(test_synthetic_forums);
+	RUN(test_real_pages);
 	fr_fdate_free(FD);
 	return TEST_DONE();
 }
