@@ -31,7 +31,7 @@
 
 /* Thresholds of the decisions (docs/forum-pages.md). */
 #define THREAD_MIN_RATIO 1.5 /* posts: non-anchor text per anchor text byte, at least */
-#define THREAD_MIN_AVG 40.0  /* posts: non-anchor bytes per record, at least */
+#define THREAD_MIN_AVG 30.0  /* posts: non-anchor bytes per record, at least */
 #define SINGLE_MIN_RATIO 0.8 /* a lone post (its text follows its date): the same, at least */
 #define INDEX_MAX_RATIO 3.0  /* index rows: non-anchor text per anchor text byte, below */
 #define INDEX_MIN_TITLED 0.6 /* index rows: share with a title link, at least */
