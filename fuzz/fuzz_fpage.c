@@ -19,14 +19,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
 #define REQUIRE(c)                                                                                 \
 	do {                                                                                       \
 		if (!(c)) {                                                                        \
-			fprintf(stderr, "fuzz_fpage: broken promise: %s (%s:%d)\n", #c, __FILE__, \
+			fprintf(stderr, "fuzz_fpage: broken promise: %s (%s:%d)\n", #c, __FILE__,  \
 			        __LINE__);                                                         \
 			abort();                                                                   \
 		}                                                                                  \
 	} while (0)
 
-#define NOW 1790000000 /* 2026-09-21T14:13:20Z */
-#define T_MIN (-2208988800LL - 2 * 86400)         /* 1900-01-01, with a zone's slack */
+#define NOW 1790000000                               /* 2026-09-21T14:13:20Z */
+#define T_MIN (-2208988800LL - 2 * 86400)            /* 1900-01-01, with a zone's slack */
 #define T_MAX (7258118400LL + 400LL * 86400 + 86400) /* 2200-01-01, with the future limit */
 
 static struct fr_fdate *fd;
@@ -44,7 +44,8 @@ check(const struct fr_fpage *p)
 	for (size_t i = 0; i < p->n_links; i++) {
 		const struct fr_fpage_link *l = &p->links[i];
 
-		REQUIRE(l->url && (!strncmp(l->url, "http://", 7) || !strncmp(l->url, "https://", 8)));
+		REQUIRE(l->url &&
+		        (!strncmp(l->url, "http://", 7) || !strncmp(l->url, "https://", 8)));
 		REQUIRE(!strchr(l->url, '#'));
 		REQUIRE(l->text != NULL);
 		REQUIRE(l->group <= groups);
@@ -63,7 +64,8 @@ check(const struct fr_fpage *p)
 		REQUIRE(r->first_link + r->n_links <= p->n_links);
 		for (uint32_t l = r->first_link; l < r->first_link + r->n_links; l++)
 			REQUIRE(p->links[l].record == (int32_t)i);
-		REQUIRE(r->date_s == FR_FPAGE_NO_DATE || (r->date_s >= T_MIN && r->date_s <= T_MAX));
+		REQUIRE(r->date_s == FR_FPAGE_NO_DATE ||
+		        (r->date_s >= T_MIN && r->date_s <= T_MAX));
 		REQUIRE(r->date_gran <= FR_FDATE_YEAR);
 		if (p->kind == FR_FPAGE_THREAD) {
 			REQUIRE(r->text && r->text[0]);
@@ -71,8 +73,8 @@ check(const struct fr_fpage *p)
 			REQUIRE(r->title_link == -1);
 		} else {
 			REQUIRE(!r->text && !r->author);
-			REQUIRE(r->title_link >= -1 && (r->title_link < 0 ||
-			                                (size_t)r->title_link < p->n_links));
+			REQUIRE(r->title_link >= -1 &&
+			        (r->title_link < 0 || (size_t)r->title_link < p->n_links));
 			REQUIRE(r->created_s == FR_FPAGE_NO_DATE || r->last_s == FR_FPAGE_NO_DATE ||
 			        r->created_s <= r->last_s);
 		}

@@ -13,21 +13,18 @@
 
 #include <ctype.h>
 #include <math.h>
-#ifdef FR_FPAGE_DEBUG
-#include <stdio.h>
-#endif
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
 
 #define MAX_BYTES_DEFAULT ((size_t)16 << 20)
-#define MAX_DEPTH 512           /* deeper elements are left out */
-#define MAX_ELEMENTS 400000     /* elements kept per page */
-#define MAX_LINK_TEXT 512       /* bytes of anchor text kept */
+#define MAX_DEPTH 512             /* deeper elements are left out */
+#define MAX_ELEMENTS 400000       /* elements kept per page */
+#define MAX_LINK_TEXT 512         /* bytes of anchor text kept */
 #define MAX_POST_TEXT (256 << 10) /* bytes of a post's text kept */
 #define MAX_DATES_PER_TEXT 16
-#define MAX_DATE_TEXT 256       /* longer element texts are not read with their attributes */
-#define MAX_RECS 2000           /* records per candidate considered */
+#define MAX_DATE_TEXT 256 /* longer element texts are not read with their attributes */
+#define MAX_RECS 2000     /* records per candidate considered */
 
 /* Thresholds of the decisions (docs/forum-pages.md). */
 #define THREAD_MIN_RATIO 1.5 /* posts: non-anchor text per anchor text byte, at least */
@@ -56,7 +53,6 @@ struct el {
 	int32_t link;  /* index in the page's links when an <a> listed there, else -1 */
 };
 
-
 struct date {
 	uint32_t el;
 	uint32_t col; /* dense column number */
@@ -72,9 +68,9 @@ struct cand {
 	uint32_t *root;
 	uint32_t *date; /* index into dates, or UINT32_MAX */
 	size_t n;
-	int kind;       /* FR_FPAGE_INDEX or FR_FPAGE_THREAD when valid, else 0 */
-	double mass;    /* visible text bytes of its records */
-	unsigned lead;  /* thread: leading records out of order */
+	int kind;      /* FR_FPAGE_INDEX or FR_FPAGE_THREAD when valid, else 0 */
+	double mass;   /* visible text bytes of its records */
+	unsigned lead; /* thread: leading records out of order */
 	unsigned *depth;
 };
 
@@ -91,10 +87,10 @@ struct ctx {
 	const char **texts;
 	size_t *tlens;
 	size_t n_texts, cap_texts, cap_tlens;
-	uint32_t *dpre;   /* date elements before element i (n_els + 1 of them) */
-	double *dtext;    /* their visible text bytes, likewise */
+	uint32_t *dpre; /* date elements before element i (n_els + 1 of them) */
+	double *dtext;  /* their visible text bytes, likewise */
 	size_t cap_links, cap_recs;
-	uint32_t *url_n; /* per link: links of the page with its URL */
+	uint32_t *url_n;                /* per link: links of the page with its URL */
 	uint32_t *col_first, *col_next; /* per column: first date; per date: next of its column */
 	uint32_t *col_n;
 	size_t n_cols;
@@ -161,10 +157,10 @@ attr(const xmlNode *x, const char *name)
 {
 	for (const xmlAttr *a = x->properties; a; a = a->next) {
 		if (a->name && !strcasecmp((const char *)a->name, name)) {
-			if (a->children && a->children->type == XML_TEXT_NODE && a->children->content &&
-			    !a->children->next)
+			if (a->children && a->children->type == XML_TEXT_NODE &&
+			    a->children->content && !a->children->next)
 				return (const char *)a->children->content;
-			return a->children ? "" : "";
+			return ""; /* a value in pieces (entities): taken as empty */
 		}
 	}
 	return NULL;
@@ -174,9 +170,8 @@ attr(const xmlNode *x, const char *name)
 static int
 skipped(const xmlNode *x)
 {
-	static const char *const names[] = {"script", "style",  "noscript", "template",
-	                                    "select", "textarea", "head",   "iframe",
-	                                    "object", "svg"};
+	static const char *const names[] = {"script",   "style", "noscript", "template", "select",
+	                                    "textarea", "head",  "iframe",   "object",   "svg"};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (is_tag(x, names[i]))
@@ -245,10 +240,10 @@ static int
 breaks(const xmlNode *x)
 {
 	static const char *const para[] = {
-	    "p",       "div",     "blockquote", "h1",     "h2",     "h3",   "h4",   "h5",
-	    "h6",      "ul",      "ol",         "table",  "pre",    "section", "article",
-	    "header",  "footer",  "aside",      "dl",     "form",   "hr",   "figure", "main",
-	    "nav",     "address", "fieldset",   "tbody",  "thead",  "center"};
+	    "p",       "div",      "blockquote", "h1",    "h2",    "h3",      "h4",      "h5",
+	    "h6",      "ul",       "ol",         "table", "pre",   "section", "article", "header",
+	    "footer",  "aside",    "dl",         "form",  "hr",    "figure",  "main",    "nav",
+	    "address", "fieldset", "tbody",      "thead", "center"};
 	static const char *const line[] = {"li", "tr", "dt", "dd", "br", "caption", "figcaption"};
 
 	for (size_t i = 0; i < sizeof(para) / sizeof(para[0]); i++)
@@ -457,9 +452,10 @@ build(struct ctx *c, xmlNode *first, int32_t pi, uint32_t depth, int in_a, int i
 				c->els[pi].na += v;
 			if (in_th)
 				c->els[pi].nh += v;
-			if (grow((void **)&c->texts, &c->cap_texts, c->n_texts + 1, sizeof(*c->texts)) <
-			        0 ||
-			    grow((void **)&c->tlens, &c->cap_tlens, c->n_texts + 1, sizeof(*c->tlens)) < 0) {
+			if (grow((void **)&c->texts, &c->cap_texts, c->n_texts + 1,
+			         sizeof(*c->texts)) < 0 ||
+			    grow((void **)&c->tlens, &c->cap_tlens, c->n_texts + 1,
+			         sizeof(*c->tlens)) < 0) {
 				c->oom = 1;
 				return;
 			}
@@ -589,7 +585,7 @@ add_date(struct ctx *c, uint32_t el, unsigned k, const struct fr_fdate_match *m,
 	             (g >= 0 ? mix(mix(c->els[g].tag)) : 2) + k * 0x9e3779b97f4a7c15ull);
 }
 
-static const char *const DATE_ATTRS[] = {"datetime",      "data-time", "data-timestamp",
+static const char *const DATE_ATTRS[] = {"datetime",      "data-time",     "data-timestamp",
                                          "data-date",     "data-datetime", "data-utime",
                                          "data-date-utc", "title"};
 #define N_DATE_ATTRS (sizeof(DATE_ATTRS) / sizeof(DATE_ATTRS[0]))
@@ -608,7 +604,8 @@ attr_date(struct ctx *c, uint32_t i, struct fr_fdate_match *m)
 
 		vals[n] = v;
 		lens[n] = v ? strlen(v) : 0;
-		if (v && lens[n] > 0 && lens[n] < 200 && fr_fdate_parse_attr(c->pg, v, lens[n], m) == 0)
+		if (v && lens[n] > 0 && lens[n] < 200 &&
+		    fr_fdate_parse_attr(c->pg, v, lens[n], m) == 0)
 			any = 1;
 		n++;
 	}
@@ -658,8 +655,8 @@ day_time(const char *s, size_t len, struct fr_fdate_match *m)
 	for (nd = 0; p < len && isdigit((unsigned char)s[p]) && nd < 2; p++, nd++)
 		h = h * 10 + (size_t)(s[p] - '0');
 	/* 10:52, and French 10h52 */
-	if (!nd || p + 2 >= len || (s[p] != ':' && s[p] != 'h') || !isdigit((unsigned char)s[p + 1]) ||
-	    !isdigit((unsigned char)s[p + 2]))
+	if (!nd || p + 2 >= len || (s[p] != ':' && s[p] != 'h') ||
+	    !isdigit((unsigned char)s[p + 1]) || !isdigit((unsigned char)s[p + 2]))
 		return;
 	mi = (size_t)(s[p + 1] - '0') * 10 + (size_t)(s[p + 2] - '0');
 	p += 3;
@@ -676,7 +673,8 @@ day_time(const char *s, size_t len, struct fr_fdate_match *m)
 
 		while (q < len && s[q] == ' ')
 			q++;
-		if (q + 1 < len && (s[q] == 'p' || s[q] == 'P') && (s[q + 1] == 'm' || s[q + 1] == 'M')) {
+		if (q + 1 < len && (s[q] == 'p' || s[q] == 'P') &&
+		    (s[q + 1] == 'm' || s[q + 1] == 'M')) {
 			if (h < 12)
 				h += 12;
 			p = q + 2;
@@ -743,14 +741,17 @@ find_dates(struct ctx *c)
 			len = strlen((const char *)t->content);
 			if (len < 4)
 				continue;
-			n = fr_fdate_scan(c->pg, (const char *)t->content, len, m, MAX_DATES_PER_TEXT);
+			n = fr_fdate_scan(c->pg, (const char *)t->content, len, m,
+			                  MAX_DATES_PER_TEXT);
 			if (n > MAX_DATES_PER_TEXT)
 				n = MAX_DATES_PER_TEXT;
 			for (size_t j = 0; j < n; j++) {
 				day_time((const char *)t->content, len, &m[j]);
-				if (m[j].gran == FR_FDATE_DAY && !(m[j].flags & FR_FDATE_FROM_ATTR) &&
-				    !t->next && m[j].end + strspn((const char *)t->content + m[j].end,
-				                                  " \t\r\n") == len)
+				if (m[j].gran == FR_FDATE_DAY &&
+				    !(m[j].flags & FR_FDATE_FROM_ATTR) && !t->next &&
+				    m[j].end + strspn((const char *)t->content + m[j].end,
+				                      " \t\r\n") ==
+				        len)
 					sibling_time(c->els[i].x, &m[j]);
 				add_date(c, i, k++, &m[j], (uint32_t)(m[j].end - m[j].begin));
 			}
@@ -1134,9 +1135,9 @@ author_find(const struct ctx *c, uint32_t r, uint32_t date_el, uint32_t stop, in
 			continue;
 		h = lca_height(c, date_el, e);
 		/* equally near: the link to a profile, shown more than once */
-		if (h < bh || (h == bh && best >= 0 && c->els[e].link >= 0 &&
-		               c->els[best].link >= 0 &&
-		               c->url_n[c->els[e].link] > c->url_n[c->els[best].link])) {
+		if (h < bh ||
+		    (h == bh && best >= 0 && c->els[e].link >= 0 && c->els[best].link >= 0 &&
+		     c->url_n[c->els[e].link] > c->url_n[c->els[best].link])) {
 			bh = h;
 			best = (int32_t)e;
 		}
@@ -1175,7 +1176,6 @@ rel_path(const struct ctx *c, uint32_t r, uint32_t e)
 
 struct pstat {
 	uint64_t path, parent;
-	uint32_t leaf_sig_lo;
 	uint64_t leaf_sig;
 	double sum, sum2;
 	uint32_t present, multi;
@@ -1314,7 +1314,8 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 	}
 	/* The widest spread, among paths in at least half of the records. */
 	for (size_t j = 0; j < n_ps; j++) {
-		double mean = ps[j].sum / (double)k->n, var = ps[j].sum2 / (double)k->n - mean * mean;
+		double mean = ps[j].sum / (double)k->n,
+		       var = ps[j].sum2 / (double)k->n - mean * mean;
 		double sd = var > 0 ? sqrt(var) : 0;
 
 		ps[j].cur = sd;
@@ -1343,10 +1344,6 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 			break;
 		best = next;
 	}
-#ifdef FR_FPAGE_DEBUG
-	fprintf(stderr, "content path: spread %.1f present %u multi %u depth %u\n", ps[best].cur,
-	        ps[best].present, ps[best].multi, ps[best].depth);
-#endif
 	/* Each record's element at that path, or else with its last signature. */
 	for (size_t i = 0; i < k->n; i++) {
 		uint32_t r = k->root[i], de = c->dates[k->date[i]].el;
@@ -1640,9 +1637,6 @@ as_index(const struct ctx *c, struct cand *k)
 			}
 	}
 	free(t);
-#ifdef FR_FPAGE_DEBUG
-	fprintf(stderr, "  index? n %zu ratio %.2f titled %zu distinct %zu\n", k->n, ratio, titled, distinct);
-#endif
 	/* the rows are the page's matter, not a sidebar's list */
 	if (mass_of(c, k) < INDEX_MIN_SHARE * ((double)c->els[0].na + c->els[0].an))
 		return 0;
@@ -1767,7 +1761,8 @@ fill_thread(struct ctx *c, const struct cand *k)
 	}
 	for (size_t i = 0; i < k->n; i++)
 		if (content[i] < 0)
-			content[i] = content_alone(c, k->root[i], c->dates[k->date[i]].el, author[i], 0);
+			content[i] =
+			    content_alone(c, k->root[i], c->dates[k->date[i]].el, author[i], 0);
 	/* The authors: a hint, else the nearest link before the text, else a
 	 * name in text, else a link beside the record; then the position most
 	 * records agree on. */
@@ -1784,9 +1779,12 @@ fill_thread(struct ctx *c, const struct cand *k)
 			if (mode == AUTHOR_LINK) {
 				int32_t h = author_hint(c, k->root[i], content[i]);
 
-				author[i] = h >= 0 ? h : author_find(c, k->root[i], de, stop, mode, NULL, 0);
+				author[i] =
+				    h >= 0 ? h
+				           : author_find(c, k->root[i], de, stop, mode, NULL, 0);
 			} else if (author[i] < 0) {
-				author[i] = author_find(c, k->root[i], de, stop, mode, k->root, k->n);
+				author[i] =
+				    author_find(c, k->root[i], de, stop, mode, k->root, k->n);
 			}
 			found += author[i] >= 0 && (mode == AUTHOR_LINK || !had[i]);
 		}
@@ -1837,7 +1835,8 @@ fill_thread(struct ctx *c, const struct cand *k)
 				continue;
 			for (uint32_t e = r; e < c->els[r].end; e++)
 				if (rel_path(c, r, e) == win &&
-				    (author_like(c, e, c->dates[k->date[i]].el) || name_like(c, e)) &&
+				    (author_like(c, e, c->dates[k->date[i]].el) ||
+				     name_like(c, e)) &&
 				    !(content[i] >= 0 && contains(c, (uint32_t)content[i], e))) {
 					author[i] = (int32_t)e;
 					break;
@@ -1919,17 +1918,6 @@ date_cands(struct ctx *c, struct cand *best_t, struct cand *best_i)
 		}
 		roots_of(c, items, n, k.root);
 		k.mass = mass_of(c, &k);
-#ifdef FR_FPAGE_DEBUG
-		{
-			double ra, av;
-
-			ratios(c, &k, &ra, &av);
-			fprintf(stderr, "col %u n %zu root <%s class=%s> h-el %u ratio %.2f avg %.1f\n", col, n,
-			        (const char *)c->els[k.root[0]].x->name,
-			        attr(c->els[k.root[0]].x, "class") ? attr(c->els[k.root[0]].x, "class") : "",
-			        c->els[items[0]].depth - c->els[k.root[0]].depth, ra, av);
-		}
-#endif
 		if (as_thread(c, &k)) {
 			/* The same records with later dates are the posts' dates
 			 * (a member joins before posting); else the larger mass. */
@@ -1940,7 +1928,8 @@ date_cands(struct ctx *c, struct cand *best_t, struct cand *best_i)
 				double a = 0;
 
 				for (size_t i = 0; i < k.n; i++)
-					a += (double)(c->dates[k.date[i]].t - c->dates[best_t->date[i]].t);
+					a += (double)(c->dates[k.date[i]].t -
+					              c->dates[best_t->date[i]].t);
 				better = a > 0;
 			}
 			if (better) {
@@ -1997,7 +1986,8 @@ link_cands(struct ctx *c, struct cand *best_i)
 
 		col[e] = UINT32_MAX;
 		if (c->els[e].link < 0 || self_link(c, e) ||
-		    !wordy(c->p->links[c->els[e].link].text ? c->p->links[c->els[e].link].text : ""))
+		    !wordy(c->p->links[c->els[e].link].text ? c->p->links[c->els[e].link].text
+		                                            : ""))
 			continue;
 		key = mix(c->els[e].sig * 3 + (p >= 0 ? mix(c->els[p].sig) : 1) * 5 +
 		          (g >= 0 ? mix(mix(c->els[g].sig)) : 2));
@@ -2040,7 +2030,8 @@ link_cands(struct ctx *c, struct cand *best_i)
 		/* rows hold more than the link: descriptions, counts, authors */
 		for (size_t i = 0; i < n; i++) {
 			lt += c->els[items[i]].an;
-			rest += (double)c->els[k.root[i]].na + c->els[k.root[i]].an - c->els[items[i]].an;
+			rest += (double)c->els[k.root[i]].na + c->els[k.root[i]].an -
+			        c->els[items[i]].an;
 		}
 		if (rest < 0.5 * lt) {
 			cand_free(&k);
@@ -2161,10 +2152,6 @@ single_cand(struct ctx *c, struct cand *best)
 			if (far)
 				r = top;
 			content = content_alone(c, r, e, author, c->els[e].end);
-#ifdef FR_FPAGE_DEBUG
-			fprintf(stderr, "single %zu: top %u author %d region %u content %d\n", d, top,
-			        author, r, content);
-#endif
 			if (content < 0)
 				continue;
 			t = text_of(c->els[content].x, MAX_POST_TEXT, 1, 0);
@@ -2187,10 +2174,9 @@ single_cand(struct ctx *c, struct cand *best)
 		/* of two records one inside the other, the one with the later
 		 * date (a member joins before posting); else the larger */
 		if (ratio < SINGLE_MIN_RATIO ||
-		    (best->kind &&
-		     ((contains(c, r, best->root[0]) || contains(c, best->root[0], r))
-		          ? c->dates[best->date[0]].t >= c->dates[d].t
-		          : best->mass >= k.mass))) {
+		    (best->kind && ((contains(c, r, best->root[0]) || contains(c, best->root[0], r))
+		                        ? c->dates[best->date[0]].t >= c->dates[d].t
+		                        : best->mass >= k.mass))) {
 			cand_free(&k);
 			continue;
 		}
@@ -2411,14 +2397,6 @@ analyse(struct ctx *c)
 	find_dates(c);
 	if (c->oom || index_columns(c) < 0)
 		goto done;
-#ifdef FR_FPAGE_DEBUG
-	for (size_t i = 0; i < c->n_dates; i++)
-		fprintf(stderr, "date el %u <%s class=%s> col %u (n %u) t %lld\n", c->dates[i].el,
-		        (const char *)c->els[c->dates[i].el].x->name,
-		        attr(c->els[c->dates[i].el].x, "class") ? attr(c->els[c->dates[i].el].x, "class")
-		                                                : "",
-		        c->dates[i].col, c->col_n[c->dates[i].col], (long long)c->dates[i].t);
-#endif
 	if (date_cands(c, &bt, &bi) < 0)
 		goto done;
 	if (!bi.kind && link_cands(c, &bi) < 0)
@@ -2458,7 +2436,7 @@ fr_fpage_parse(const char *html, size_t len, const char *url, const struct fr_fp
 {
 	struct ctx c;
 	htmlDocPtr doc = NULL;
-	xmlNode *root, *body = NULL;
+	xmlNode *root;
 	size_t max = o->max_bytes ? o->max_bytes : MAX_BYTES_DEFAULT;
 	char *lang = NULL;
 	int rc = -1;
@@ -2487,8 +2465,6 @@ fr_fpage_parse(const char *html, size_t len, const char *url, const struct fr_fp
 		if (l && *l && !(lang = strdup(l)))
 			goto oom;
 		for (xmlNode *x = root->children; x; x = x->next) {
-			if (is_tag(x, "body"))
-				body = x;
 			if (!is_tag(x, "head"))
 				continue;
 			for (xmlNode *h = x->children; h; h = h->next) {
@@ -2532,7 +2508,6 @@ fr_fpage_parse(const char *html, size_t len, const char *url, const struct fr_fp
 		c.n_els = 1;
 		build(&c, root->children, 0, 1, 0, 0);
 		c.els[0].end = (uint32_t)c.n_els;
-		(void)body;
 	}
 	if (c.oom)
 		goto oom;

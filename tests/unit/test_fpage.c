@@ -214,9 +214,9 @@ truth_load(struct fr_forums *w, double t, struct truth *tr)
 		long long ts;
 
 		memset(&p, 0, sizeof(p));
-		if (sscanf(line, "forum%u.test\t%u\t%255s\t%u\t%u\t%63s\t%lld\t%llx\t%d\t%u\t%ld", &p.k,
-		           &p.tid, p.url, &p.no, &pid, p.author, &ts, &p.hash, &p.sticky, &pinned,
-		           &p.parent) != 11)
+		if (sscanf(line, "forum%u.test\t%u\t%255s\t%u\t%u\t%63s\t%lld\t%llx\t%d\t%u\t%ld",
+		           &p.k, &p.tid, p.url, &p.no, &pid, p.author, &ts, &p.hash, &p.sticky,
+		           &pinned, &p.parent) != 11)
 			continue;
 		p.t = ts;
 		if (tr->n == cap) {
@@ -282,8 +282,8 @@ thread_by_url(const struct truth *tr, const char *url)
 /* url of page P (1-based) of a board (board 1) or thread (board 0) whose
  * first page is first; per page items. */
 static void
-page_url(enum fr_forum_sw sw, int board, const char *first, unsigned page, unsigned per,
-         char *buf, size_t len)
+page_url(enum fr_forum_sw sw, int board, const char *first, unsigned page, unsigned per, char *buf,
+         size_t len)
 {
 	unsigned off = (page - 1) * per;
 	const char *dot;
@@ -433,8 +433,8 @@ check_thread_page(struct fr_forums *w, uint32_t k, const struct tthread *th, uns
 			F.nested_posts++;
 			F.depth_ok += r->depth == want_depth;
 			if (r->depth != want_depth && getenv("FPAGE_VERBOSE"))
-				fprintf(stderr, "  %s post %u: depth %u want %u\n", url, (unsigned)i,
-				        r->depth, (unsigned)want_depth);
+				fprintf(stderr, "  %s post %u: depth %u want %u\n", url,
+				        (unsigned)i, r->depth, (unsigned)want_depth);
 		}
 		if (tok && fr_forums_text_hash(r->text, strlen(r->text)) != tp->hash &&
 		    getenv("FPAGE_VERBOSE"))
@@ -442,11 +442,12 @@ check_thread_page(struct fr_forums *w, uint32_t k, const struct tthread *th, uns
 		if (!dok || !aok || !tok) {
 			if (ok)
 				fprintf(stderr,
-				        "  %s post %u: date %lld (gran %u) want %lld; author %s want %s; "
+				        "  %s post %u: date %lld (gran %u) want %lld; author %s "
+				        "want %s; "
 				        "text %s\n",
 				        url, (unsigned)i, (long long)r->date_s, r->date_gran,
-				        (long long)tp->t, r->author ? r->author : "(none)", tp->author,
-				        tok ? "ok" : "empty");
+				        (long long)tp->t, r->author ? r->author : "(none)",
+				        tp->author, tok ? "ok" : "empty");
 			ok = 0;
 		}
 	}
@@ -560,11 +561,12 @@ check_board_page(struct fr_forums *w, uint32_t k, const struct truth *tr, const 
 		}
 		F.rows_dates_ok += dok;
 		if (!dok) {
-			fprintf(stderr,
-			        "  %s row %zu: dates %lld/%lld/%lld want created %lld last %lld (%s)\n",
-			        url, i, (long long)r->created_s, (long long)r->last_s,
-			        (long long)r->date_s, (long long)created, (long long)last,
-			        fr_forums_idates_name(pr.idates));
+			fprintf(
+			    stderr,
+			    "  %s row %zu: dates %lld/%lld/%lld want created %lld last %lld (%s)\n",
+			    url, i, (long long)r->created_s, (long long)r->last_s,
+			    (long long)r->date_s, (long long)created, (long long)last,
+			    fr_forums_idates_name(pr.idates));
 			ok = 0;
 		}
 	}
@@ -659,8 +661,9 @@ check_forum(struct fr_forums *w, const struct truth *tr, uint32_t k)
 
 				F.rows_dates_ok += dok;
 				if (!dok)
-					fprintf(stderr, "  %s row %zu: date %lld want %lld\n", entry, i,
-					        (long long)r->date_s, (long long)th->posts[th->n - 1]->t);
+					fprintf(stderr, "  %s row %zu: date %lld want %lld\n",
+					        entry, i, (long long)r->date_s,
+					        (long long)th->posts[th->n - 1]->t);
 				ok &= dok;
 			} else {
 				F.rows_dates_ok += r->date_s == FR_FPAGE_NO_DATE;
@@ -702,7 +705,8 @@ check_forum(struct fr_forums *w, const struct truth *tr, uint32_t k)
 		if (th->k != k)
 			continue;
 		n_th++;
-		if (!(th->sticky || i == longest || (th->n == 1 && singles++ < 2) || n_th % 23 == 0))
+		if (!(th->sticky || i == longest || (th->n == 1 && singles++ < 2) ||
+		      n_th % 23 == 0))
 			continue;
 		last = (th->n + pr.posts_pp - 1) / pr.posts_pp;
 		check_thread_page(w, k, th, 1, &profile_done);
@@ -721,7 +725,8 @@ check_forum(struct fr_forums *w, const struct truth *tr, uint32_t k)
 		F.pages++;
 		if (p) {
 			if (p->kind != FR_FPAGE_OTHER)
-				fprintf(stderr, "  %s: %s, want other\n", url, fr_fpage_kind_name(p->kind));
+				fprintf(stderr, "  %s: %s, want other\n", url,
+				        fr_fpage_kind_name(p->kind));
 			CHECK(p->kind == FR_FPAGE_OTHER);
 			F.pages_ok += p->kind == FR_FPAGE_OTHER;
 		}
@@ -786,9 +791,8 @@ settings(struct setting *out, size_t max)
 		char now[64];
 		double t;
 
-		if (line[0] == '#' ||
-		    sscanf(line, "%127[^\t]\t%63[^\t]\t%63[^\t]\t%63[^\t]", out[n].file,
-		           out[n].locales, out[n].zone, now) != 4)
+		if (line[0] == '#' || sscanf(line, "%127[^\t]\t%63[^\t]\t%63[^\t]\t%63[^\t]",
+		                             out[n].file, out[n].locales, out[n].zone, now) != 4)
 			continue;
 		if (fr_time_parse(now, strlen(now), &t, NULL) != 0)
 			continue;
@@ -882,7 +886,8 @@ test_real_pages(void)
 				if (!strcmp(set[i].file, fl[1]))
 					st = &set[i];
 			CHECK(st != NULL);
-			snprintf(path, sizeof(path), "%s/data/forums/trafilatura/%s", FR_SHARED, fl[1]);
+			snprintf(path, sizeof(path), "%s/data/forums/trafilatura/%s", FR_SHARED,
+			         fl[1]);
 			body = slurp(path, &len);
 			CHECK(body != NULL);
 			if (!st || !body) {
@@ -903,9 +908,10 @@ test_real_pages(void)
 			ok = p && p->kind == want && p->n_recs == strtoul(fl[4], NULL, 10);
 			cur_ok = ok;
 			if (!ok)
-				fprintf(stderr, "  %s: %s with %zu records, labelled %s with %s%s\n", fl[1],
-				        p ? fr_fpage_kind_name(p->kind) : "-", p ? p->n_recs : 0, fl[3], fl[4],
-				        cur_known ? " (known)" : "");
+				fprintf(stderr,
+				        "  %s: %s with %zu records, labelled %s with %s%s\n", fl[1],
+				        p ? fr_fpage_kind_name(p->kind) : "-", p ? p->n_recs : 0,
+				        fl[3], fl[4], cur_known ? " (known)" : "");
 			if (!cur_known)
 				CHECK(ok);
 			known += cur_known;
@@ -926,7 +932,8 @@ test_real_pages(void)
 			recs_ok += aok && dok;
 			cur_ok &= aok && dok;
 			if (!(aok && dok) && !cur_known)
-				fprintf(stderr, "  %s record %zu: author %s date %lld, labelled %s %s\n",
+				fprintf(stderr,
+				        "  %s record %zu: author %s date %lld, labelled %s %s\n",
 				        fl[1], i, r && r->author ? r->author : "-",
 				        r ? (long long)r->date_s : 0LL, fl[3], fl[4]);
 			if (!cur_known)
@@ -939,7 +946,8 @@ test_real_pages(void)
 	fr_fpage_free(p);
 	if (f)
 		fclose(f);
-	fprintf(stderr, "  real pages: %zu/%zu right (%zu known failures); labelled records %zu/%zu\n",
+	fprintf(stderr,
+	        "  real pages: %zu/%zu right (%zu known failures); labelled records %zu/%zu\n",
 	        right, pages - known, known, recs_ok, recs);
 }
 
