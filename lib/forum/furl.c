@@ -461,6 +461,20 @@ make(struct fr_furl_pager *p, int64_t num)
 	return u;
 }
 
+char *
+fr_furl_pager_url(const struct fr_furl_pager *p, int64_t k)
+{
+	if (k < 1 || !p->n)
+		return NULL;
+	if (k == 1 && p->pages[0].num == INT64_MIN)
+		return strdup(p->pages[0].url);
+	int64_t step = step_of(p), num = step == 1 ? k : (k - 1) * step;
+	struct fr_furl_pager tmp = *p;
+	tmp.made = NULL;
+	const char *u = make(&tmp, num);
+	return (char *)u; /* make() handed its malloc'd URL to tmp.made */
+}
+
 const char *
 fr_furl_pager_next(struct fr_furl_pager *p)
 {

@@ -70,6 +70,12 @@ const char *fr_furl_pager_last(const struct fr_furl_pager *p);
 const char *fr_furl_pager_next(struct fr_furl_pager *p);
 const char *fr_furl_pager_prev(struct fr_furl_pager *p);
 
+/* The URL of page k (1-based) of the list, made from its template and
+ * step (page numbers, or offsets from 0); the first page is the one
+ * without a number when the list has one. malloc'd (caller frees), or NULL
+ * (no template, k < 1, out of memory). */
+char *fr_furl_pager_url(const struct fr_furl_pager *p, int64_t k);
+
 /* The last-activity URL of a thread (Alg. 3) from the URLs of its index
  * row: among those paging the thread (related to thread_url by diff1 or
  * first form), the one with the largest number; NULL when none (then the

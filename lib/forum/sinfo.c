@@ -1275,42 +1275,126 @@ row_last(const struct fr_sinfo *f, const struct fr_fpage *p, const struct fr_fpa
 
 static void walk_rows(struct fr_sinfo_cycle *c, struct task *tk);
 
+/* The pager of an index page (Alg. 4 over the links outside its rows):
+ * 1 and *pg (free with fr_furl_pager_free), 0 none, -1 out of memory. */
+static int
+index_pager(struct fr_sinfo_cycle *c, const struct fr_fpage *p, struct fr_furl_pager *pg)
+{
+	const char **urls = malloc((p->n_links + 1) * sizeof(*urls));
+	size_t nu = 0;
+
+	if (!urls) {
+		c->oom = 1;
+		return -1;
+	}
+	for (size_t i = 0; i < p->n_links; i++)
+		if (p->links[i].record < 0)
+			urls[nu++] = p->links[i].url;
+	char *self = norm(p->url);
+	int has = self ? fr_furl_pager_find(self, urls, nu, c->f->idx_fr, pg) : -1;
+	free(urls);
+	free(self);
+	if (has < 0)
+		c->oom = 1;
+	if (has > 0) {
+		if (c->f->idx_fr < 0)
+			c->f->idx_fr = pg->from_right;
+		if (!c->f->pat[1] && pg->n > 1)
+			c->f->pat[1] = fr_furl_shape(fr_furl_pager_last(pg));
+	}
+	return has;
+}
+
 /* The board's next index page from p's pager (normalised, malloc'd), or
  * NULL. */
 static char *
 index_next(struct fr_sinfo_cycle *c, const struct fr_fpage *p)
 {
-	const char **urls = malloc((p->n_links + 1) * sizeof(*urls));
-	size_t nu = 0;
+	struct fr_furl_pager pg;
 	char *next = NULL;
 
-	if (!urls) {
-		c->oom = 1;
+	if (index_pager(c, p, &pg) <= 0)
 		return NULL;
-	}
-	for (size_t i = 0; i < p->n_links; i++)
-		if (p->links[i].record < 0)
-			urls[nu++] = p->links[i].url;
-	struct fr_furl_pager pg;
-	char *self = norm(p->url);
-	int has = self ? fr_furl_pager_find(self, urls, nu, c->f->idx_fr, &pg) : -1;
-	free(urls);
-	free(self);
-	if (has < 0) {
-		c->oom = 1;
-		return NULL;
-	}
-	if (has == 0)
-		return NULL;
-	if (c->f->idx_fr < 0)
-		c->f->idx_fr = pg.from_right;
-	if (!c->f->pat[1] && pg.n > 1)
-		c->f->pat[1] = fr_furl_shape(fr_furl_pager_last(&pg));
 	const char *n = fr_furl_pager_next(&pg);
 	if (n)
 		next = norm(n);
 	fr_furl_pager_free(&pg);
 	return next;
+}
+
+static int
+cmp_first_desc(const void *a, const void *b)
+{
+	int64_t x = ((const int64_t *)a)[0], y = ((const int64_t *)b)[0];
+	return (x < y) - (x > y);
+}
+
+/* CRD boards, from their first page: old threads still alive (a post in
+ * the last `alive_s`) do not rise to the top when they get replies. Where
+ * the rows show last activity, the index page each one sits on is fetched
+ * (its number from the thread's rank by creation: navigation by specific
+ * number); otherwise the thread itself is. */
+static void
+crd_alive(struct fr_sinfo_cycle *c, struct task *tk, const struct fr_fpage *p, int dated)
+{
+	struct fr_sinfo *f = c->f;
+	struct fr_furl_pager pg;
+	size_t per_page = 0, n = 0;
+	int64_t alive_s = f->horizon_s > 0 ? f->horizon_s : 7 * 86400;
+
+	size_t fresh = 0;
+	for (size_t i = 0; i < tk->n_rows; i++) {
+		per_page += !tk->rows[i].sticky;
+		fresh += tk->rows[i].thread < 0;
+	}
+	int has = index_pager(c, p, &pg);
+	if (has < 0 || per_page == 0 || (has > 0 && pg.cur != 0)) {
+		if (has > 0)
+			fr_furl_pager_free(&pg);
+		return;
+	}
+	/* (first post, thread) of the board's threads, newest first. */
+	int64_t(*rank)[2] = malloc((f->n_threads + 1) * sizeof(*rank));
+	if (!rank) {
+		c->oom = 1;
+		goto out;
+	}
+	for (size_t t = 0; t < f->n_threads; t++) {
+		const struct thread *th = &f->threads[t];
+		if (th->board == tk->board && !th->sticky && th->first_post_s != NO_DATE) {
+			rank[n][0] = th->first_post_s;
+			rank[n][1] = (int64_t)t;
+			n++;
+		}
+	}
+	qsort(rank, n, sizeof(*rank), cmp_first_desc);
+	for (size_t r = per_page; r < n; r++) {
+		const struct thread *th = &f->threads[rank[r][1]];
+		if (th->last_post_s == NO_DATE || th->last_post_s < (int64_t)c->now_s - alive_s)
+			continue;
+		if (dated && has > 0) {
+			/* Its rank by creation, behind the new threads on top,
+			 * gives its page (one request serves every alive
+			 * thread on it). */
+			int64_t k = (int64_t)((r + fresh) / per_page) + 1;
+			char *u = k > 1 ? fr_furl_pager_url(&pg, k) : NULL;
+			char *nu = u ? norm(u) : NULL;
+			if (nu)
+				enqueue(c, T_INDEX, nu, tk->board, -1, D_FULL, 0);
+			free(u);
+			free(nu);
+		} else if (!dated) {
+			enum dir d = f->tsort == FR_SINFO_DSC ? D_NEXT
+				     : th->last_url          ? D_FULL
+							     : D_FIRST_LAST;
+			enqueue_thread(c, d == D_FULL ? th->last_url : th->url, tk->board,
+				       (int32_t)rank[r][1], d, 0, th->last_post_s);
+		}
+	}
+	free(rank);
+out:
+	if (has > 0)
+		fr_furl_pager_free(&pg);
 }
 
 /* Phase 1 and FoCUS: an index page's rows are followed whatever they are
@@ -1455,14 +1539,8 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 		if (!rw->sticky)
 			tk->last_created = rw->created_s;
 	}
-	/* CRD boards: old threads with news sit on later pages; while the rows
-	 * show their last activity, the walk goes on as long as the last row
-	 * is young enough to get replies still (the forum's horizon). */
+	/* (CRD boards' older threads with news are reached by crd_alive.) */
 	int go_on = tk->last_qualified;
-	if (!go_on && f->isort == FR_SINFO_CRD && f->horizon_s > 0 && tk->n_rows &&
-	    tk->rows[tk->n_rows - 1].last_s != NO_DATE && tk->last_created != NO_DATE &&
-	    tk->last_created >= (int64_t)c->now_s - f->horizon_s)
-		go_on = 1;
 	if (go_on && tk->index_next && c->st.pages + c->qn < c->max_pages)
 		enqueue(c, T_INDEX, tk->index_next, tk->board, -1, D_FULL, 1);
 }
@@ -1526,6 +1604,10 @@ on_index_incremental(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage 
 		c->st.bytes_new += body_len;
 	}
 	tk->index_next = index_next(c, p);
+	if (f->isort == FR_SINFO_CRD && !tk->gate) {
+		int dated = p->n_date_cols >= 2 || (p->n_date_cols == 1 && f->col_created == 0);
+		crd_alive(c, tk, p, dated);
+	}
 	tk->next_row = 0;
 	tk->last_qualified = 0;
 	tk->last_created = NO_DATE;
