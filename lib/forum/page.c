@@ -35,8 +35,6 @@
 #define INDEX_MIN_SHARE 0.2  /* index rows: share of the page's text, at least */
 #define SPREAD_KEEP 0.8      /* content: a child keeps this share of the spread */
 
-enum { EL_ANCHOR = 1, EL_SKIPQ = 2 };
-
 /* One element of the body, in document order. Its subtree is [i, end). */
 struct el {
 	xmlNode *x;
@@ -1782,7 +1780,8 @@ fill_thread(struct ctx *c, const struct cand *k)
 				author[i] =
 				    h >= 0 ? h
 				           : author_find(c, k->root[i], de, stop, mode, NULL, 0);
-			} else if (author[i] < 0) {
+			} else if (author[i] < 0 && (mode == AUTHOR_NAME || k->n <= 200)) {
+				/* beside: quadratic in the records, for a page of posts */
 				author[i] =
 				    author_find(c, k->root[i], de, stop, mode, k->root, k->n);
 			}
@@ -2410,9 +2409,22 @@ analyse(struct ctx *c)
 	if (!bt.kind && !bi.kind && single_row(c, &bi) < 0)
 		goto done;
 	if (bt.kind && (!bi.kind || bt.mass >= bi.mass)) {
-		c->p->kind = FR_FPAGE_THREAD;
 		if (bt.n > 1 && opening_post(c, &bt) < 0)
 			goto done;
+		/* a post shows some text (a lone <time> without any is none) */
+		{
+			size_t m = 0;
+
+			for (size_t i = 0; i < bt.n; i++) {
+				if (c->els[bt.root[i]].na + c->els[bt.root[i]].an == 0)
+					continue;
+				bt.root[m] = bt.root[i];
+				bt.date[m] = bt.date[i];
+				bt.depth[m++] = bt.depth[i];
+			}
+			bt.n = m;
+		}
+		c->p->kind = bt.n ? FR_FPAGE_THREAD : FR_FPAGE_OTHER;
 		if (fill_thread(c, &bt) < 0)
 			goto done;
 		link_records(c, &bt);
