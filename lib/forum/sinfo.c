@@ -20,6 +20,7 @@
 #define MAX_ERRORS_TEXT 65536  /* bytes of error lines kept per cycle */
 #define MAX_PROBES 8           /* entry page candidates tried */
 #define NO_DATE FR_FPAGE_NO_DATE
+#define ALIVE_Q 0.995           /* quantile of reply gaps beyond which a thread is quiet */
 
 struct thread {
 	char *url;   /* base URL: the first page, normalised */
@@ -52,6 +53,8 @@ struct fr_sinfo {
 	int idx_fr, thr_fr; /* the pagers' number positions from the right, -1 not known */
 	int64_t horizon_s;  /* how long after its first post a thread still gets replies (99th
 	                       percentile of phase 1's threads; 0 not known) */
+	int64_t alive_s;    /* a thread whose last post is older than this is taken for quiet
+	                       (a high percentile of the gaps between a thread's posts) */
 	char *pat[4];       /* index, index-pagination, thread, thread-pagination shapes */
 	struct board *boards;
 	size_t n_boards, cap_boards;
@@ -395,6 +398,7 @@ fr_sinfo_save(const struct fr_sinfo *f, void **blob, size_t *len)
 	put_u32(&w, (uint32_t)(f->idx_fr + 1));
 	put_u32(&w, (uint32_t)(f->thr_fr + 1));
 	put_u64(&w, (uint64_t)f->horizon_s);
+	put_u64(&w, (uint64_t)f->alive_s);
 	for (int i = 0; i < 4; i++)
 		put_str(&w, f->pat[i]);
 	put_u32(&w, (uint32_t)f->n_boards);
@@ -519,6 +523,7 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 	f->idx_fr = (int)get_u32(&r) - 1;
 	f->thr_fr = (int)get_u32(&r) - 1;
 	f->horizon_s = (int64_t)get_u64(&r);
+	f->alive_s = (int64_t)get_u64(&r);
 	for (int i = 0; i < 4; i++)
 		f->pat[i] = get_str(&r);
 	uint32_t nb = get_u32(&r);
@@ -1340,7 +1345,7 @@ crd_alive(struct fr_sinfo_cycle *c, struct task *tk, const struct fr_fpage *p, i
 	struct fr_sinfo *f = c->f;
 	struct fr_furl_pager pg;
 	size_t per_page = 0, n = 0;
-	int64_t alive_s = f->horizon_s > 0 ? f->horizon_s : 7 * 86400;
+	int64_t alive_s = f->alive_s > 0 ? f->alive_s : 7 * 86400;
 
 	size_t fresh = 0;
 	for (size_t i = 0; i < tk->n_rows; i++) {
@@ -1942,6 +1947,35 @@ decide_sorts(struct fr_sinfo_cycle *c)
 		}
 		free(span);
 	}
+	/* Quiet threads: gaps between consecutive posts (the newest ones each
+	 * thread keeps), their ALIVE_Q quantile. */
+	size_t ng = 0, cap = 0;
+	int64_t *gaps = NULL;
+	for (size_t t = 0; t < f->n_threads; t++) {
+		const struct thread *th = &f->threads[t];
+		if (th->sticky || th->n_ids < 2)
+			continue;
+		int64_t d[RECENT_IDS];
+		memcpy(d, th->id_dates, th->n_ids * sizeof(*d));
+		qsort(d, th->n_ids, sizeof(*d), cmp_i64);
+		if (ng + th->n_ids > cap) {
+			cap = (ng + th->n_ids) * 2;
+			int64_t *g = realloc(gaps, cap * sizeof(*g));
+			if (!g)
+				break;
+			gaps = g;
+		}
+		for (uint32_t k = 1; k < th->n_ids; k++)
+			if (d[k] != NO_DATE && d[k - 1] != NO_DATE)
+				gaps[ng++] = d[k] - d[k - 1];
+	}
+	if (ng) {
+		qsort(gaps, ng, sizeof(*gaps), cmp_i64);
+		f->alive_s = gaps[(size_t)((double)(ng - 1) * ALIVE_Q)];
+		if (f->alive_s < 86400)
+			f->alive_s = 86400;
+	}
+	free(gaps);
 	if (asc != dsc)
 		f->tsort = asc > dsc ? FR_SINFO_ASC : FR_SINFO_DSC;
 }
