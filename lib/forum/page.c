@@ -255,42 +255,37 @@ breaks(const xmlNode *x)
 	return 0;
 }
 
+/* Owes separator s; a second <br> in a row makes a paragraph. */
 static void
-tb_sep(struct tbuf *b, int s)
+tb_sep(struct tbuf *b, int s, int br)
 {
-	if (s == 2 && b->pending == 2)
-		s = 3; /* <br><br>: a paragraph */
+	if (br && b->pending == 2)
+		s = 3;
 	if (s > b->pending)
 		b->pending = s;
 }
 
-/* Appends the text under x. skip (may be NULL) is left out; quotes
- * (<blockquote> below the top) too when no_quotes. */
+/* Appends the text of x (its siblings too when not top); quotes
+ * (<blockquote> below the top) are left out when no_quotes. */
 static void
-tb_node(struct tbuf *b, const xmlNode *x, const xmlNode *skip, int no_quotes, int top)
+tb_node(struct tbuf *b, const xmlNode *x, int no_quotes, int top)
 {
-	for (const xmlNode *c = x; c; c = c->next) {
+	for (const xmlNode *c = x; c; c = top ? NULL : c->next) {
 		int s;
 
-		if (c == skip) {
-			if (!top)
-				continue;
-			return;
-		}
 		if (c->type == XML_TEXT_NODE || c->type == XML_CDATA_SECTION_NODE) {
 			if (c->content)
 				tb_text(b, (const char *)c->content);
-		} else if (c->type == XML_ELEMENT_NODE && !skipped(c)) {
-			if (!(no_quotes && !top && is_tag(c, "blockquote"))) {
-				s = breaks(c);
-				tb_sep(b, s);
-				tb_node(b, c->children, skip, no_quotes, 0);
-				if (s != 2 || !is_tag(c, "br"))
-					tb_sep(b, s);
-			}
+			continue;
 		}
-		if (top)
-			return;
+		if (c->type != XML_ELEMENT_NODE || skipped(c) ||
+		    (no_quotes && !top && is_tag(c, "blockquote")))
+			continue;
+		s = breaks(c);
+		tb_sep(b, s, is_tag(c, "br"));
+		tb_node(b, c->children, no_quotes, 0);
+		if (!is_tag(c, "br"))
+			tb_sep(b, s, 0);
 	}
 }
 
@@ -302,7 +297,7 @@ text_of(const xmlNode *x, size_t max, int flow, int no_quotes)
 	struct tbuf b = {NULL, 0, 0, max, 0, 0};
 
 	if (flow) {
-		tb_node(&b, x, NULL, no_quotes, 1);
+		tb_node(&b, x, no_quotes, 1);
 	} else {
 		xmlChar *c = xmlNodeGetContent((xmlNode *)x);
 
@@ -1333,7 +1328,8 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 
 		for (size_t j = 0; j < n_ps; j++) {
 			if (ps[j].parent != ps[best].path || ps[j].multi > 0 ||
-			    ps[j].cur < SPREAD_KEEP * bs || ps[j].cur <= ns)
+			    ps[j].present * 2 < k->n || ps[j].cur < SPREAD_KEEP * bs ||
+			    ps[j].cur <= ns)
 				continue;
 			ns = ps[j].cur;
 			next = (int32_t)j;

@@ -26,7 +26,8 @@ enum fr_fpage_kind {
 /* One <a href> of the page (also those inside records). */
 struct fr_fpage_link {
 	char *url;      /* absolute (resolved against the page URL and <base href>), fragment
-	                   removed, "&amp;" decoded; http(s) only (others are not listed) */
+	                   removed, "&amp;" decoded; http(s) only (others are not listed, nor
+	                   an anchor into the page itself, href "#p1") */
 	char *text;     /* anchor text, whitespace collapsed, trimmed ("" for an image link);
 	                   the title attribute when the text is empty */
 	uint32_t group; /* DOM position: links whose element paths from the root (tag names

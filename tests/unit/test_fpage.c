@@ -769,6 +769,131 @@ test_synthetic_forums(void)
 	fr_forums_free(w);
 }
 
+/* ---- the contract on a small page ---- */
+
+static struct fr_fpage *
+parse_str(const char *html, const char *url, int64_t now)
+{
+	struct fr_fpage_opts o;
+	struct fr_fpage *p = NULL;
+	char err[FR_ERRLEN];
+
+	memset(&o, 0, sizeof(o));
+	o.dates = FD;
+	o.now_s = now;
+	if (fr_fpage_parse(html, strlen(html), url, &o, &p, err, sizeof(err)) != 0)
+		fprintf(stderr, "  %s\n", err);
+	return p;
+}
+
+static void
+test_page_contract(void)
+{
+	static const char html[] =
+	    "<!DOCTYPE html><html lang=\"en-GB\"><head><title>  A  thread \n</title>"
+	    "<base href=\"/forum/\"></head><body>"
+	    "<ul class=\"nav\"><li><a href=\"index.php\">Board index</a></li>"
+	    "<li><a href=\"faq.php\">FAQ</a></li><li><a href=\"mailto:a@b.c\">Mail</a></li></ul>"
+	    "<div class=\"posts\">"
+	    "<div class=\"post bg1\"><div class=\"head\"><a "
+	    "href=\"member.php?u=1&amp;x=2\">alice</a> "
+	    "<span class=\"date\">Sun Mar 1, 2026 7:00 pm</span> <a href=\"#p1\">#1</a></div>"
+	    "<div class=\"body\"><p>First   paragraph\n of the first post.</p><p>Second one.</p>"
+	    "</div><div class=\"sig\">-- alice</div></div>"
+	    "<div class=\"post bg2\"><div class=\"head\"><a href=\"member.php?u=2\">bob</a> "
+	    "<span class=\"date\">Sun Mar 1, 2026 7:04 pm</span></div>"
+	    "<div class=\"body\"><blockquote>alice wrote: First</blockquote>Line one<br>line "
+	    "two<br><br>A new paragraph with <a href=\"http://example.org/x#frag\">a link</a>."
+	    "</div></div>"
+	    "<div class=\"post bg1\"><div class=\"head\"><a href=\"member.php?u=1&amp;x=2\">alice"
+	    "</a> <span class=\"date\">Mon Mar 2, 2026 9:15 am</span></div>"
+	    "<div class=\"body\"><ul><li>one item of a list</li><li>two</li></ul>And more words "
+	    "after the list to make it long.</div></div>"
+	    "</div><p><a href=\"viewtopic.php?t=1&amp;start=10\">2</a></p></body></html>";
+	struct fr_fpage *p =
+	    parse_str(html, "https://forum.example.org/forum/viewtopic.php?t=1", 1790000000);
+	int64_t t0 = 1772391600; /* 2026-03-01T19:00:00Z */
+
+	CHECK(p != NULL);
+	if (!p)
+		return;
+	CHECK(p->kind == FR_FPAGE_THREAD);
+	CHECK_STR(p->title, "A thread");
+	CHECK_STR(p->lang, "en-GB");
+	CHECK(p->n_recs == 3);
+	if (p->n_recs == 3) {
+		CHECK(p->recs[0].date_s == t0 && p->recs[1].date_s == t0 + 240 &&
+		      p->recs[2].date_s == t0 + 14 * 3600 + 15 * 60);
+		CHECK(p->recs[0].date_gran == FR_FDATE_MINUTE);
+		CHECK_STR(p->recs[0].author, "alice");
+		CHECK_STR(p->recs[1].author, "bob");
+		CHECK_STR(p->recs[2].author, "alice");
+		/* paragraphs by "\n\n", blanks collapsed, no signature */
+		CHECK_STR(p->recs[0].text, "First paragraph of the first post.\n\nSecond one.");
+		/* no quote; <br> a line, <br><br> a paragraph */
+		CHECK_STR(p->recs[1].text, "Line one\nline two\n\nA new paragraph with a link.");
+		/* list items on lines */
+		CHECK_STR(
+		    p->recs[2].text,
+		    "one item of a list\ntwo\n\nAnd more words after the list to make it long.");
+		for (size_t i = 0; i < 3; i++) {
+			CHECK(p->recs[i].title_link == -1 && p->recs[i].depth == 0);
+			CHECK(p->recs[i].created_s == FR_FPAGE_NO_DATE);
+		}
+		CHECK(p->n_lead_out_of_order == 0);
+	}
+	/* links: absolute (<base href>), fragments off, &amp; decoded; no
+	 * mailto: and no anchor into the page ("#p1"); groups by DOM
+	 * position; records hold theirs */
+	CHECK(p->n_links == 7);
+	if (p->n_links == 7) {
+		CHECK_STR(p->links[0].url, "https://forum.example.org/forum/index.php");
+		CHECK_STR(p->links[0].text, "Board index");
+		CHECK(p->links[0].group == 0 && p->links[1].group == 0 && p->links[0].record == -1);
+		CHECK_STR(p->links[2].url, "https://forum.example.org/forum/member.php?u=1&x=2");
+		CHECK(p->links[2].record == 0 && p->links[2].group == 1);
+		CHECK(p->links[3].record == 1 &&
+		      p->links[3].group == 1); /* bg2 is bg1, digits off */
+		CHECK_STR(p->links[4].url, "http://example.org/x");
+		CHECK(p->links[4].record == 1);
+		CHECK(p->links[5].group == 1 && p->links[5].record == 2);
+		CHECK_STR(p->links[6].url,
+		          "https://forum.example.org/forum/viewtopic.php?t=1&start=10");
+		CHECK(p->links[6].record == -1);
+		CHECK(p->recs[1].first_link == 3 && p->recs[1].n_links == 2);
+	}
+	fr_fpage_free(p);
+	/* refusals: over the cap; an unknown zone */
+	{
+		struct fr_fpage_opts o;
+		struct fr_fpage *q = (struct fr_fpage *)1;
+		char err[FR_ERRLEN];
+
+		memset(&o, 0, sizeof(o));
+		o.dates = FD;
+		o.max_bytes = 10;
+		CHECK(fr_fpage_parse(html, strlen(html), "https://x.org/", &o, &q, err,
+		                     sizeof(err)) == -1 &&
+		      q == NULL && strstr(err, "https://x.org/") != NULL);
+		o.max_bytes = 0;
+		o.zone = "Mars/Olympus";
+		CHECK(fr_fpage_parse(html, strlen(html), "https://x.org/", &o, &q, err,
+		                     sizeof(err)) == -1);
+		/* nothing recognisable: other, with its links */
+		o.zone = NULL;
+		CHECK(fr_fpage_parse("<p>hi <a href=/a>a</a>", 22, "https://x.org/", &o, &q, err,
+		                     sizeof(err)) == 0 &&
+		      q->kind == FR_FPAGE_OTHER && q->n_links == 1 && q->n_recs == 0);
+		fr_fpage_free(q);
+		CHECK(fr_fpage_parse("", 0, "https://x.org/", &o, &q, err, sizeof(err)) == 0 &&
+		      q->kind == FR_FPAGE_OTHER);
+		fr_fpage_free(q);
+	}
+	CHECK_STR(fr_fpage_kind_name(FR_FPAGE_INDEX), "index");
+	CHECK_STR(fr_fpage_kind_name(FR_FPAGE_THREAD), "thread");
+	CHECK_STR(fr_fpage_kind_name(FR_FPAGE_OTHER), "other");
+}
+
 /* ---- real pages (tests/data/forums/fpages.tsv) ---- */
 
 struct setting {
@@ -956,6 +1081,7 @@ main(void)
 {
 	if (fr_fdate_new(&FD) != 0)
 		return 1;
+	RUN(test_page_contract);
 	RUN(test_synthetic_forums);
 	RUN(test_real_pages);
 	fr_fdate_free(FD);
