@@ -894,6 +894,60 @@ test_page_contract(void)
 	CHECK_STR(fr_fpage_kind_name(FR_FPAGE_OTHER), "other");
 }
 
+static void
+test_page_shapes(void)
+{
+	/* A board list without any date: rows of a title link, a description
+	 * and counts. */
+	static const char boards[] =
+	    "<html><body><div class=menu><a href=/>Home</a> <a href=/faq>FAQ</a></div>"
+	    "<table class=list><tr><th>Forum</th><th>Topics</th></tr>"
+	    "<tr class=row><td><a href=/f/1>Fishing</a><br>Rods, reels and "
+	    "lines.</td><td>12</td></tr>"
+	    "<tr class=row><td><a href=/f/2>Boats and engines</a><br>All that "
+	    "floats.</td><td>3</td>"
+	    "</tr><tr class=row><td><a href=/f/3>Market</a><br>Buy and sell "
+	    "here.</td><td>40</td></tr>"
+	    "</table><p>Powered by nothing</p></body></html>";
+	/* Threaded comments, one reply nested under the first. */
+	static const char nested[] =
+	    "<html><body><ul class=comments>"
+	    "<li class=comment><div class=entry><p class=tagline><a href=/u/a>ann</a> "
+	    "<time datetime=2026-03-01T10:00:00Z>1 Mar</time></p><div class=md>The first "
+	    "comment says something of length.</div></div><ul class=children>"
+	    "<li class=comment><div class=entry><p class=tagline><a href=/u/b>ben</a> "
+	    "<time datetime=2026-03-01T11:00:00Z>1 Mar</time></p><div class=md>A reply to "
+	    "the first comment, nested.</div></div></li></ul></li>"
+	    "<li class=comment><div class=entry><p class=tagline><a href=/u/c>cid</a> "
+	    "<time datetime=2026-03-01T12:00:00Z>1 Mar</time></p><div class=md>A second top "
+	    "comment with some words too.</div></div></li></ul></body></html>";
+	/* A member's profile: a date, no post. */
+	static const char profile[] =
+	    "<html><body><div class=nav><a href=/>Forum</a> <a href=/search>Search</a></div>"
+	    "<h2>Profile: ann</h2><dl><dt>Joined:</dt><dd>12.03.2019, 10:15</dd><dt>Posts:</dt>"
+	    "<dd>12</dd></dl><div class=foot>All times are UTC</div></body></html>";
+	struct fr_fpage *p = parse_str(boards, "https://x.org/", 1790000000);
+
+	CHECK(p && p->kind == FR_FPAGE_INDEX && p->n_recs == 3 && p->n_date_cols == 0);
+	if (p && p->n_recs == 3) {
+		CHECK_STR(p->links[p->recs[1].title_link].url, "https://x.org/f/2");
+		CHECK(p->recs[1].date_s == FR_FPAGE_NO_DATE && !p->recs[1].text);
+	}
+	fr_fpage_free(p);
+	p = parse_str(nested, "https://x.org/c/1", 1790000000);
+	CHECK(p && p->kind == FR_FPAGE_THREAD && p->n_recs == 3);
+	if (p && p->n_recs == 3) {
+		CHECK(p->recs[0].depth == 0 && p->recs[1].depth == 1 && p->recs[2].depth == 0);
+		CHECK_STR(p->recs[1].author, "ben");
+		CHECK_STR(p->recs[1].text, "A reply to the first comment, nested.");
+		CHECK(p->recs[2].date_s == 1772366400); /* 2026-03-01T12:00:00Z */
+	}
+	fr_fpage_free(p);
+	p = parse_str(profile, "https://x.org/u/ann", 1790000000);
+	CHECK(p && p->kind == FR_FPAGE_OTHER);
+	fr_fpage_free(p);
+}
+
 /* ---- real pages (tests/data/forums/fpages.tsv) ---- */
 
 struct setting {
@@ -1082,6 +1136,7 @@ main(void)
 	if (fr_fdate_new(&FD) != 0)
 		return 1;
 	RUN(test_page_contract);
+	RUN(test_page_shapes);
 	RUN(test_synthetic_forums);
 	RUN(test_real_pages);
 	fr_fdate_free(FD);
