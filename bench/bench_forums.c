@@ -135,8 +135,8 @@ static const char *
 anchor_of(const char *sw)
 {
 	static const char *const SW[][2] = {
-	    {"phpbb", "p"},       {"vbulletin", "post_"}, {"smf", "msg"},     {"xenforo", "post-"},
-	    {"discuz", "pid"},    {"custom", "post-"},    {"threaded", "c"},
+	    {"phpbb", "p"},    {"vbulletin", "post_"}, {"smf", "msg"},    {"xenforo", "post-"},
+	    {"discuz", "pid"}, {"custom", "post-"},    {"threaded", "c"},
 	};
 
 	for (size_t i = 0; i < sizeof(SW) / sizeof(SW[0]); i++)
@@ -296,7 +296,8 @@ static const struct truth *sort_tr;
 static int
 cmp_author(const void *a, const void *b)
 {
-	const struct tpost *x = &sort_tr->p[*(const size_t *)a], *y = &sort_tr->p[*(const size_t *)b];
+	const struct tpost *x = &sort_tr->p[*(const size_t *)a],
+	                   *y = &sort_tr->p[*(const size_t *)b];
 	int c;
 
 	if (x->k != y->k)
@@ -310,7 +311,8 @@ cmp_author(const void *a, const void *b)
 static int
 cmp_time(const void *a, const void *b)
 {
-	const struct tpost *x = &sort_tr->p[*(const size_t *)a], *y = &sort_tr->p[*(const size_t *)b];
+	const struct tpost *x = &sort_tr->p[*(const size_t *)a],
+	                   *y = &sort_tr->p[*(const size_t *)b];
 
 	if (x->k != y->k)
 		return x->k < y->k ? -1 : 1;
@@ -320,7 +322,8 @@ cmp_time(const void *a, const void *b)
 static int
 cmp_pid(const void *a, const void *b)
 {
-	const struct tpost *x = &sort_tr->p[*(const size_t *)a], *y = &sort_tr->p[*(const size_t *)b];
+	const struct tpost *x = &sort_tr->p[*(const size_t *)a],
+	                   *y = &sort_tr->p[*(const size_t *)b];
 
 	if (x->k != y->k)
 		return x->k < y->k ? -1 : 1;
@@ -396,7 +399,8 @@ truth_load(struct fr_forums *w, uint32_t n, double t_s, struct truth *tr)
 		p.hash = strtoull(fld[7], &end, 16);
 		if (*end)
 			goto bad;
-		if (!tr->n_th || tr->th[tr->n_th - 1].k != p.k || tr->th[tr->n_th - 1].tid != p.tid) {
+		if (!tr->n_th || tr->th[tr->n_th - 1].k != p.k ||
+		    tr->th[tr->n_th - 1].tid != p.tid) {
 			struct tthread th = {p.k, p.tid, tr->n, 0, fld[2], NULL};
 
 			hl = strlen("http://") + strlen(tr->forum[k].host);
@@ -598,11 +602,11 @@ struct logged_page {
 struct run {
 	enum fr_sinfo_mode mode;
 	const char *name;
-	uint16_t *found;  /* per truth post: the cycle it was matched in, 0 never */
-	uint16_t *shown;  /* per truth post: the cycle a fetched page first showed it */
-	uint32_t *last_page; /* per truth post: the last page that showed it (+1 into
-	                        pages; 0 none) */
-	int64_t *seen_la; /* per thread: the newest last activity a board page showed */
+	uint16_t *found;           /* per truth post: the cycle it was matched in, 0 never */
+	uint16_t *shown;           /* per truth post: the cycle a fetched page first showed it */
+	uint32_t *last_page;       /* per truth post: the last page that showed it (+1 into
+	                              pages; 0 none) */
+	int64_t *seen_la;          /* per thread: the newest last activity a board page showed */
 	struct logged_page *pages; /* every page fetched, in order */
 	size_t n_pages, cap_pages;
 	struct forum_run *fr;
@@ -761,8 +765,8 @@ page_done(struct page *pg)
 
 /* Calls fn for each post id shown on a thread page: id="<anchor><digits>". */
 static void
-each_anchor(const char *body, size_t len, const char *anchor,
-            void (*fn)(void *cls, uint32_t pid), void *cls)
+each_anchor(const char *body, size_t len, const char *anchor, void (*fn)(void *cls, uint32_t pid),
+            void *cls)
 {
 	char pat[24];
 	size_t pl = (size_t)snprintf(pat, sizeof(pat), "id=\"%s", anchor);
@@ -871,8 +875,8 @@ on_thread(void *cls, size_t th)
 /* Judges one fetched page: its kind, and whether it carries new content.
  * Returns the kind; *is_new set. */
 static int
-judge_page(const struct bench *b, struct run *r, uint32_t k, unsigned c, const char *url,
-           double t, const struct page *pg, int *is_new)
+judge_page(const struct bench *b, struct run *r, uint32_t k, unsigned c, const char *url, double t,
+           const struct page *pg, int *is_new)
 {
 	struct judge x;
 	const struct tforum *tf = &b->tr.forum[k];
@@ -1095,9 +1099,10 @@ run_forum(struct bench *b, struct run *r, uint32_t k)
 				return -1;
 			}
 			if (b->trace)
-				printf("trace %s %s cycle %u t=B_%u%+.0f fetch %s -> %ld, %zu B, %s%s\n",
-				       r->name, tf->host, c, c, t - cycle_start(b, c), url, pg.status,
-				       pg.len, KIND_NAMES[kind], is_new ? ", new" : "");
+				printf("trace %s %s cycle %u t=B_%u%+.0f fetch %s -> %ld, %zu B, "
+				       "%s%s\n",
+				       r->name, tf->host, c, c, t - cycle_start(b, c), url,
+				       pg.status, pg.len, KIND_NAMES[kind], is_new ? ", new" : "");
 			bytes = (uint64_t)pg.len + HEADER_BYTES;
 			ta->kinds[kind]++;
 			ta->j_bytes += bytes;
@@ -1109,8 +1114,8 @@ run_forum(struct bench *b, struct run *r, uint32_t k)
 				ct->j_new++;
 				ct->j_bytes_new += bytes;
 			} else if (c > 1) {
-				add_sample(fr->stale, &fr->n_stale, "cycle %u %s %s (%ld, %zu B)", c,
-				           KIND_NAMES[kind], url, pg.status, pg.len);
+				add_sample(fr->stale, &fr->n_stale, "cycle %u %s %s (%ld, %zu B)",
+				           c, KIND_NAMES[kind], url, pg.status, pg.len);
 			}
 			t1 = bench_now();
 			fr_sinfo_cycle_feed(cy, pg.status, pg.body, pg.len, t);
@@ -1142,13 +1147,14 @@ run_forum(struct bench *b, struct run *r, uint32_t k)
 		votes = fr_sinfo_cycle_votes(cy, &n);
 		for (size_t i = 0; i < n; i++) {
 			int v = votes[i].sort == FR_SINFO_SORT_UNKNOWN ? V_UNDECIDED
-			        : vote_truth_ok(tf, &votes[i])          ? V_OK
-			                                                : V_WRONG;
+			        : vote_truth_ok(tf, &votes[i])         ? V_OK
+			                                               : V_WRONG;
 
 			ta->votes[votes[i].is_thread ? 1 : 0][v]++;
 			if (v != V_OK)
-				add_sample(fr->wrong_vote, &fr->n_wrong_vote, "cycle %u %s page %s: %s",
-				           c, votes[i].is_thread ? "thread" : "index", votes[i].url,
+				add_sample(fr->wrong_vote, &fr->n_wrong_vote,
+				           "cycle %u %s page %s: %s", c,
+				           votes[i].is_thread ? "thread" : "index", votes[i].url,
 				           fr_sinfo_sort_name(votes[i].sort));
 		}
 
@@ -1161,12 +1167,15 @@ run_forum(struct bench *b, struct run *r, uint32_t k)
 			long m = match_post(&b->tr, r, k, c, e, &dup, &no_author);
 
 			if (b->trace)
-				printf("trace %s %s cycle %u post %s by %s at %" PRId64 " (gran %u) on %s: %s"
+				printf("trace %s %s cycle %u post %s by %s at %" PRId64
+				       " (gran %u) on %s: %s"
 				       " %ld\n",
 				       r->name, tf->host, c, e->new_thread ? "(new thread)" : "",
 				       e->author ? e->author : "(none)", e->published_s, e->gran,
 				       e->page_url ? e->page_url : "(none)",
-				       m >= 0 ? "truth post no" : dup ? "dup" : "none",
+				       m >= 0 ? "truth post no"
+				       : dup  ? "dup"
+				              : "none",
 				       m >= 0 ? (long)b->tr.p[m].no : -1L);
 
 			if (m >= 0) {
@@ -1186,11 +1195,12 @@ run_forum(struct bench *b, struct run *r, uint32_t k)
 				ta->dup++;
 			else
 				ta->none++;
-			add_sample(fr->unmatched, &fr->n_unmatched,
-			           "cycle %u %s: author %s, %" PRId64 " (gran %u), thread %s, page %s",
-			           c, dup ? "dup" : "none", e->author ? e->author : "(none)",
-			           e->published_s, e->gran, e->thread_url ? e->thread_url : "(none)",
-			           e->page_url ? e->page_url : "(none)");
+			add_sample(
+			    fr->unmatched, &fr->n_unmatched,
+			    "cycle %u %s: author %s, %" PRId64 " (gran %u), thread %s, page %s", c,
+			    dup ? "dup" : "none", e->author ? e->author : "(none)", e->published_s,
+			    e->gran, e->thread_url ? e->thread_url : "(none)",
+			    e->page_url ? e->page_url : "(none)");
 		}
 		t1 = bench_now();
 		fr_sinfo_cycle_end(cy, 1);
@@ -1252,11 +1262,12 @@ recall(const struct bench *b, struct run *r)
 
 			fr->t[PH2].missed_shown += lp != NULL;
 			if (lp)
-				snprintf(where, sizeof(where), "shown last on %s in cycle %u", lp->url,
-				         lp->cycle);
+				snprintf(where, sizeof(where), "shown last on %s in cycle %u",
+				         lp->url, lp->cycle);
 			else
 				snprintf(where, sizeof(where), "never on a page fetched");
-			add_sample(fr->missed, &fr->n_missed, "%s post %u (id %u) by %s at B_%u%+.0f s: %s",
+			add_sample(fr->missed, &fr->n_missed,
+			           "%s post %u (id %u) by %s at B_%u%+.0f s: %s",
 			           tr->th[p->thread].url, p->no, p->pid, p->author, w - 1,
 			           t - cycle_start(b, w - 1), where);
 		}
@@ -1335,8 +1346,8 @@ row(const char *label, const char *a, const char *b, const char *target, const c
 	char line[256];
 	size_t n;
 
-	snprintf(line, sizeof(line), "  %-32s %-28s %-28s %-7s %-19s %s", label, a, b, target, thesis,
-	         verdict_s);
+	snprintf(line, sizeof(line), "  %-32s %-28s %-28s %-7s %-19s %s", label, a, b, target,
+	         thesis, verdict_s);
 	for (n = strlen(line); n > 0 && line[n - 1] == ' '; n--)
 		line[n - 1] = '\0';
 	puts(line);
@@ -1347,17 +1358,18 @@ print_votes(const char *what, const struct tally *t1, const struct tally *t2, in
             double thesis)
 {
 	const size_t *a = t1->votes[thread], *c = t2->votes[thread];
-	size_t na = a[V_OK] + a[V_WRONG] + a[V_UNDECIDED], nc = c[V_OK] + c[V_WRONG] + c[V_UNDECIDED];
+	size_t na = a[V_OK] + a[V_WRONG] + a[V_UNDECIDED],
+	       nc = c[V_OK] + c[V_WRONG] + c[V_UNDECIDED];
 	char s1[64], s2[64], th[16];
 
 	if (na)
-		snprintf(s1, sizeof(s1), "%.2f%% %zu/%zu (%zu undec.)", vote_pct(t1, thread), a[V_OK],
-		         na, a[V_UNDECIDED]);
+		snprintf(s1, sizeof(s1), "%.2f%% %zu/%zu (%zu undec.)", vote_pct(t1, thread),
+		         a[V_OK], na, a[V_UNDECIDED]);
 	else
 		snprintf(s1, sizeof(s1), "no votes");
 	if (nc)
-		snprintf(s2, sizeof(s2), "%.2f%% %zu/%zu (%zu undec.)", vote_pct(t2, thread), c[V_OK],
-		         nc, c[V_UNDECIDED]);
+		snprintf(s2, sizeof(s2), "%.2f%% %zu/%zu (%zu undec.)", vote_pct(t2, thread),
+		         c[V_OK], nc, c[V_UNDECIDED]);
 	else
 		snprintf(s2, sizeof(s2), "no votes");
 	snprintf(th, sizeof(th), "%.1f%%", thesis);
@@ -1372,17 +1384,18 @@ print_forum(const struct bench *b, const struct run *s, const struct run *f, uin
 	const struct forum_run *fs = &s->fr[k], *ff = &f->fr[k];
 	const struct tally *a = &fs->t[PH2], *c = &ff->t[PH2];
 
-	printf("  %-13s %-9s %s/%s -> %s/%s  ph1 %5zu pg rec %6.2f%%  ph2 SInFo %5zu pg new %5.1f%% "
-	       "(judged %5.1f%%) rec %6.2f%% (%zu/%zu) prec %6.2f%% bw %5.1f%% | FoCUS %6zu pg bw "
-	       "%5.1f%%%s\n",
-	       tf->host, tf->sw, fr_sinfo_sort_name(tf->isort), fr_sinfo_sort_name(tf->tsort),
-	       fr_sinfo_sort_name(fs->isort), fr_sinfo_sort_name(fs->tsort), fs->t[PH1].pages,
-	       pct((double)fs->t[PH1].found, (double)fs->t[PH1].targets), a->pages,
-	       pct((double)a->pages_new, (double)a->pages), pct((double)a->j_new, (double)a->pages),
-	       pct((double)a->found, (double)a->targets), a->found, a->targets,
-	       pct((double)a->tp, (double)a->posts), pct((double)a->j_bytes_new, (double)a->j_bytes),
-	       c->pages, pct((double)c->j_bytes_new, (double)c->j_bytes),
-	       fs->overrun || ff->overrun ? " (a cycle overran)" : "");
+	printf(
+	    "  %-13s %-9s %s/%s -> %s/%s  ph1 %5zu pg rec %6.2f%%  ph2 SInFo %5zu pg new %5.1f%% "
+	    "(judged %5.1f%%) rec %6.2f%% (%zu/%zu) prec %6.2f%% bw %5.1f%% | FoCUS %6zu pg bw "
+	    "%5.1f%%%s\n",
+	    tf->host, tf->sw, fr_sinfo_sort_name(tf->isort), fr_sinfo_sort_name(tf->tsort),
+	    fr_sinfo_sort_name(fs->isort), fr_sinfo_sort_name(fs->tsort), fs->t[PH1].pages,
+	    pct((double)fs->t[PH1].found, (double)fs->t[PH1].targets), a->pages,
+	    pct((double)a->pages_new, (double)a->pages), pct((double)a->j_new, (double)a->pages),
+	    pct((double)a->found, (double)a->targets), a->found, a->targets,
+	    pct((double)a->tp, (double)a->posts), pct((double)a->j_bytes_new, (double)a->j_bytes),
+	    c->pages, pct((double)c->j_bytes_new, (double)c->j_bytes),
+	    fs->overrun || ff->overrun ? " (a cycle overran)" : "");
 }
 
 static void
@@ -1401,8 +1414,8 @@ print_diag(const struct bench *b, const struct run *r, uint32_t k)
 	const struct forum_run *fr = &r->fr[k];
 	const struct tally *t = &fr->t[PH2];
 
-	printf("    %s %s: boards %zu threads %zu; engine %.2f s; phase 2 pages by kind (new/all):", r->name,
-	       b->tr.forum[k].host, fr->n_boards, fr->n_threads, fr->engine_s);
+	printf("    %s %s: boards %zu threads %zu; engine %.2f s; phase 2 pages by kind (new/all):",
+	       r->name, b->tr.forum[k].host, fr->n_boards, fr->n_threads, fr->engine_s);
 	for (int i = 0; i < N_K; i++)
 		printf(" %s %zu/%zu", KIND_NAMES[i], t->kinds_new[i], t->kinds[i]);
 	printf("; posts %zu: new %zu old %zu dup %zu none %zu (no author %zu, same text %zu); "
@@ -1458,25 +1471,29 @@ print_report(const struct bench *b, const struct run *s, const struct run *f, do
 	}
 
 	if (b->verbose) {
-		printf("\nper forum (truth index/thread sort -> SInFo's after cycle 1; phase 2 over cycles "
+		printf("\nper forum (truth index/thread sort -> SInFo's after cycle 1; phase 2 "
+		       "over cycles "
 		       "2..%u; bw = judged bandwidth on new content):\n",
 		       b->cycles);
 		for (uint32_t k = 0; k < b->n_forums; k++)
 			if (runs(b, k))
 				print_forum(b, s, f, k);
-		printf("\nper cycle, all forums (new%%: engine / judged; recall: posts of the cycle's "
-		       "window found in it):\n");
+		printf(
+		    "\nper cycle, all forums (new%%: engine / judged; recall: posts of the cycle's "
+		    "window found in it):\n");
 		for (unsigned c = 1; c <= b->cycles; c++) {
 			const struct cycle_tally *a = &s->cy[c - 1], *z = &f->cy[c - 1];
 
-			printf("  cycle %2u  SInFo %6zu pg new %5.1f%%/%5.1f%% %8.2f MB bw %5.1f%% posts "
-			       "%5zu rec %6.2f%% (%zu/%zu) | FoCUS %6zu pg new %5.1f%%/%5.1f%% %8.2f MB "
+			printf("  cycle %2u  SInFo %6zu pg new %5.1f%%/%5.1f%% %8.2f MB bw %5.1f%% "
+			       "posts "
+			       "%5zu rec %6.2f%% (%zu/%zu) | FoCUS %6zu pg new %5.1f%%/%5.1f%% "
+			       "%8.2f MB "
 			       "bw %5.1f%%\n",
 			       c, a->pages, pct((double)a->pages_new, (double)a->pages),
 			       pct((double)a->j_new, (double)a->pages), (double)a->j_bytes / 1e6,
 			       pct((double)a->j_bytes_new, (double)a->j_bytes), a->posts,
-			       pct((double)a->window_found, (double)a->window), a->window_found, a->window,
-			       z->pages, pct((double)z->pages_new, (double)z->pages),
+			       pct((double)a->window_found, (double)a->window), a->window_found,
+			       a->window, z->pages, pct((double)z->pages_new, (double)z->pages),
 			       pct((double)z->j_new, (double)z->pages), (double)z->j_bytes / 1e6,
 			       pct((double)z->j_bytes_new, (double)z->j_bytes));
 		}
@@ -1635,10 +1652,11 @@ parse_u64(const char *s, uint64_t min, uint64_t max, uint64_t *out)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: bench_forums [--forums N (14)] [--cycles C (12)] [--cycle-hours H "
-	                "(24)] [--seed S (1)] [--verbose]\n"
-	                "                    [--only K (run forum K alone)] [--trace (every fetch and "
-	                "post)]\n");
+	fprintf(stderr,
+	        "usage: bench_forums [--forums N (14)] [--cycles C (12)] [--cycle-hours H "
+	        "(24)] [--seed S (1)] [--verbose]\n"
+	        "                    [--only K (run forum K alone)] [--trace (every fetch and "
+	        "post)]\n");
 }
 
 int
@@ -1713,14 +1731,17 @@ main(int argc, char **argv)
 	if (truth_load(b.world, b.n_forums,
 	               cycle_start(&b, b.cycles) + (double)MAX_PAGES * FETCH_GAP_S + 1, &b.tr) != 0)
 		goto out;
-	printf("bench_forums: %u forums (seed %" PRIu64 ", rows 0..%u of the profile table), %u cycles "
-	       "of %" PRIu64 " h from 2024-03-01T12:00Z, a fetch every %.0f s of forum time, bytes = "
+	printf("bench_forums: %u forums (seed %" PRIu64
+	       ", rows 0..%u of the profile table), %u cycles "
+	       "of %" PRIu64
+	       " h from 2024-03-01T12:00Z, a fetch every %.0f s of forum time, bytes = "
 	       "body + %d B of headers; truth: %zu posts in %zu threads\n",
 	       b.n_forums, b.seed,
-	       (b.n_forums < FR_FORUMS_N_PROFILES ? b.n_forums : FR_FORUMS_N_PROFILES) - 1, b.cycles,
-	       hours, FETCH_GAP_S, HEADER_BYTES, b.tr.n, b.tr.n_th);
+	       (b.n_forums < FR_FORUMS_N_PROFILES ? b.n_forums : FR_FORUMS_N_PROFILES) - 1,
+	       b.cycles, hours, FETCH_GAP_S, HEADER_BYTES, b.tr.n, b.tr.n_th);
 	if (b.n_forums < 12)
-		printf("bench_forums: fewer than 12 forums: not the acceptance run (issue 8 asks >= 12 "
+		printf("bench_forums: fewer than 12 forums: not the acceptance run (issue 8 asks "
+		       ">= 12 "
 		       "covering every row)\n");
 	fflush(stdout);
 	if (run_init(&b, &sinfo, FR_SINFO_INCREMENTAL, "SInFo") != 0 ||
