@@ -34,6 +34,7 @@
 #define INDEX_MIN_TITLED 0.6 /* index rows: share with a title link, at least */
 #define INDEX_MIN_SHARE 0.2  /* index rows: share of the page's text, at least */
 #define SPREAD_KEEP 0.8      /* content: a child keeps this share of the spread */
+#define TEXT_KEEP 0.7        /* content: or this share of the text */
 
 /* One element of the body, in document order. Its subtree is [i, end). */
 struct el {
@@ -1206,35 +1207,55 @@ content_alone(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author,
 	int32_t best = -1;
 	double bs = 0;
 
-	for (uint32_t e = from > r ? from : r + 1; e < c->els[r].end; e++) {
-		double s;
+	for (int pass = 0; pass < 2; pass++) {
+		double max = bs;
 
-		if (!content_ok(c, e, date_el, author) || c->els[e].link >= 0)
-			continue;
-		s = block_score(c, e) - 2.0 * c->els[e].an;
-		if (s > bs) {
-			bs = s;
-			best = (int32_t)e;
+		for (uint32_t e = from > r ? from : r + 1; e < c->els[r].end; e++) {
+			double s;
+
+			if (!content_ok(c, e, date_el, author) || c->els[e].link >= 0)
+				continue;
+			s = block_score(c, e) - 2.0 * c->els[e].an;
+			if (!pass && s > bs) {
+				bs = s;
+				best = (int32_t)e;
+			} else if (pass && s > 0 && s >= 0.5 * max) {
+				/* the first block of half the largest: a post's text
+				 * comes before its signature */
+				best = (int32_t)e;
+				break;
+			}
 		}
 	}
 	while (best >= 0) {
 		int32_t next = -1;
-		double ns = 0, cur = block_score(c, (uint32_t)best);
+		double cur = block_score(c, (uint32_t)best), kids = 0, max = 0;
 
 		for (uint32_t e = (uint32_t)best + 1; e < c->els[best].end; e = c->els[e].end) {
 			double s = block_score(c, e);
 
-			if (!content_ok(c, e, date_el, author)) {
+			kids += s;
+			if (!content_ok(c, e, date_el, author))
 				cur -= s; /* a title heading does not count */
-				continue;
-			}
-			if (s > ns) {
-				ns = s;
+			else if (s > max)
+				max = s;
+		}
+		/* text of its own (between children): this is the block */
+		if (cur <= 0 || block_score(c, (uint32_t)best) - kids > 0.2 * cur)
+			break;
+		for (uint32_t e = (uint32_t)best + 1; e < c->els[best].end; e = c->els[e].end) {
+			double s = block_score(c, e);
+
+			if (content_ok(c, e, date_el, author) && s > 0 && s >= 0.5 * max) {
 				next = (int32_t)e;
+				break;
 			}
 		}
-		if (next < 0 || ns < SPREAD_KEEP * cur || c->els[next].link >= 0 ||
-		    is_tag(c->els[next].x, "blockquote"))
+		/* into a <blockquote> only when it holds all the text (a forum
+		 * that wraps posts in one); else it is a quote */
+		if (next < 0 || block_score(c, (uint32_t)next) < 0.5 * cur ||
+		    c->els[next].link >= 0 ||
+		    (is_tag(c->els[next].x, "blockquote") && block_score(c, (uint32_t)next) < cur))
 			break;
 		/* not into one of a sequence of alike parts (paragraphs) */
 		for (uint32_t e = (uint32_t)best + 1; e < c->els[best].end && next >= 0;
@@ -1321,17 +1342,19 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 	}
 	if (best < 0)
 		goto done;
-	/* Down while a child path once per record keeps most of the spread. */
+	/* Down while a child path once per record keeps most of the spread,
+	 * or most of the text (a title or a signature beside the text). */
 	for (;;) {
 		int32_t next = -1;
 		double ns = 0;
 
 		for (size_t j = 0; j < n_ps; j++) {
 			if (ps[j].parent != ps[best].path || ps[j].multi > 0 ||
-			    ps[j].present * 2 < k->n || ps[j].cur < SPREAD_KEEP * bs ||
-			    ps[j].cur <= ns)
+			    ps[j].present * 2 < k->n ||
+			    (ps[j].cur < SPREAD_KEEP * bs && ps[j].sum < TEXT_KEEP * ps[best].sum) ||
+			    ps[j].sum <= ns)
 				continue;
-			ns = ps[j].cur;
+			ns = ps[j].sum;
 			next = (int32_t)j;
 		}
 		if (next < 0)
@@ -1838,6 +1861,16 @@ fill_thread(struct ctx *c, const struct cand *k)
 				}
 		}
 	}
+	/* A content taken with the author's box (a short post beside its
+	 * profile): again, without it. */
+	for (size_t i = 0; i < k->n; i++)
+		if (content[i] >= 0 && author[i] >= 0 &&
+		    contains(c, (uint32_t)content[i], (uint32_t)author[i])) {
+			int32_t ct = content_alone(c, k->root[i], c->dates[k->date[i]].el, author[i], 0);
+
+			if (ct >= 0)
+				content[i] = ct;
+		}
 	for (size_t i = 0; i < k->n; i++) {
 		struct fr_fpage_record *r;
 		const struct date *d = &c->dates[k->date[i]];
