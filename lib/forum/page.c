@@ -1219,7 +1219,8 @@ content_alone(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author,
 			if (!pass && s > bs) {
 				bs = s;
 				best = (int32_t)e;
-			} else if (pass && s > 0 && s >= 0.5 * max) {
+			} else if (pass && s > 0 && s >= 0.5 * max &&
+			           !(e > (uint32_t)best && contains(c, (uint32_t)best, e))) {
 				/* the first block of half the largest: a post's text
 				 * comes before its signature */
 				best = (int32_t)e;
@@ -1267,6 +1268,16 @@ content_alone(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author,
 		best = next;
 	}
 	return best;
+}
+
+/* The content block of one record, after its date when there is one
+ * there (a profile box before the date is no post). */
+static int32_t
+content_after(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author)
+{
+	int32_t ct = content_alone(c, r, date_el, author, c->els[date_el].end);
+
+	return ct >= 0 ? ct : content_alone(c, r, date_el, author, 0);
 }
 
 /* The content element of each record (-1 none) by the path whose text
@@ -1778,8 +1789,7 @@ fill_thread(struct ctx *c, const struct cand *k)
 	}
 	for (size_t i = 0; i < k->n; i++)
 		if (content[i] < 0)
-			content[i] =
-			    content_alone(c, k->root[i], c->dates[k->date[i]].el, author[i], 0);
+			content[i] = content_after(c, k->root[i], c->dates[k->date[i]].el, author[i]);
 	/* The authors: a hint, else the nearest link before the text, else a
 	 * name in text, else a link beside the record; then the position most
 	 * records agree on. */
@@ -1866,7 +1876,7 @@ fill_thread(struct ctx *c, const struct cand *k)
 	for (size_t i = 0; i < k->n; i++)
 		if (content[i] >= 0 && author[i] >= 0 &&
 		    contains(c, (uint32_t)content[i], (uint32_t)author[i])) {
-			int32_t ct = content_alone(c, k->root[i], c->dates[k->date[i]].el, author[i], 0);
+			int32_t ct = content_after(c, k->root[i], c->dates[k->date[i]].el, author[i]);
 
 			if (ct >= 0)
 				content[i] = ct;
