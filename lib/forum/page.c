@@ -256,6 +256,32 @@ breaks(const xmlNode *x)
 	return 0;
 }
 
+/* Whether x has visible text of its own. */
+static int
+has_text(const xmlNode *x)
+{
+	if (x->type == XML_TEXT_NODE || x->type == XML_CDATA_SECTION_NODE)
+		return x->content && visible((const char *)x->content) > 0;
+	if (x->type != XML_ELEMENT_NODE || skipped(x))
+		return 0;
+	for (const xmlNode *c = x->children; c; c = c->next)
+		if (has_text(c))
+			return 1;
+	return 0;
+}
+
+/* Whether x's siblings show text: a <blockquote> beside the post's text
+ * is a quote; one holding all of it is the post (some forums wrap posts
+ * in one). */
+static int
+text_beside(const xmlNode *x)
+{
+	for (const xmlNode *c = x->parent ? x->parent->children : NULL; c; c = c->next)
+		if (c != x && has_text(c))
+			return 1;
+	return 0;
+}
+
 /* Owes separator s; a second <br> in a row makes a paragraph. */
 static void
 tb_sep(struct tbuf *b, int s, int br)
@@ -280,7 +306,7 @@ tb_node(struct tbuf *b, const xmlNode *x, int no_quotes, int top)
 			continue;
 		}
 		if (c->type != XML_ELEMENT_NODE || skipped(c) ||
-		    (no_quotes && !top && is_tag(c, "blockquote")))
+		    (no_quotes && !top && is_tag(c, "blockquote") && text_beside(c)))
 			continue;
 		s = breaks(c);
 		tb_sep(b, s, is_tag(c, "br"));
@@ -1173,6 +1199,7 @@ struct pstat {
 	uint64_t leaf_sig;
 	double sum, sum2;
 	uint32_t present, multi;
+	uint32_t same; /* records where it holds all its parent's text */
 	uint32_t last_rec;
 	double cur; /* this record's first occurrence */
 	uint32_t depth;
@@ -1290,7 +1317,7 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 	struct fr_strmap *m = fr_strmap_new();
 	uint64_t *rp = NULL;
 	size_t cap_rp = 0;
-	int32_t best = -1;
+	int32_t best = -1, alt_path;
 	double bs = 0;
 
 	if (!m)
@@ -1335,6 +1362,7 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 			s->cur = block_score(c, e);
 			s->sum += s->cur;
 			s->sum2 += s->cur * s->cur;
+			s->same += s->cur == block_score(c, (uint32_t)c->els[e].parent);
 		}
 	}
 	/* The widest spread, among paths in at least half of the records. */
@@ -1355,6 +1383,7 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 		goto done;
 	/* Down while a child path once per record keeps most of the spread,
 	 * or most of the text (a title or a signature beside the text). */
+	alt_path = best;
 	for (;;) {
 		int32_t next = -1;
 		double ns = 0;
@@ -1362,7 +1391,8 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 		for (size_t j = 0; j < n_ps; j++) {
 			if (ps[j].parent != ps[best].path || ps[j].multi > 0 ||
 			    ps[j].present * 2 < k->n ||
-			    (ps[j].cur < SPREAD_KEEP * bs && ps[j].sum < TEXT_KEEP * ps[best].sum) ||
+			    (ps[j].cur < SPREAD_KEEP * bs &&
+			     ps[j].sum < TEXT_KEEP * ps[best].sum) ||
 			    ps[j].sum <= ns)
 				continue;
 			ns = ps[j].sum;
@@ -1371,6 +1401,11 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 		if (next < 0)
 			break;
 		best = next;
+		/* a record without the path takes an element of the last level
+		 * that left something out (not the paragraph that, alone in
+		 * the others, held all their text) */
+		if (ps[best].same < ps[best].present)
+			alt_path = best;
 	}
 	/* Each record's element at that path, or else with its last signature. */
 	for (size_t i = 0; i < k->n; i++) {
@@ -1389,7 +1424,7 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 				out[i] = (int32_t)e;
 				break;
 			}
-			if (c->els[e].sig == ps[best].leaf_sig && block_score(c, e) > as) {
+			if (c->els[e].sig == ps[alt_path].leaf_sig && block_score(c, e) > as) {
 				as = block_score(c, e);
 				alt = (int32_t)e;
 			}
@@ -1789,7 +1824,8 @@ fill_thread(struct ctx *c, const struct cand *k)
 	}
 	for (size_t i = 0; i < k->n; i++)
 		if (content[i] < 0)
-			content[i] = content_after(c, k->root[i], c->dates[k->date[i]].el, author[i]);
+			content[i] =
+			    content_after(c, k->root[i], c->dates[k->date[i]].el, author[i]);
 	/* The authors: a hint, else the nearest link before the text, else a
 	 * name in text, else a link beside the record; then the position most
 	 * records agree on. */
@@ -1876,7 +1912,8 @@ fill_thread(struct ctx *c, const struct cand *k)
 	for (size_t i = 0; i < k->n; i++)
 		if (content[i] >= 0 && author[i] >= 0 &&
 		    contains(c, (uint32_t)content[i], (uint32_t)author[i])) {
-			int32_t ct = content_after(c, k->root[i], c->dates[k->date[i]].el, author[i]);
+			int32_t ct =
+			    content_after(c, k->root[i], c->dates[k->date[i]].el, author[i]);
 
 			if (ct >= 0)
 				content[i] = ct;
