@@ -271,6 +271,7 @@ struct outcome {
 	const char *outcome_name;
 	int64_t bytes;
 	double duration_s;
+	double learn_since_s; /* > 0: items published before are not news to the policy */
 };
 
 static double
@@ -324,6 +325,10 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 				p = (double)it->published_s;
 			else if (it->updated_s != INT64_MIN)
 				p = (double)it->updated_s;
+			/* A forum's first crawl brings its whole history: only
+			 * what appeared since the previous cycle is news. */
+			if (oc->learn_since_s > 0 && !(p >= oc->learn_since_s))
+				continue;
 			if (p > now)
 				p = now; /* a clock ahead of ours */
 			if (isfinite(p) && p >= c->stats.started_s) {
@@ -734,9 +739,8 @@ forum_finish(struct crawl *c, uint32_t i, const char *error, double now)
 		const char *errs = fr_sinfo_cycle_errors(cs->cyc);
 		size_t el = strlen(errs);
 		if (el)
-			logf_(c, "forum %lld: %s: %zu page(s) not read this cycle: %.*s%s",
-			      (long long)cs->row.id, cs->row.url, st.errors, (int)(el > 600 ? 600 : el - 1),
-			      errs, el > 600 ? "..." : "");
+			logf_(c, "forum %lld: %s: pages not read this cycle: %.*s%s", (long long)cs->row.id,
+			      cs->row.url, (int)(el > 600 ? 600 : el - 1), errs, el > 600 ? "..." : "");
 		if (!oc.error && st.pages > 0 && st.pages == st.errors) {
 			snprintf(msg, sizeof(msg), "no page of the forum could be read (last status %ld)",
 				 cs->cyc_last_status);
@@ -756,6 +760,7 @@ forum_finish(struct crawl *c, uint32_t i, const char *error, double now)
 	oc.outcome_name = oc.error ? "forum-error" : "forum-cycle";
 	oc.bytes = (int64_t)cs->cyc_bytes;
 	oc.duration_s = now - cs->cyc_start_s;
+	oc.learn_since_s = cs->row.last_ok_s > 0 ? cs->row.last_ok_s : cs->cyc_start_s;
 	if (oc.error)
 		c->stats.errors++;
 	else
