@@ -1723,6 +1723,74 @@ add_rec(struct ctx *c, struct fr_fpage_record **out)
 
 /* The index rows and their date columns: the (at most two) columns with
  * a date in the most rows. */
+/* A whole number standing alone in s ("4", "1,104", "1.104", "12 345"),
+ * or -1. */
+static int64_t
+lone_number(const char *s)
+{
+	int64_t v = 0;
+	int digits = 0, group = 0;
+
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	for (; *s; s++) {
+		unsigned char ch = (unsigned char)*s;
+		if (ch >= '0' && ch <= '9') {
+			if (++digits > 12)
+				return -1;
+			v = v * 10 + (ch - '0');
+			group++;
+		} else if ((ch == ',' || ch == '.' || ch == ' ' || ch == '\'') && digits &&
+			   s[1] >= '0' && s[1] <= '9' && group <= 3) {
+			group = 0; /* a thousands separator */
+		} else if (ch == 0xc2 && (unsigned char)s[1] == 0xa0 && digits) {
+			s++; /* U+00A0 between digit groups */
+			group = 0;
+		} else {
+			break;
+		}
+	}
+	while (*s == ' ' || *s == '\t' || *s == '\n' || *s == '\r')
+		s++;
+	return digits && !*s ? v : -1;
+}
+
+/* The row's lone numbers: elements (outside links) whose own text is a
+ * whole number. */
+static void
+row_nums(const struct ctx *c, uint32_t root, struct fr_fpage_record *r)
+{
+	for (uint32_t e = root; e < c->els[root].end && r->n_nums < FR_FPAGE_MAX_NUMS; e++) {
+		const xmlNode *x = c->els[e].x;
+		int in_a = 0;
+		for (int32_t a = (int32_t)e; a >= (int32_t)root; a = c->els[a].parent)
+			if (is_tag(c->els[a].x, "a")) {
+				in_a = 1;
+				break;
+			}
+		if (in_a || skipped(x))
+			continue;
+		char buf[64];
+		size_t n = 0;
+		int too_long = 0;
+		for (const xmlNode *ch = x->children; ch; ch = ch->next) {
+			if (ch->type != XML_TEXT_NODE || !ch->content)
+				continue;
+			size_t l = strlen((const char *)ch->content);
+			if (n + l >= sizeof(buf)) {
+				too_long = 1;
+				break;
+			}
+			memcpy(buf + n, ch->content, l);
+			n += l;
+		}
+		buf[n] = 0;
+		int64_t v = too_long ? -1 : lone_number(buf);
+		if (v >= 0)
+			r->nums[r->n_nums++] = v;
+	}
+}
+
 static int
 fill_index(struct ctx *c, const struct cand *k)
 {
@@ -1773,6 +1841,7 @@ fill_index(struct ctx *c, const struct cand *k)
 		if (add_rec(c, &r) < 0)
 			goto done;
 		r->title_link = title_of(c, k->root[i]);
+		row_nums(c, k->root[i], r);
 		if (c->p->n_date_cols == 2) {
 			if (cr && la && cr->t > la->t) {
 				const struct date *t = cr;

@@ -22,6 +22,7 @@ enum fr_fpage_kind {
 };
 
 #define FR_FPAGE_NO_DATE INT64_MIN
+#define FR_FPAGE_MAX_NUMS 8 /* numbers kept per index row */
 
 /* One <a href> of the page (also those inside records). */
 struct fr_fpage_link {
@@ -61,6 +62,11 @@ struct fr_fpage_record {
 	char *text;
 	/* Posts in a nested (threaded) list: how deep in the tree (0 top). */
 	unsigned depth;
+	/* Index rows: the whole numbers the row shows on their own, outside
+	 * links and dates, in document order ("4 Replies", "1.104" views):
+	 * where a reply count sits, it tells news without opening the thread. */
+	int64_t nums[FR_FPAGE_MAX_NUMS];
+	unsigned n_nums;
 	/* The record's links: links[first_link .. first_link + n_links). */
 	uint32_t first_link, n_links;
 };

@@ -53,6 +53,9 @@ struct fr_sinfo {
 	int idx_fr, thr_fr; /* the pagers' number positions from the right, -1 not known */
 	int64_t horizon_s;  /* how long after its first post a thread still gets replies (99th
 	                       percentile of phase 1's threads; 0 not known) */
+	int count_col;      /* index rows: which of their lone numbers counts the thread's
+	                       posts (-1 none), and count_off: 1 when it counts replies */
+	int count_off;
 	int64_t alive_s;    /* a thread whose last post is older than this is taken for quiet
 	                       (a high percentile of the gaps between a thread's posts) */
 	char *pat[4];       /* index, index-pagination, thread, thread-pagination shapes */
@@ -88,6 +91,7 @@ forum_alloc(void)
 	}
 	f->col_created = -1;
 	f->idx_fr = f->thr_fr = -1;
+	f->count_col = -1;
 	return f;
 }
 
@@ -318,7 +322,7 @@ fr_sinfo_describe(const struct fr_sinfo *f)
 
 /* ---- serialisation ------------------------------------------------------- */
 
-#define MAGIC "FSINFO2"
+#define MAGIC "FSINFO3"
 
 struct wbuf {
 	unsigned char *p;
@@ -399,6 +403,8 @@ fr_sinfo_save(const struct fr_sinfo *f, void **blob, size_t *len)
 	put_u32(&w, (uint32_t)(f->thr_fr + 1));
 	put_u64(&w, (uint64_t)f->horizon_s);
 	put_u64(&w, (uint64_t)f->alive_s);
+	put_u32(&w, (uint32_t)(f->count_col + 1));
+	put_u32(&w, (uint32_t)f->count_off);
 	for (int i = 0; i < 4; i++)
 		put_str(&w, f->pat[i]);
 	put_u32(&w, (uint32_t)f->n_boards);
@@ -524,6 +530,8 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 	f->thr_fr = (int)get_u32(&r) - 1;
 	f->horizon_s = (int64_t)get_u64(&r);
 	f->alive_s = (int64_t)get_u64(&r);
+	f->count_col = (int)get_u32(&r) - 1;
+	f->count_off = (int)get_u32(&r);
 	for (int i = 0; i < 4; i++)
 		f->pat[i] = get_str(&r);
 	uint32_t nb = get_u32(&r);
@@ -603,6 +611,7 @@ struct row {
 	char *la;        /* last-activity URL, or NULL */
 	int64_t last_s;  /* the row's last-activity date, NO_DATE unknown */
 	int64_t created_s; /* its creation date (shown, or its thread's first post), or NO_DATE */
+	int64_t posts;     /* the posts its count column shows, or -1 */
 	int64_t slack_s;
 	int sticky;
 };
@@ -632,6 +641,8 @@ struct ipage {
 	int32_t *thread; /* resolved when the sorts are decided */
 	int64_t *created, *last, *date;
 	unsigned *gran;
+	int64_t (*nums)[FR_FPAGE_MAX_NUMS];
+	unsigned *n_nums;
 };
 
 struct post_store {
@@ -1214,6 +1225,8 @@ ipage_free(struct ipage *ip)
 	free(ip->last);
 	free(ip->date);
 	free(ip->gran);
+	free(ip->nums);
+	free(ip->n_nums);
 }
 
 static char *row_url(const struct fr_fpage *p, const struct fr_fpage_record *r);
@@ -1240,8 +1253,10 @@ ipage_add(struct fr_sinfo_cycle *c, const struct fr_fpage *p)
 	ip->last = malloc((p->n_recs + 1) * sizeof(int64_t));
 	ip->date = malloc((p->n_recs + 1) * sizeof(int64_t));
 	ip->gran = malloc((p->n_recs + 1) * sizeof(unsigned));
+	ip->nums = malloc((p->n_recs + 1) * sizeof(*ip->nums));
+	ip->n_nums = malloc((p->n_recs + 1) * sizeof(unsigned));
 	if (!ip->url || !ip->row_url || !ip->thread || !ip->created || !ip->last || !ip->date ||
-	    !ip->gran) {
+	    !ip->gran || !ip->nums || !ip->n_nums) {
 		ip->n = 0;
 		ipage_free(ip);
 		return -1;
@@ -1253,6 +1268,8 @@ ipage_add(struct fr_sinfo_cycle *c, const struct fr_fpage *p)
 		ip->last[i] = p->recs[i].last_s;
 		ip->date[i] = p->recs[i].date_s;
 		ip->gran[i] = p->recs[i].date_gran;
+		memcpy(ip->nums[i], p->recs[i].nums, sizeof(ip->nums[i]));
+		ip->n_nums[i] = p->recs[i].n_nums;
 	}
 	c->n_ipages++;
 	return 0;
@@ -1508,6 +1525,13 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 				if (qualifies)
 					enqueue_thread(c, start, tk->board, rw->thread, d, 0,
 						       t->last_post_s);
+			} else if (rw->posts >= 0) {
+				/* No date, but a count: more posts than known is
+				 * news. */
+				qualifies = rw->posts > (int64_t)t->n_posts;
+				if (qualifies)
+					enqueue_thread(c, start, tk->board, rw->thread, d, 0,
+						       t->last_post_s);
 			} else if (f->isort == FR_SINFO_LAD) {
 				/* Undated rows of a LAD board: the thread itself
 				 * says whether it has news, and the walk waits for
@@ -1588,6 +1612,9 @@ on_index_incremental(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage 
 						  : NO_DATE;
 		rw->slack_s = slack_of(r->date_gran, r->date_flags);
 		rw->sticky = rw->thread >= 0 && f->threads[rw->thread].sticky;
+		rw->posts = f->count_col >= 0 && (unsigned)f->count_col < r->n_nums
+				    ? r->nums[f->count_col] + f->count_off
+				    : -1;
 		const char **urls = malloc((r->n_links + 1) * sizeof(*urls));
 		if (urls) {
 			for (uint32_t k = 0; k < r->n_links; k++)
@@ -1601,7 +1628,8 @@ on_index_incremental(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage 
 		if (rw->thread < 0 ||
 		    (rw->last_s != NO_DATE && (f->threads[rw->thread].last_post_s == NO_DATE ||
 					       rw->last_s > f->threads[rw->thread].last_post_s +
-								rw->slack_s)))
+								rw->slack_s)) ||
+		    (rw->last_s == NO_DATE && rw->posts > (int64_t)f->threads[rw->thread].n_posts))
 			news++;
 	}
 	if (news) {
@@ -1610,7 +1638,8 @@ on_index_incremental(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage 
 	}
 	tk->index_next = index_next(c, p);
 	if (f->isort == FR_SINFO_CRD && !tk->gate) {
-		int dated = p->n_date_cols >= 2 || (p->n_date_cols == 1 && f->col_created == 0);
+		int dated = p->n_date_cols >= 2 || (p->n_date_cols == 1 && f->col_created == 0) ||
+			    f->count_col >= 0;
 		crd_alive(c, tk, p, dated);
 	}
 	tk->next_row = 0;
@@ -1839,6 +1868,34 @@ decide_sorts(struct fr_sinfo_cycle *c)
 		for (size_t k = 0; k < c->ipages[i].n; k++)
 			c->ipages[i].thread[k] =
 			    c->ipages[i].row_url[k] ? thread_find(f, c->ipages[i].row_url[k]) : -1;
+	/* The reply count: the row number equal to its thread's posts (or
+	 * replies) in nearly every row. */
+	{
+		size_t hit[FR_FPAGE_MAX_NUMS][2] = {{0}}, rows = 0;
+		for (size_t i = 0; i < c->n_ipages; i++) {
+			const struct ipage *ip = &c->ipages[i];
+			for (size_t k = 0; k < ip->n; k++) {
+				if (ip->thread[k] < 0)
+					continue;
+				const struct thread *t = &f->threads[ip->thread[k]];
+				rows++;
+				for (unsigned j = 0; j < ip->n_nums[k]; j++)
+					for (int off = 0; off < 2; off++)
+						if (ip->nums[k][j] + off == (int64_t)t->n_posts)
+							hit[j][off]++;
+			}
+		}
+		size_t best = 0;
+		for (int j = 0; j < FR_FPAGE_MAX_NUMS; j++)
+			for (int off = 0; off < 2; off++)
+				if (hit[j][off] > best) {
+					best = hit[j][off];
+					f->count_col = j;
+					f->count_off = off;
+				}
+		if (rows < 5 || best * 10 < rows * 9)
+			f->count_col = -1;
+	}
 	/* The one-column type: the row date against its thread's first post. */
 	for (size_t i = 0; i < c->n_ipages; i++) {
 		const struct ipage *ip = &c->ipages[i];
