@@ -1097,10 +1097,10 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 	int has_old = 0;
 
 	if (p->kind != FR_FPAGE_THREAD || p->n_recs == 0) {
+		/* One odd page is skipped; the structure is learnt again only
+		 * when a board's index page no longer reads as one. */
 		cerr(c, tk->url, "not a thread page (read as %s, %zu records)",
 		     fr_fpage_kind_name(p->kind), p->n_recs);
-		if (c->phase == 2)
-			f->relearn = 1;
 		return;
 	}
 	if (new_in_grow(c) < 0) {
