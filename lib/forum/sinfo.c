@@ -624,6 +624,9 @@ struct task {
 	int gate;          /* T_THREAD: an index walk waits on it (a T_RESUME follows) */
 	int64_t since;     /* T_THREAD: the thread's newest post known when its collect began
 	                      (posts after it are new; NO_DATE: every post not seen is) */
+	int64_t want;      /* T_THREAD: the posts its index row counts (-1 not known): the
+	                      collect goes on until it has them, and stops there */
+	int dry;           /* T_THREAD: pages in a row without a new post */
 	int probe;         /* T_PROBE: the candidate's number */
 	struct row *rows;  /* T_RESUME: the rows left */
 	size_t n_rows, next_row;
@@ -806,9 +809,19 @@ enqueue_thread(struct fr_sinfo_cycle *c, const char *url, int32_t board, int32_t
 {
 	int rc = enqueue(c, T_THREAD, url, board, thread, dir, front);
 
-	if (rc > 0)
-		c->q[front ? c->qh : c->qh + c->qn - 1].since = since;
+	if (rc > 0) {
+		struct task *t = &c->q[front ? c->qh : c->qh + c->qn - 1];
+		t->since = since;
+		t->want = -1;
+	}
 	return rc;
+}
+
+/* The task just queued by enqueue_thread at the front or back. */
+static struct task *
+queued(struct fr_sinfo_cycle *c, int front)
+{
+	return &c->q[front ? c->qh : c->qh + c->qn - 1];
 }
 
 static int
@@ -1202,10 +1215,27 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 		}
 		break;
 	}
+	/* The row's count says how many posts to expect: the collect stops
+	 * once it has them (no page read only to see an old post), and goes
+	 * on past old posts while some are missing (replies to old comments
+	 * in nested threads), giving up after two pages with nothing new. */
+	int dry = n_new ? 0 : tk->dry + 1;
+	if (tk->want >= 0 && tk->dir != D_FULL) {
+		if ((int64_t)t->n_posts >= tk->want)
+			go = NULL;
+		else if (!go && dry < 2)
+			go = tk->dir == D_NEXT ? fr_furl_pager_next(&pg)
+			     : tk->dir == D_PREV ? fr_furl_pager_prev(&pg)
+						 : NULL;
+	} else if (tk->want >= 0 && (int64_t)t->n_posts >= tk->want && tk->since != NO_DATE) {
+		go = NULL;
+	}
 	if (go && c->st.pages + c->qn < c->max_pages) {
 		char *g = norm(go);
-		if (g)
-			enqueue_thread(c, g, tk->board, tk->thread, d, 1, tk->since);
+		if (g && enqueue_thread(c, g, tk->board, tk->thread, d, 1, tk->since) > 0) {
+			queued(c, 1)->want = tk->want;
+			queued(c, 1)->dry = dry;
+		}
 		free(g);
 	}
 	fr_furl_pager_free(&pg);
@@ -1522,16 +1552,16 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 			if (rw->last_s != NO_DATE) {
 				qualifies = t->last_post_s == NO_DATE ||
 					    rw->last_s > t->last_post_s + rw->slack_s;
-				if (qualifies)
-					enqueue_thread(c, start, tk->board, rw->thread, d, 0,
-						       t->last_post_s);
+				if (qualifies && enqueue_thread(c, start, tk->board, rw->thread, d, 0,
+								t->last_post_s) > 0)
+					queued(c, 0)->want = rw->posts;
 			} else if (rw->posts >= 0) {
 				/* No date, but a count: more posts than known is
 				 * news. */
 				qualifies = rw->posts > (int64_t)t->n_posts;
-				if (qualifies)
-					enqueue_thread(c, start, tk->board, rw->thread, d, 0,
-						       t->last_post_s);
+				if (qualifies && enqueue_thread(c, start, tk->board, rw->thread, d, 0,
+								t->last_post_s) > 0)
+					queued(c, 0)->want = rw->posts;
 			} else if (f->isort == FR_SINFO_LAD) {
 				/* Undated rows of a LAD board: the thread itself
 				 * says whether it has news, and the walk waits for
