@@ -30,7 +30,7 @@ struct thread {
 	int sticky;
 	int64_t first_post_s, last_post_s; /* NO_DATE: none known */
 	uint32_t n_posts;
-	double last_crawl_s;
+	double last_crawl_s; /* when its state was last known: read, or its row seen without news */
 	/* The newest posts seen (by date): their content keys, a bounded set. */
 	uint64_t ids[RECENT_IDS];
 	int64_t id_dates[RECENT_IDS];
@@ -1422,7 +1422,11 @@ crd_alive(struct fr_sinfo_cycle *c, struct task *tk, const struct fr_fpage *p, i
 	qsort(rank, n, sizeof(*rank), cmp_first_desc);
 	for (size_t r = per_page; r < n; r++) {
 		const struct thread *th = &f->threads[rank[r][1]];
-		if (th->last_post_s == NO_DATE || th->last_post_s < (int64_t)c->now_s - alive_s)
+		/* Alive when it was last known: posts since are what is
+		 * looked for (a month between cycles, as in the thesis, is
+		 * longer than threads stay quiet). */
+		int64_t known = th->last_crawl_s > 0 ? (int64_t)th->last_crawl_s : (int64_t)c->now_s;
+		if (th->last_post_s == NO_DATE || th->last_post_s < known - alive_s)
 			continue;
 		if (dated && has > 0) {
 			/* Its rank by creation, behind the new threads on top,
@@ -1552,6 +1556,8 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 			if (rw->last_s != NO_DATE) {
 				qualifies = t->last_post_s == NO_DATE ||
 					    rw->last_s > t->last_post_s + rw->slack_s;
+				if (!qualifies)
+					t->last_crawl_s = c->now_s; /* known quiet till now */
 				if (qualifies && enqueue_thread(c, start, tk->board, rw->thread, d, 0,
 								t->last_post_s) > 0)
 					queued(c, 0)->want = rw->posts;
@@ -1559,6 +1565,8 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 				/* No date, but a count: more posts than known is
 				 * news. */
 				qualifies = rw->posts > (int64_t)t->n_posts;
+				if (!qualifies)
+					t->last_crawl_s = c->now_s;
 				if (qualifies && enqueue_thread(c, start, tk->board, rw->thread, d, 0,
 								t->last_post_s) > 0)
 					queued(c, 0)->want = rw->posts;
