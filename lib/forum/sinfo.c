@@ -648,6 +648,16 @@ struct ipage {
 	unsigned *n_nums;
 };
 
+/* A board's walk in a phase 2 cycle (CRD boards): what its first page
+ * showed, for the jumps to old threads at the end. */
+struct bwalk {
+	struct fr_furl_pager pg; /* the first page's pager (pg.n 0: none) */
+	size_t per_page;         /* non-sticky rows of the first page */
+	uint32_t fresh;          /* new threads met on its pages this cycle */
+	int dated;               /* rows show last activity or a count */
+	int started, jumped;
+};
+
 struct post_store {
 	struct fr_sinfo_post *v;
 	size_t n, cap;
@@ -683,6 +693,9 @@ struct fr_sinfo_cycle {
 	int n_probe_urls;
 	int start_is_index;
 	size_t threads_before; /* threads known when the cycle began */
+	struct bwalk *bw;      /* per board (phase 2) */
+	size_t n_bw;
+	unsigned char *row_seen; /* per thread known at the start: its row was read */
 	int settled;
 	int oom;
 };
@@ -891,6 +904,11 @@ fr_sinfo_cycle_begin(struct fr_sinfo *f, const struct fr_sinfo_opts *o, double n
 	c->st.phase = c->phase;
 	if (fr_sinfo_save(f, &c->undo, &c->undo_len) < 0)
 		goto oom;
+	c->n_bw = f->n_boards;
+	c->bw = calloc(f->n_boards + 1, sizeof(*c->bw));
+	c->row_seen = calloc(f->n_threads + 1, 1);
+	if (!c->bw || !c->row_seen)
+		goto oom;
 	if (c->phase == 1) {
 		if (enqueue(c, T_START, f->start_url, -1, -1, D_FULL, 0) < 0)
 			goto oom;
@@ -915,6 +933,8 @@ oom:
 		fr_strmap_free(c->seen);
 		free(c->undo);
 		free(c->q);
+		free(c->bw);
+		free(c->row_seen);
 		free(c);
 	}
 	return -1;
@@ -1381,76 +1401,67 @@ cmp_first_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
-/* CRD boards, from their first page: old threads still alive (a post in
- * the last `alive_s`) do not rise to the top when they get replies. Where
- * the rows show last activity, the index page each one sits on is fetched
- * (its number from the thread's rank by creation: navigation by specific
- * number); otherwise the thread itself is. */
+/* CRD boards, once the walk has passed the new threads: old threads still
+ * alive when last known (a post within the forum's alive window) do not
+ * rise to the top when they get replies. Where rows show last activity or
+ * a count, the index page each one sits on is fetched: its number is the
+ * thread's rank by creation behind the new threads, its URL made from the
+ * pager's template and step (navigation by specific number); one page
+ * serves every alive thread on it. Otherwise the thread itself is read. */
 static void
-crd_alive(struct fr_sinfo_cycle *c, struct task *tk, const struct fr_fpage *p, int dated)
+crd_alive(struct fr_sinfo_cycle *c, int32_t b)
 {
 	struct fr_sinfo *f = c->f;
-	struct fr_furl_pager pg;
-	size_t per_page = 0, n = 0;
+	struct bwalk *w = &c->bw[b];
+	size_t n = 0;
 	int64_t alive_s = f->alive_s > 0 ? f->alive_s : 7 * 86400;
 
-	size_t fresh = 0;
-	for (size_t i = 0; i < tk->n_rows; i++) {
-		per_page += !tk->rows[i].sticky;
-		fresh += tk->rows[i].thread < 0;
-	}
-	int has = index_pager(c, p, &pg);
-	if (has < 0 || per_page == 0 || (has > 0 && pg.cur != 0)) {
-		if (has > 0)
-			fr_furl_pager_free(&pg);
+	if (w->jumped || !w->started || w->per_page == 0)
 		return;
-	}
+	w->jumped = 1;
 	/* (first post, thread) of the board's threads, newest first. */
-	int64_t(*rank)[2] = malloc((f->n_threads + 1) * sizeof(*rank));
+	int64_t(*rank)[2] = malloc((c->threads_before + 1) * sizeof(*rank));
 	if (!rank) {
 		c->oom = 1;
-		goto out;
+		return;
 	}
-	for (size_t t = 0; t < f->n_threads; t++) {
+	for (size_t t = 0; t < c->threads_before; t++) {
 		const struct thread *th = &f->threads[t];
-		if (th->board == tk->board && !th->sticky && th->first_post_s != NO_DATE) {
+		if (th->board == b && !th->sticky && th->first_post_s != NO_DATE) {
 			rank[n][0] = th->first_post_s;
 			rank[n][1] = (int64_t)t;
 			n++;
 		}
 	}
 	qsort(rank, n, sizeof(*rank), cmp_first_desc);
-	for (size_t r = per_page; r < n; r++) {
-		const struct thread *th = &f->threads[rank[r][1]];
+	for (size_t r = 0; r < n; r++) {
+		size_t t = (size_t)rank[r][1];
+		const struct thread *th = &f->threads[t];
+		if (c->row_seen[t])
+			continue;
 		/* Alive when it was last known: posts since are what is
 		 * looked for (a month between cycles, as in the thesis, is
 		 * longer than threads stay quiet). */
 		int64_t known = th->last_crawl_s > 0 ? (int64_t)th->last_crawl_s : (int64_t)c->now_s;
 		if (th->last_post_s == NO_DATE || th->last_post_s < known - alive_s)
 			continue;
-		if (dated && has > 0) {
-			/* Its rank by creation, behind the new threads on top,
-			 * gives its page (one request serves every alive
-			 * thread on it). */
-			int64_t k = (int64_t)((r + fresh) / per_page) + 1;
-			char *u = k > 1 ? fr_furl_pager_url(&pg, k) : NULL;
+		if (w->dated && w->pg.n) {
+			int64_t k = (int64_t)((r + w->fresh) / w->per_page) + 1;
+			char *u = fr_furl_pager_url(&w->pg, k);
 			char *nu = u ? norm(u) : NULL;
 			if (nu)
-				enqueue(c, T_INDEX, nu, tk->board, -1, D_FULL, 0);
+				enqueue(c, T_INDEX, nu, b, -1, D_FULL, 0);
 			free(u);
 			free(nu);
-		} else if (!dated) {
+		} else if (!w->dated) {
 			enum dir d = f->tsort == FR_SINFO_DSC ? D_NEXT
 				     : th->last_url          ? D_FULL
 							     : D_FIRST_LAST;
-			enqueue_thread(c, d == D_FULL ? th->last_url : th->url, tk->board,
-				       (int32_t)rank[r][1], d, 0, th->last_post_s);
+			enqueue_thread(c, d == D_FULL ? th->last_url : th->url, b, (int32_t)t, d, 0,
+				       th->last_post_s);
 		}
 	}
 	free(rank);
-out:
-	if (has > 0)
-		fr_furl_pager_free(&pg);
 }
 
 /* Phase 1 and FoCUS: an index page's rows are followed whatever they are
@@ -1541,10 +1552,14 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 			}
 			rw->thread = t;
 			c->st.new_threads++;
+			if ((size_t)tk->board < c->n_bw)
+				c->bw[tk->board].fresh++;
 			enqueue_thread(c, rw->url, tk->board, t, D_FULL, 0, NO_DATE);
 			qualifies = 1;
 		} else {
 			struct thread *t = &f->threads[rw->thread];
+			if ((size_t)rw->thread < c->threads_before)
+				c->row_seen[rw->thread] = 1;
 			/* Alg. 8: DSC from page 1 forward; ASC back from the
 			 * last-activity URL, or without one forward from the
 			 * last page known (else page 1, then the last). */
@@ -1606,10 +1621,13 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 		if (!rw->sticky)
 			tk->last_created = rw->created_s;
 	}
-	/* (CRD boards' older threads with news are reached by crd_alive.) */
 	int go_on = tk->last_qualified;
-	if (go_on && tk->index_next && c->st.pages + c->qn < c->max_pages)
-		enqueue(c, T_INDEX, tk->index_next, tk->board, -1, D_FULL, 1);
+	if (go_on && tk->index_next && c->st.pages + c->qn < c->max_pages &&
+	    enqueue(c, T_INDEX, tk->index_next, tk->board, -1, D_FULL, 1) > 0)
+		return;
+	/* The walk ends here: CRD boards' older threads with news. */
+	if (f->isort == FR_SINFO_CRD && tk->board >= 0 && (size_t)tk->board < c->n_bw)
+		crd_alive(c, tk->board);
 }
 
 static void
@@ -1675,10 +1693,15 @@ on_index_incremental(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage 
 		c->st.bytes_new += body_len;
 	}
 	tk->index_next = index_next(c, p);
-	if (f->isort == FR_SINFO_CRD && !tk->gate) {
-		int dated = p->n_date_cols >= 2 || (p->n_date_cols == 1 && f->col_created == 0) ||
-			    f->count_col >= 0;
-		crd_alive(c, tk, p, dated);
+	if (f->isort == FR_SINFO_CRD && (size_t)tk->board < c->n_bw && !c->bw[tk->board].started) {
+		struct bwalk *w = &c->bw[tk->board];
+		w->started = 1;
+		w->dated = p->n_date_cols >= 2 || (p->n_date_cols == 1 && f->col_created == 0) ||
+			   f->count_col >= 0;
+		for (size_t i = 0; i < tk->n_rows; i++)
+			w->per_page += !tk->rows[i].sticky;
+		if (index_pager(c, p, &w->pg) <= 0)
+			memset(&w->pg, 0, sizeof(w->pg));
 	}
 	tk->next_row = 0;
 	tk->last_qualified = 0;
@@ -2282,6 +2305,10 @@ fr_sinfo_cycle_end(struct fr_sinfo_cycle *c, int commit)
 	for (int i = 0; i < c->n_probe_urls; i++)
 		free(c->probe_urls[i]);
 	fr_strmap_free(c->seen);
+	for (size_t i = 0; i < c->n_bw; i++)
+		fr_furl_pager_free(&c->bw[i].pg);
+	free(c->bw);
+	free(c->row_seen);
 	free(c->new_in);
 	free(c->undo);
 	free(c->errs);
