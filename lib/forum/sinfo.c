@@ -11,6 +11,7 @@
 #include "parse/sha1.h"
 
 #include <ctype.h>
+#include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -20,7 +21,8 @@
 #define MAX_ERRORS_TEXT 65536  /* bytes of error lines kept per cycle */
 #define MAX_PROBES 8           /* entry page candidates tried */
 #define NO_DATE FR_FPAGE_NO_DATE
-#define ALIVE_Q 0.995           /* quantile of reply gaps beyond which a thread is quiet */
+#define ALIVE_Q 0.995
+#define JUMP_P 0.5             /* chance of news that makes an old index page worth a request */           /* quantile of reply gaps beyond which a thread is quiet */
 
 struct thread {
 	char *url;   /* base URL: the first page, normalised */
@@ -1401,6 +1403,56 @@ cmp_first_desc(const void *a, const void *b)
 	return (x < y) - (x > y);
 }
 
+/* The mean gap between the newest posts a thread keeps, or 0. */
+static int64_t
+mean_gap(const struct thread *th)
+{
+	int64_t lo = INT64_MAX, hi = INT64_MIN;
+	uint32_t n = 0;
+
+	for (uint32_t i = 0; i < th->n_ids; i++) {
+		if (th->id_dates[i] == NO_DATE)
+			continue;
+		n++;
+		if (th->id_dates[i] < lo)
+			lo = th->id_dates[i];
+		if (th->id_dates[i] > hi)
+			hi = th->id_dates[i];
+	}
+	return n >= 2 ? (hi - lo) / (n - 1) : 0;
+}
+
+/* The chance that thread th got a post between when it was last known and
+ * now: a Poisson rate of one post per its mean gap, or per its silence when
+ * that is longer (threads slow down as they age). */
+static double
+news_chance(const struct thread *th, double now_s)
+{
+	double known = th->last_crawl_s > 0 ? th->last_crawl_s : now_s;
+	double gap = (double)mean_gap(th), silence = known - (double)th->last_post_s;
+
+	if (silence > gap)
+		gap = silence;
+	if (gap < 60)
+		gap = 60;
+	return 1 - exp(-(now_s - known) / gap);
+}
+
+/* Asks index page k of board b when the chances of news on it reach
+ * JUMP_P. */
+static void
+flush_jump(struct fr_sinfo_cycle *c, struct bwalk *w, int32_t b, int64_t k, double p)
+{
+	if (k < 1 || p < JUMP_P)
+		return;
+	char *u = fr_furl_pager_url(&w->pg, k);
+	char *nu = u ? norm(u) : NULL;
+	if (nu)
+		enqueue(c, T_INDEX, nu, b, -1, D_FULL, 0);
+	free(u);
+	free(nu);
+}
+
 /* CRD boards, once the walk has passed the new threads: old threads still
  * alive when last known (a post within the forum's alive window) do not
  * rise to the top when they get replies. Where rows show last activity or
@@ -1415,6 +1467,9 @@ crd_alive(struct fr_sinfo_cycle *c, int32_t b)
 	struct bwalk *w = &c->bw[b];
 	size_t n = 0;
 	int64_t alive_s = f->alive_s > 0 ? f->alive_s : 7 * 86400;
+
+	int64_t jump_k = 0;
+	double jump_p = 0;
 
 	if (w->jumped || !w->started || w->per_page == 0)
 		return;
@@ -1446,13 +1501,17 @@ crd_alive(struct fr_sinfo_cycle *c, int32_t b)
 		if (th->last_post_s == NO_DATE || th->last_post_s < known - alive_s)
 			continue;
 		if (w->dated && w->pg.n) {
+			/* The page is asked once the chances that one of its
+			 * alive threads has news add up (a thread left out
+			 * stays alive: its chance grows with the time since
+			 * it was last known, so it is asked later, not lost). */
 			int64_t k = (int64_t)((r + w->fresh) / w->per_page) + 1;
-			char *u = fr_furl_pager_url(&w->pg, k);
-			char *nu = u ? norm(u) : NULL;
-			if (nu)
-				enqueue(c, T_INDEX, nu, b, -1, D_FULL, 0);
-			free(u);
-			free(nu);
+			if (k != jump_k) {
+				flush_jump(c, w, b, jump_k, jump_p);
+				jump_k = k;
+				jump_p = 0;
+			}
+			jump_p += news_chance(th, c->now_s);
 		} else if (!w->dated) {
 			enum dir d = f->tsort == FR_SINFO_DSC ? D_NEXT
 				     : th->last_url          ? D_FULL
@@ -1461,6 +1520,7 @@ crd_alive(struct fr_sinfo_cycle *c, int32_t b)
 				       th->last_post_s);
 		}
 	}
+	flush_jump(c, w, b, jump_k, jump_p);
 	free(rank);
 }
 
