@@ -1755,21 +1755,73 @@ lone_number(const char *s)
 	return digits && !*s ? v : -1;
 }
 
-/* The row's lone numbers: elements (outside links) whose own text is a
- * whole number. */
+/* "12 comments", "4 Replies": a number and at most two words of letters
+ * (no date: "3 hours ago" is one, and is left out by the caller). Returns
+ * the number, or -1. */
+static int64_t
+counted(const char *s)
+{
+	char num[32];
+	size_t n = 0, words = 0;
+
+	while (*s == ' ')
+		s++;
+	while (n + 1 < sizeof(num) && ((*s >= '0' && *s <= '9') || ((*s == ',' || *s == '.') &&
+	                                                             s[1] >= '0' && s[1] <= '9')))
+		num[n++] = *s++;
+	num[n] = 0;
+	if (!n || *s != ' ')
+		return -1;
+	while (*s) {
+		while (*s == ' ')
+			s++;
+		if (!*s)
+			break;
+		const char *w = s;
+		while (*s && *s != ' ') {
+			if ((unsigned char)*s < 0x80 && !isalpha((unsigned char)*s))
+				return -1;
+			s++;
+		}
+		if (s > w)
+			words++;
+	}
+	return words >= 1 && words <= 2 ? lone_number(num) : -1;
+}
+
+/* Whether an attribute's name says it counts ("data-comments-count",
+ * "data-replies"). */
+static int
+count_attr(const char *name)
+{
+	return strstr(name, "count") || strstr(name, "comment") || strstr(name, "repl") ||
+	       strstr(name, "posts");
+}
+
+/* The row's numbers: elements outside links whose own text is a whole
+ * number, elements (links too) whose whole text is a count ("12
+ * comments") and holds no date, and counting attributes. */
 static void
 row_nums(const struct ctx *c, uint32_t root, struct fr_fpage_record *r)
 {
 	for (uint32_t e = root; e < c->els[root].end && r->n_nums < FR_FPAGE_MAX_NUMS; e++) {
 		const xmlNode *x = c->els[e].x;
 		int in_a = 0;
+		if (skipped(x))
+			continue;
+		for (const xmlAttr *a = x->properties; a && r->n_nums < FR_FPAGE_MAX_NUMS; a = a->next) {
+			if (!a->name || !count_attr((const char *)a->name) || !a->children ||
+			    !a->children->content)
+				continue;
+			int64_t v = lone_number((const char *)a->children->content);
+			if (v >= 0)
+				r->nums[r->n_nums++] = v;
+		}
 		for (int32_t a = (int32_t)e; a >= (int32_t)root; a = c->els[a].parent)
 			if (is_tag(c->els[a].x, "a")) {
 				in_a = 1;
 				break;
 			}
-		if (in_a || skipped(x))
-			continue;
 		char buf[64];
 		size_t n = 0;
 		int too_long = 0;
@@ -1785,8 +1837,18 @@ row_nums(const struct ctx *c, uint32_t root, struct fr_fpage_record *r)
 			n += l;
 		}
 		buf[n] = 0;
-		int64_t v = too_long ? -1 : lone_number(buf);
-		if (v >= 0)
+		int64_t v = too_long || in_a ? -1 : lone_number(buf);
+		if (v < 0 && !too_long && !has_date(c, e) && r->n_nums < FR_FPAGE_MAX_NUMS &&
+		    c->els[e].na + c->els[e].an < 48) {
+			char *t = text_of(x, 64, 0, 0);
+			if (t) {
+				char *ct = collapse(t, 64);
+				v = ct ? counted(ct) : -1;
+				free(ct);
+				free(t);
+			}
+		}
+		if (v >= 0 && r->n_nums < FR_FPAGE_MAX_NUMS)
 			r->nums[r->n_nums++] = v;
 	}
 }

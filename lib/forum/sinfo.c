@@ -22,7 +22,7 @@
 #define MAX_PROBES 8           /* entry page candidates tried */
 #define NO_DATE FR_FPAGE_NO_DATE
 #define ALIVE_Q 0.995
-#define JUMP_P 0.5             /* chance of news that makes an old index page worth a request */           /* quantile of reply gaps beyond which a thread is quiet */
+#define JUMP_P 0.7             /* chance of news that makes an old index page worth a request */           /* quantile of reply gaps beyond which a thread is quiet */
 
 struct thread {
 	char *url;   /* base URL: the first page, normalised */
@@ -1241,11 +1241,15 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 	 * once it has them (no page read only to see an old post), and goes
 	 * on past old posts while some are missing (replies to old comments
 	 * in nested threads), giving up after two pages with nothing new. */
-	int dry = n_new ? 0 : tk->dry + 1;
+	int dry = n_new ? 0 : tk->dry + 1, nested = 0;
+	for (size_t i = 0; i < p->n_recs; i++)
+		nested |= p->recs[i].depth > 0;
 	if (tk->want >= 0 && tk->dir != D_FULL) {
+		/* (In a nested thread a reply sits under its parent, on any
+		 * page: the walk goes on until the count is met.) */
 		if ((int64_t)t->n_posts >= tk->want)
 			go = NULL;
-		else if (!go && dry < 2)
+		else if (!go && (dry < 2 || nested))
 			go = tk->dir == D_NEXT ? fr_furl_pager_next(&pg)
 			     : tk->dir == D_PREV ? fr_furl_pager_prev(&pg)
 						 : NULL;
