@@ -22,6 +22,7 @@
 #define MAX_PROBES 8           /* entry page candidates tried */
 #define NO_DATE FR_FPAGE_NO_DATE
 #define ALIVE_Q 0.995
+#define NESTED 2               /* thread flag: replies sit under their parents */
 #define JUMP_P 0.7             /* chance of news that makes an old index page worth a request */           /* quantile of reply gaps beyond which a thread is quiet */
 
 struct thread {
@@ -29,7 +30,7 @@ struct thread {
 	char *title; /* NULL when not known */
 	char *last_url; /* its last page as last seen, or NULL */
 	int32_t board;
-	int sticky;
+	int sticky;          /* bit 0: pinned on its board; bit 1: a nested (tree) thread */
 	int64_t first_post_s, last_post_s; /* NO_DATE: none known */
 	uint32_t n_posts;
 	double last_crawl_s; /* when its state was last known: read, or its row seen without news */
@@ -1244,6 +1245,9 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 	int dry = n_new ? 0 : tk->dry + 1, nested = 0;
 	for (size_t i = 0; i < p->n_recs; i++)
 		nested |= p->recs[i].depth > 0;
+	if (nested)
+		t->sticky |= NESTED;
+	nested = (t->sticky & NESTED) != 0;
 	if (tk->want >= 0 && tk->dir != D_FULL) {
 		/* (In a nested thread a reply sits under its parent, on any
 		 * page: the walk goes on until the count is met.) */
@@ -1256,6 +1260,11 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 	} else if (tk->want >= 0 && (int64_t)t->n_posts >= tk->want && tk->since != NO_DATE) {
 		go = NULL;
 	}
+	/* A walk that ran out of pages short of its count takes the count
+	 * for known (posts hidden or deleted): it is not walked again for
+	 * them. */
+	if (!go && tk->want > (int64_t)t->n_posts)
+		t->n_posts = (uint32_t)tk->want;
 	if (go && c->st.pages + c->qn < c->max_pages) {
 		char *g = norm(go);
 		if (g && enqueue_thread(c, g, tk->board, tk->thread, d, 1, tk->since) > 0) {
@@ -1486,7 +1495,7 @@ crd_alive(struct fr_sinfo_cycle *c, int32_t b)
 	}
 	for (size_t t = 0; t < c->threads_before; t++) {
 		const struct thread *th = &f->threads[t];
-		if (th->board == b && !th->sticky && th->first_post_s != NO_DATE) {
+		if (th->board == b && !(th->sticky & 1) && th->first_post_s != NO_DATE) {
 			rank[n][0] = th->first_post_s;
 			rank[n][1] = (int64_t)t;
 			n++;
@@ -1632,6 +1641,13 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 				     : t->last_url            ? D_FULL
 							      : D_FIRST_LAST;
 			const char *start = d == D_PREV ? rw->la : d == D_FULL ? t->last_url : t->url;
+			/* A nested thread's new replies may sit on any page: with
+			 * a count to stop at, it is read from page 1 on. */
+			if ((t->sticky & NESTED) && rw->posts >= 0) {
+				/* (Newest top-level first, or from the end back.) */
+				d = f->tsort == FR_SINFO_DSC || !t->last_url ? D_NEXT : D_PREV;
+				start = d == D_NEXT ? t->url : t->last_url;
+			}
 			if (rw->last_s != NO_DATE) {
 				qualifies = t->last_post_s == NO_DATE ||
 					    rw->last_s > t->last_post_s + rw->slack_s;
@@ -1731,7 +1747,7 @@ on_index_incremental(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage 
 				: rw->thread >= 0 ? f->threads[rw->thread].first_post_s
 						  : NO_DATE;
 		rw->slack_s = slack_of(r->date_gran, r->date_flags);
-		rw->sticky = rw->thread >= 0 && f->threads[rw->thread].sticky;
+		rw->sticky = rw->thread >= 0 && (f->threads[rw->thread].sticky & 1);
 		rw->posts = f->count_col >= 0 && (unsigned)f->count_col < r->n_nums
 				    ? r->nums[f->count_col] + f->count_off
 				    : -1;
@@ -2095,7 +2111,7 @@ decide_sorts(struct fr_sinfo_cycle *c)
 			for (size_t k = 0, m = 0; k < ip->n && m < lead; k++) {
 				if (ip->thread[k] < 0)
 					continue;
-				f->threads[ip->thread[k]].sticky = 1;
+				f->threads[ip->thread[k]].sticky |= 1;
 				m++;
 			}
 		free(cr);
@@ -2118,7 +2134,7 @@ decide_sorts(struct fr_sinfo_cycle *c)
 	if (span) {
 		for (size_t t = 0; t < f->n_threads; t++) {
 			const struct thread *th = &f->threads[t];
-			if (!th->sticky && th->first_post_s != NO_DATE && th->last_post_s != NO_DATE)
+			if (!(th->sticky & 1) && th->first_post_s != NO_DATE && th->last_post_s != NO_DATE)
 				span[ns++] = th->last_post_s - th->first_post_s;
 		}
 		if (ns) {
@@ -2135,7 +2151,7 @@ decide_sorts(struct fr_sinfo_cycle *c)
 	int64_t *gaps = NULL;
 	for (size_t t = 0; t < f->n_threads; t++) {
 		const struct thread *th = &f->threads[t];
-		if (th->sticky || th->n_ids < 2)
+		if ((th->sticky & 1) || th->n_ids < 2)
 			continue;
 		int64_t d[RECENT_IDS];
 		memcpy(d, th->id_dates, th->n_ids * sizeof(*d));
