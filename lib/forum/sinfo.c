@@ -1260,6 +1260,16 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 	} else if (tk->want >= 0 && (int64_t)t->n_posts >= tk->want && tk->since != NO_DATE) {
 		go = NULL;
 	}
+	/* A backward walk that began at a last page known from before finds
+	 * the thread grown: its newer pages are read too. */
+	if (tk->dir == D_PREV && pg.cur + 1 < pg.n && c->st.pages + c->qn < c->max_pages) {
+		char *l = norm(fr_furl_pager_last(&pg));
+		if (l && enqueue_thread(c, l, tk->board, tk->thread, D_PREV, 1, tk->since) > 0) {
+			queued(c, 1)->want = tk->want;
+			queued(c, 1)->dry = 0;
+		}
+		free(l);
+	}
 	/* A walk that ran out of pages short of its count takes the count
 	 * for known (posts hidden or deleted): it is not walked again for
 	 * them. */
