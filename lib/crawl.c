@@ -779,7 +779,7 @@ forum_finish(struct crawl *c, uint32_t i, const char *error, double now)
 			oc.status = FR_FETCH_ERROR;
 		}
 	}
-	if (!oc.error && !cs->row.title && cs->forum && fr_sinfo_entry(cs->forum))
+	if (!oc.error && !cs->row.site_url && cs->forum && fr_sinfo_entry(cs->forum))
 		set_str(&cs->row.site_url, fr_sinfo_entry(cs->forum));
 	int ok_before = !c->fatal;
 	commit_outcome(c, i, &oc, NULL, error, now);

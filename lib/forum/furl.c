@@ -124,10 +124,8 @@ fr_furl_first_form(const char *first, const char *paged, int64_t *num, size_t *o
 		for (size_t i = 0; i < d;) {
 			if (isdig(c[i])) {
 				size_t r = digit_run(c + i);
-				if (i + r > d) /* the run goes on past the chunk */
-					r = SIZE_MAX;
-				if (r == SIZE_MAX) {
-					runs = 99;
+				if (i + r > d) { /* the run goes on past the chunk */
+					runs = 0;
 					break;
 				}
 				runs++;

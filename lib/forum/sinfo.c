@@ -26,7 +26,7 @@
 #define JUMP_P 0.7             /* chance of news that makes an old index page worth a request */           /* quantile of reply gaps beyond which a thread is quiet */
 
 struct thread {
-	char *url;   /* base URL: the first page, normalised */
+	const char *url; /* base URL: the first page, normalised (tmap's copy) */
 	char *title; /* NULL when not known */
 	char *last_url; /* its last page as last seen, or NULL */
 	int32_t board;
@@ -41,7 +41,7 @@ struct thread {
 };
 
 struct board {
-	char *url;
+	const char *url; /* bmap's copy */
 	double last_crawl_s;
 };
 
@@ -107,11 +107,8 @@ fr_sinfo_free(struct fr_sinfo *f)
 	free(f->entry);
 	for (int i = 0; i < 4; i++)
 		free(f->pat[i]);
-	for (size_t i = 0; i < f->n_boards; i++)
-		free(f->boards[i].url);
 	free(f->boards);
 	for (size_t i = 0; i < f->n_threads; i++) {
-		free(f->threads[i].url);
 		free(f->threads[i].title);
 		free(f->threads[i].last_url);
 	}
@@ -173,58 +170,72 @@ thread_find(const struct fr_sinfo *f, const char *url)
 	return fr_strmap_find(f->tmap, url, strlen(url), &id) == 1 ? (int32_t)id : -1;
 }
 
+/* Makes room for one more element of size in *arr (n used, *cap room).
+ * Returns 0, or -1 on out of memory. */
+static int
+room(void **arr, size_t n, size_t *cap, size_t size, size_t first)
+{
+	if (n < *cap)
+		return 0;
+	size_t c = *cap ? *cap * 2 : first;
+	void *p = realloc(*arr, c * size);
+	if (!p)
+		return -1;
+	*arr = p;
+	*cap = c;
+	return 0;
+}
+
+/* Interns url in map: its id, and *added when new. The room for a new
+ * element is made first, so the map and the array never disagree. The
+ * element's url is the map's own copy (valid while the map lives). */
+static int32_t
+intern(struct fr_strmap *map, const char *url, void **arr, size_t n, size_t *cap, size_t size,
+       int *added, const char **name)
+{
+	uint32_t id;
+
+	if (room(arr, n, cap, size, 16) < 0 ||
+	    fr_strmap_intern(map, url, strlen(url), &id, added) < 0)
+		return -1;
+	*name = fr_strmap_name(map, id);
+	return (int32_t)id;
+}
+
 static int32_t
 board_add(struct fr_sinfo *f, const char *url)
 {
-	uint32_t id;
 	int added;
+	const char *name;
+	int32_t id = intern(f->bmap, url, (void **)&f->boards, f->n_boards, &f->cap_boards,
+			    sizeof(*f->boards), &added, &name);
 
-	if (fr_strmap_intern(f->bmap, url, strlen(url), &id, &added) < 0)
-		return -1;
-	if (!added)
-		return (int32_t)id;
-	if (f->n_boards == f->cap_boards) {
-		size_t cap = f->cap_boards ? f->cap_boards * 2 : 16;
-		struct board *b = realloc(f->boards, cap * sizeof(*b));
-		if (!b)
-			return -1;
-		f->boards = b;
-		f->cap_boards = cap;
-	}
-	struct board *b = &f->boards[f->n_boards];
+	if (id < 0 || !added)
+		return id;
+	struct board *b = &f->boards[f->n_boards++];
 	memset(b, 0, sizeof(*b));
-	if (!(b->url = strdup(url)))
-		return -1;
-	return (int32_t)f->n_boards++;
+	b->url = name;
+	return id;
 }
 
 static int32_t
 thread_add(struct fr_sinfo *f, const char *url, int32_t board, const char *title)
 {
-	uint32_t id;
 	int added;
+	const char *name;
+	int32_t id = intern(f->tmap, url, (void **)&f->threads, f->n_threads, &f->cap_threads,
+			    sizeof(*f->threads), &added, &name);
 
-	if (fr_strmap_intern(f->tmap, url, strlen(url), &id, &added) < 0)
-		return -1;
-	if (!added)
-		return (int32_t)id;
-	if (f->n_threads == f->cap_threads) {
-		size_t cap = f->cap_threads ? f->cap_threads * 2 : 64;
-		struct thread *t = realloc(f->threads, cap * sizeof(*t));
-		if (!t)
-			return -1;
-		f->threads = t;
-		f->cap_threads = cap;
-	}
-	struct thread *t = &f->threads[f->n_threads];
+	if (id < 0 || !added)
+		return id;
+	struct thread *t = &f->threads[f->n_threads++];
 	memset(t, 0, sizeof(*t));
+	t->url = name;
 	t->board = board;
 	t->first_post_s = t->last_post_s = NO_DATE;
-	if (!(t->url = strdup(url)))
-		return -1;
 	if (title && title[0])
 		t->title = strdup(title);
-	return (int32_t)f->n_threads++;
+	return id;
 }
 
 static int
@@ -630,7 +641,6 @@ struct task {
 	int64_t want;      /* T_THREAD: the posts its index row counts (-1 not known): the
 	                      collect goes on until it has them, and stops there */
 	int dry;           /* T_THREAD: pages in a row without a new post */
-	int probe;         /* T_PROBE: the candidate's number */
 	struct row *rows;  /* T_RESUME: the rows left */
 	size_t n_rows, next_row;
 	int last_qualified;
@@ -1122,6 +1132,45 @@ thread_page_sort(const struct fr_fpage *p)
 	return asc > desc ? FR_SINFO_ASC : FR_SINFO_DSC;
 }
 
+/* The pager of a page (Alg. 4 over the links outside its records), the
+ * position of its number learnt into *fr and its shape into *pat the
+ * first time: 1 and *pg (free with fr_furl_pager_free), 0 none, -1 out of
+ * memory. */
+static int
+page_pager(struct fr_sinfo_cycle *c, const struct fr_fpage *p, int *fr, char **pat,
+	   struct fr_furl_pager *pg)
+{
+	const char **urls = malloc((p->n_links + 1) * sizeof(*urls));
+	size_t nu = 0;
+
+	if (!urls) {
+		c->oom = 1;
+		return -1;
+	}
+	for (size_t i = 0; i < p->n_links; i++)
+		if (p->links[i].record < 0)
+			urls[nu++] = p->links[i].url;
+	char *self = norm(p->url);
+	int has = self ? fr_furl_pager_find(self, urls, nu, *fr, pg) : -1;
+	free(urls);
+	free(self);
+	if (has < 0)
+		c->oom = 1;
+	if (has > 0) {
+		if (*fr < 0)
+			*fr = pg->from_right;
+		if (!*pat && pg->n > 1)
+			*pat = fr_furl_shape(fr_furl_pager_last(pg));
+	}
+	return has;
+}
+
+static int
+index_pager(struct fr_sinfo_cycle *c, const struct fr_fpage *p, struct fr_furl_pager *pg)
+{
+	return page_pager(c, p, &c->f->idx_fr, &c->f->pat[1], pg);
+}
+
 /* Reads a thread page: new posts, the thread's state, the way on. */
 static void
 on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t body_len)
@@ -1189,33 +1238,15 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 		vote_add(c, p->url, 1, vs);
 
 	/* The way on, by the pager's specific numbers. */
-	const char **urls = malloc((p->n_links + 1) * sizeof(*urls));
-	size_t nu = 0;
-	if (!urls) {
-		c->oom = 1;
-		return;
-	}
-	for (size_t i = 0; i < p->n_links; i++)
-		if (p->links[i].record < 0)
-			urls[nu++] = p->links[i].url;
 	struct fr_furl_pager pg;
-	char *self = norm(p->url);
-	int has = self ? fr_furl_pager_find(self, urls, nu, f->thr_fr, &pg) : -1;
-	free(urls);
-	free(self);
-	if (has < 0) {
-		c->oom = 1;
+	int has = page_pager(c, p, &f->thr_fr, &f->pat[3], &pg);
+	if (has < 0)
 		return;
-	}
 	if (has == 0) {
 		free(t->last_url);
 		t->last_url = norm(p->url);
 		return;
 	}
-	if (f->thr_fr < 0)
-		f->thr_fr = pg.from_right;
-	if (!f->pat[3] && pg.n > 1)
-		f->pat[3] = fr_furl_shape(fr_furl_pager_last(&pg));
 	free(t->last_url);
 	t->last_url = xstrdup(fr_furl_pager_last(&pg));
 	const char *go = NULL;
@@ -1371,36 +1402,6 @@ row_last(const struct fr_sinfo *f, const struct fr_fpage *p, const struct fr_fpa
 }
 
 static void walk_rows(struct fr_sinfo_cycle *c, struct task *tk);
-
-/* The pager of an index page (Alg. 4 over the links outside its rows):
- * 1 and *pg (free with fr_furl_pager_free), 0 none, -1 out of memory. */
-static int
-index_pager(struct fr_sinfo_cycle *c, const struct fr_fpage *p, struct fr_furl_pager *pg)
-{
-	const char **urls = malloc((p->n_links + 1) * sizeof(*urls));
-	size_t nu = 0;
-
-	if (!urls) {
-		c->oom = 1;
-		return -1;
-	}
-	for (size_t i = 0; i < p->n_links; i++)
-		if (p->links[i].record < 0)
-			urls[nu++] = p->links[i].url;
-	char *self = norm(p->url);
-	int has = self ? fr_furl_pager_find(self, urls, nu, c->f->idx_fr, pg) : -1;
-	free(urls);
-	free(self);
-	if (has < 0)
-		c->oom = 1;
-	if (has > 0) {
-		if (c->f->idx_fr < 0)
-			c->f->idx_fr = pg->from_right;
-		if (!c->f->pat[1] && pg->n > 1)
-			c->f->pat[1] = fr_furl_shape(fr_furl_pager_last(pg));
-	}
-	return has;
-}
 
 /* The board's next index page from p's pager (normalised, malloc'd), or
  * NULL. */
@@ -1584,17 +1585,13 @@ on_index_full(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, siz
 			if (c->focus && c->phase == 2)
 				enqueue(c, T_INDEX, u, board_find(f, u), -1, D_FULL, 0);
 		} else {
-			int q = enqueue(c, T_LINK, u, tk->board, -1, D_FULL, 0);
-			if (q > 0) {
-				/* Keep the row's title for a thread. */
-				c->q[c->qh + c->qn - 1].probe = (int)i;
-				free(c->q[c->qh + c->qn - 1].rows);
-				c->q[c->qh + c->qn - 1].rows = NULL;
-				struct row *rw = calloc(1, sizeof(*rw));
-				if (rw) {
-					rw->title = xstrdup(p->links[p->recs[i].title_link].text);
-					c->q[c->qh + c->qn - 1].rows = rw;
-					c->q[c->qh + c->qn - 1].n_rows = 1;
+			if (enqueue(c, T_LINK, u, tk->board, -1, D_FULL, 0) > 0) {
+				/* The row's title, for when it leads to a thread. */
+				struct task *q = queued(c, 0);
+				q->rows = calloc(1, sizeof(*q->rows));
+				if (q->rows) {
+					q->rows->title = xstrdup(p->links[p->recs[i].title_link].text);
+					q->n_rows = 1;
 				}
 				fresh++;
 			}
@@ -1832,7 +1829,7 @@ on_entry(struct fr_sinfo_cycle *c, struct fr_fpage *p, size_t body_len)
 		free(u);
 		if (b < 0)
 			continue;
-		int64_t last = r->n_links ? (p->n_date_cols >= 2 ? r->last_s : r->date_s) : NO_DATE;
+		int64_t last = p->n_date_cols >= 2 ? r->last_s : r->date_s;
 		if (last == NO_DATE || newest[b] == NO_DATE ||
 		    last > newest[b] + slack_of(r->date_gran, r->date_flags)) {
 			enqueue(c, T_INDEX, f->boards[b].url, b, -1, D_FULL, 0);

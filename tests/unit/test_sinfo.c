@@ -73,7 +73,6 @@ cycle(struct fr_forums *w, struct fr_sinfo *f, enum fr_sinfo_mode mode, double t
 		answer(w, cy, url, t);
 		t += 1;
 	}
-	fr_sinfo_cycle_posts(cy, &n);
 	fr_sinfo_cycle_stats(cy, st);
 	*phase = st->phase;
 	/* No post of the cycle twice. */
