@@ -94,6 +94,7 @@ struct ctx {
 	uint32_t *col_n;
 	size_t n_cols;
 	struct fr_strmap *groups;
+	size_t clock; /* the date that is the page's clock (find_clock), or SIZE_MAX */
 	int oom;
 };
 
@@ -2267,12 +2268,36 @@ done:
 	return rc;
 }
 
-/* Whether date d reads as the page's clock ("It is currently ..."). */
+/* The page's clock ("It is currently ...", "All times are UTC, now ..."):
+ * the absolute date nearest to the fetch, within two minutes of it, and
+ * only that one date: a post made a minute before the fetch is a post (a
+ * thread of one post was read as an index of one row). A post shown at the
+ * clock's very minute ties with it; the clock is then the tied date that
+ * opens or closes the page's dates (a header or footer), else the last. */
+static void
+find_clock(struct ctx *c)
+{
+	int64_t best = -1;
+
+	c->clock = SIZE_MAX;
+	for (size_t d = 0; d < c->n_dates; d++) {
+		int64_t t = c->dates[d].t, off = t > c->o->now_s ? t - c->o->now_s : c->o->now_s - t;
+		if ((c->dates[d].flags & FR_FDATE_RELATIVE) || off > 120)
+			continue;
+		if (best < 0 || off < best) {
+			best = off;
+			c->clock = d;
+		} else if (off == best && c->clock != 0) {
+			c->clock = d; /* the first date keeps it; otherwise the later */
+		}
+	}
+}
+
+/* Whether date d reads as the page's clock. */
 static int
 clock_date(const struct ctx *c, size_t d)
 {
-	return !(c->dates[d].flags & FR_FDATE_RELATIVE) && c->dates[d].t <= c->o->now_s + 120 &&
-	       c->dates[d].t >= c->o->now_s - 120;
+	return d == c->clock;
 }
 
 /* Whether date d is a small part of its element's text: a date in prose
@@ -2601,6 +2626,7 @@ analyse(struct ctx *c)
 	memset(&bs, 0, sizeof(bs));
 	fr_fdate_page_decide_order(c->pg, c->texts, c->tlens, c->n_texts, &order);
 	find_dates(c);
+	find_clock(c);
 	if (c->oom || index_columns(c) < 0)
 		goto done;
 	if (date_cands(c, &bt, &bi) < 0)

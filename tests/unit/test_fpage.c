@@ -946,6 +946,30 @@ test_page_shapes(void)
 	p = parse_str(profile, "https://x.org/u/ann", 1790000000);
 	CHECK(p && p->kind == FR_FPAGE_OTHER);
 	fr_fpage_free(p);
+	/* A thread of one post, made a minute before the fetch (and then in the
+	 * clock's very minute): the footer's clock is the clock, the post's date
+	 * dates the post (it was read as an index of one row, the member). */
+	static const char fresh[] =
+	    "<html><body><div class=nav><a href=/>Forum</a> <a href=/f/7>Boats</a></div>"
+	    "<div id=post_1><table><tr><td class=pls><a href=/u/664>candle_bridge</a><dl>"
+	    "<dt>Posts</dt><dd>11</dd><dt>Joined</dt><dd>1 February 2024 01:51</dd></dl></td>"
+	    "<td class=plc><em>Posted 9 March 2024 12:00</em><div class=t_f>The one post of this "
+	    "thread, with enough words to be a post.</div></td></tr></table></div>"
+	    "<div class=foot><p>All times are UTC, now 9 March 2024 12:01</p></div>"
+	    "</body></html>";
+	for (int64_t now = 1709985600; now <= 1709985660; now += 60) {
+		char html[sizeof(fresh)];
+		memcpy(html, fresh, sizeof(fresh));
+		if (now == 1709985600) /* the clock in the post's minute */
+			memcpy(strstr(html, "12:01</p>"), "12:00", 5);
+		p = parse_str(html, "https://x.org/t/1", now);
+		CHECK(p && p->kind == FR_FPAGE_THREAD && p->n_recs == 1);
+		if (p && p->n_recs == 1) {
+			CHECK(p->recs[0].date_s == 1709985600);
+			CHECK_STR(p->recs[0].author, "candle_bridge");
+		}
+		fr_fpage_free(p);
+	}
 }
 
 /* ---- real pages (tests/data/forums/fpages.tsv) ---- */
