@@ -179,12 +179,15 @@ fr_store_open(struct fr_store **out, const char *path, char *err, size_t errlen)
 	*out = NULL;
 	if (!path || !*path)
 		return fr_errf(err, errlen, "store: empty path");
-	if (has_prefix_ci(path, "postgres://") || has_prefix_ci(path, "postgresql://"))
-		return fr_errf(err, errlen, "%s: the PostgreSQL backend is not built yet", path);
 	st = calloc(1, sizeof(*st));
 	if (!st)
-		return fr_errf(err, errlen, "%s: out of memory", path);
-	st->ops = &fr_store_sqlite;
+		return fr_errf(err, errlen, "store: out of memory");
+	/* A libpq URI names a PostgreSQL database (lib/store/pg.c); anything
+	 * else is an SQLite file. */
+	if (has_prefix_ci(path, "postgres://") || has_prefix_ci(path, "postgresql://"))
+		st->ops = &fr_store_pg;
+	else
+		st->ops = &fr_store_sqlite;
 	st->impl = st->ops->open(path, err, errlen);
 	if (!st->impl) {
 		free(st);

@@ -241,7 +241,7 @@ struct fr_store_ops {
 	int (*checkpoint)(void *impl, char *err, size_t errlen);
 };
 
-extern const struct fr_store_ops fr_store_sqlite;
+extern const struct fr_store_ops fr_store_sqlite, fr_store_pg;
 
 /* For backends: the dedupe key of a url (malloc'd: without "http://" or
  * "https://", without one trailing '/'), and its host (malloc'd, lower
