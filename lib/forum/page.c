@@ -1790,6 +1790,34 @@ counted(const char *s)
 	return words >= 1 && words <= 2 ? lone_number(num) : -1;
 }
 
+/* "Replies: 4", "Mesajlar: 6519", "帖数：12": at most two words, a colon
+ * (or a full-width one) and a whole number. Returns the number, or -1. */
+static int64_t
+labelled(const char *s)
+{
+	size_t words = 0;
+
+	while (*s == ' ')
+		s++;
+	while (*s && *s != ':' && !(s[0] == '\xef' && s[1] == '\xbc' && s[2] == '\x9a')) {
+		const char *w = s;
+		while (*s && *s != ' ' && *s != ':' &&
+		       !(s[0] == '\xef' && s[1] == '\xbc' && s[2] == '\x9a')) {
+			if ((unsigned char)*s < 0x80 && !isalpha((unsigned char)*s))
+				return -1;
+			s++;
+		}
+		if (s > w)
+			words++;
+		while (*s == ' ')
+			s++;
+	}
+	if (words < 1 || words > 2 || !*s)
+		return -1;
+	s += *s == ':' ? 1 : 3;
+	return lone_number(s);
+}
+
 /* Whether an attribute's name says it counts ("data-comments-count",
  * "data-replies"). */
 static int
@@ -1801,7 +1829,7 @@ count_attr(const char *name)
 
 /* The row's numbers: elements outside links whose own text is a whole
  * number, elements (links too) whose whole text is a count ("12
- * comments") and holds no date, and counting attributes. */
+ * comments", "Replies: 4") and holds no date, and counting attributes. */
 static void
 row_nums(const struct ctx *c, uint32_t root, struct fr_fpage_record *r)
 {
@@ -1845,6 +1873,8 @@ row_nums(const struct ctx *c, uint32_t root, struct fr_fpage_record *r)
 			if (t) {
 				char *ct = collapse(t, 64);
 				v = ct ? counted(ct) : -1;
+				if (v < 0 && ct)
+					v = labelled(ct);
 				free(ct);
 				free(t);
 			}

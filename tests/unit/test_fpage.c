@@ -946,6 +946,22 @@ test_page_shapes(void)
 	p = parse_str(profile, "https://x.org/u/ann", 1790000000);
 	CHECK(p && p->kind == FR_FPAGE_OTHER);
 	fr_fpage_free(p);
+	/* Counts behind a label, as vBulletin and Discuz! show them. */
+	static const char labelled_rows[] =
+	    "<html><body><div class=nav><a href=/>Forum</a></div><ol class=threads>"
+	    "<li class=t><a href=/t/1>First thread here</a> <ul><li>Replies: 4</li>"
+	    "<li>Views: 1,234</li></ul></li>"
+	    "<li class=t><a href=/t/2>Second thread here</a> <ul><li>Replies: 0</li>"
+	    "<li>Views: 17</li></ul></li>"
+	    "<li class=t><a href=/t/3>Third thread here</a> <ul><li>Replies: 12</li>"
+	    "<li>Views: 301</li></ul></li></ol></body></html>";
+	p = parse_str(labelled_rows, "https://x.org/f/1", 1790000000);
+	CHECK(p && p->kind == FR_FPAGE_INDEX && p->n_recs == 3);
+	if (p && p->n_recs == 3) {
+		CHECK(p->recs[0].n_nums == 2 && p->recs[0].nums[0] == 4 && p->recs[0].nums[1] == 1234);
+		CHECK(p->recs[2].n_nums == 2 && p->recs[2].nums[0] == 12);
+	}
+	fr_fpage_free(p);
 	/* A thread of one post, made a minute before the fetch (and then in the
 	 * clock's very minute): the footer's clock is the clock, the post's date
 	 * dates the post (it was read as an index of one row, the member). */
