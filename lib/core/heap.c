@@ -2,7 +2,8 @@
  * four children's keys sit in one cache line and the smallest is picked
  * without branches (a heap's child comparisons are unpredictable, and
  * mispredictions, not memory, dominate its cost). pos[id] is the slot of id,
- * or UINT32_MAX. */
+ * or UINT32_MAX. In lazy mode the arrays are a plain unordered list until
+ * the order is asked for (dirty says it is broken). */
 #include "core/heap.h"
 
 #include <stdlib.h>
@@ -13,6 +14,8 @@ struct fr_heap {
 	uint32_t *id;
 	uint32_t *pos;
 	uint32_t len, cap;
+	int lazy;  /* fr_heap_set_lazy */
+	int dirty; /* the heap order may be broken: restore before using it */
 };
 
 struct fr_heap *
@@ -115,11 +118,28 @@ sift_down(struct fr_heap *h, uint32_t i, double k, double t, uint32_t id)
 	put(h, i, k, t, id);
 }
 
+static void heapify(struct fr_heap *h);
+
+/* Restores the order before an operation that relies on it. */
+static inline void
+ordered(struct fr_heap *h)
+{
+	if (h->dirty)
+		heapify(h);
+}
+
 void
 fr_heap_set(struct fr_heap *h, uint32_t id, double key, double tie)
 {
 	uint32_t i = h->pos[id];
 
+	if (h->lazy) {
+		put(h, i == UINT32_MAX ? h->len++ : i, key, tie, id);
+		h->dirty = 1;
+		return;
+	}
+	ordered(h);
+	i = h->pos[id];
 	if (i == UINT32_MAX) {
 		sift_up(h, h->len++, key, tie, id);
 		return;
@@ -137,24 +157,34 @@ fr_heap_remove(struct fr_heap *h, uint32_t id)
 
 	if (i == UINT32_MAX)
 		return;
+	if (!h->lazy) {
+		ordered(h);
+		i = h->pos[id];
+	}
 	h->pos[id] = UINT32_MAX;
 	if (--h->len == i)
 		return;
-	/* Refill slot i with the last entry, moving it up or down. */
+	/* Refill slot i with the last entry, moving it up or down (lazy:
+	 * leaving it there). */
 	uint32_t last = h->len;
 	double k = h->key[last], t = h->tie[last];
 	uint32_t lid = h->id[last];
-	if (i > 0 && before(k, t, lid, h->key[(i - 1) / 4], h->tie[(i - 1) / 4], h->id[(i - 1) / 4]))
+	if (h->lazy) {
+		put(h, i, k, t, lid);
+		h->dirty = 1;
+	} else if (i > 0 &&
+		   before(k, t, lid, h->key[(i - 1) / 4], h->tie[(i - 1) / 4], h->id[(i - 1) / 4]))
 		sift_up(h, i, k, t, lid);
 	else
 		sift_down(h, i, k, t, lid);
 }
 
 int
-fr_heap_peek(const struct fr_heap *h, uint32_t *id, double *key)
+fr_heap_peek(struct fr_heap *h, uint32_t *id, double *key)
 {
 	if (h->len == 0)
 		return 0;
+	ordered(h);
 	*id = h->id[0];
 	if (key)
 		*key = h->key[0];
@@ -182,6 +212,15 @@ fr_heap_collect(const struct fr_heap *h, double max_key, uint32_t *out, size_t c
 {
 	size_t n = 0, top = 0;
 
+	if (h->dirty) {
+		/* Every entry, without a branch to mispredict per entry: out[n]
+		 * is written always and kept when it qualifies. */
+		for (uint32_t i = 0; i < h->len && n < cap; i++) {
+			out[n] = h->id[i];
+			n += h->key[i] <= max_key;
+		}
+		return n;
+	}
 	if (h->len == 0 || h->key[0] > max_key)
 		return 0;
 	stack[top++] = 0;
@@ -202,13 +241,30 @@ fr_heap_rekey(struct fr_heap *h, uint32_t id, double key, double tie)
 	uint32_t i = h->pos[id];
 	h->key[i] = key;
 	h->tie[i] = tie;
+	h->dirty = 1;
+}
+
+/* Floyd: sift down every inner slot, last first. */
+static void
+heapify(struct fr_heap *h)
+{
+	h->dirty = 0;
+	if (h->len < 2)
+		return;
+	for (uint32_t i = (h->len - 2) / 4 + 1; i-- > 0;)
+		sift_down(h, i, h->key[i], h->tie[i], h->id[i]);
 }
 
 void
 fr_heap_heapify(struct fr_heap *h)
 {
-	if (h->len < 2)
-		return;
-	for (uint32_t i = (h->len - 2) / 4 + 1; i-- > 0;)
-		sift_down(h, i, h->key[i], h->tie[i], h->id[i]);
+	heapify(h);
+}
+
+void
+fr_heap_set_lazy(struct fr_heap *h, int lazy)
+{
+	h->lazy = lazy;
+	if (!lazy)
+		ordered(h);
 }

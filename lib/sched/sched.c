@@ -430,6 +430,9 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 			goto fail;
 		}
 		set_theta(gr, ops->theta0 > 0 ? ops->theta0 : 1.0);
+		/* select=scan ranks by urgency, never by key: the heap only says
+		 * who is waiting, and its order is never needed. */
+		fr_heap_set_lazy(gr->heap, s->scan);
 		if (!(gr->batch = malloc((cfg->groups[g].calls) * sizeof(*gr->batch)))) {
 			fr_errf(err, errlen, "out of memory");
 			goto fail;
@@ -754,6 +757,12 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 
 	if (k == 0)
 		k = 1;
+	/* A batch that takes a large share of the group (k log n >= n) leaves
+	 * the heap unordered: its k removals and the k re-insertions after the
+	 * fetches cost O(1) each, and the next collect scans the n keys, O(n)
+	 * per batch, O(log n) per call. Smaller batches keep the order; the
+	 * switch costs one O(n) heapify, paid for by the large batch before. */
+	fr_heap_set_lazy(g->heap, (double)k * log2(g->n_members) >= g->n_members);
 	extra = k / 2 > 1 ? k / 2 : 1;
 	s->n_cand = 0;
 	s->n_stash = 0;
@@ -787,6 +796,7 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 
 	/* Pass 2, theta too high: fill up in due order. */
 	if (n_due < k) {
+		fr_heap_set_lazy(g->heap, 0); /* due order is needed */
 		out_of_heap = 1;
 		for (uint32_t j = 0; j < s->n_cand; j++)
 			fr_heap_remove(g->heap, s->local[s->cand[j].src]);
@@ -862,7 +872,6 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 			if (fr_heap_contains(g->heap, q))
 				fr_heap_rekey(g->heap, q, due_of(s, g->members[q], t),
 					      s->last_seq[g->members[q]]);
-		fr_heap_heapify(g->heap);
 	}
 	return 0;
 }
