@@ -1827,9 +1827,31 @@ count_attr(const char *name)
 	       strstr(name, "posts");
 }
 
-/* The row's numbers: elements outside links whose own text is a whole
- * number, elements (links too) whose whole text is a count ("12
- * comments", "Replies: 4") and holds no date, and counting attributes. */
+/* Whether the link element a is a lone number link of its parent: a count
+ * shown as a link (Discuz! links the reply count to the thread), where a
+ * mini pager ("1 2 3") has several. */
+static int
+lone_number_link(const struct ctx *c, uint32_t a)
+{
+	int32_t par = c->els[a].parent;
+	unsigned n = 0;
+
+	if (par < 0)
+		return 0;
+	for (uint32_t e = (uint32_t)par + 1; e < c->els[par].end && n < 2; e++) {
+		if (!is_tag(c->els[e].x, "a"))
+			continue;
+		char *t = text_of(c->els[e].x, 32, 0, 0);
+		n += t && lone_number(t) >= 0;
+		free(t);
+	}
+	return n == 1;
+}
+
+/* The row's numbers: elements outside links (or a link alone in its
+ * parent) whose own text is a whole number, elements (links too) whose
+ * whole text is a count ("12 comments", "Replies: 4") and holds no date,
+ * and counting attributes. */
 static void
 row_nums(const struct ctx *c, uint32_t root, struct fr_fpage_record *r)
 {
@@ -1848,7 +1870,7 @@ row_nums(const struct ctx *c, uint32_t root, struct fr_fpage_record *r)
 		}
 		for (int32_t a = (int32_t)e; a >= (int32_t)root; a = c->els[a].parent)
 			if (is_tag(c->els[a].x, "a")) {
-				in_a = 1;
+				in_a = !lone_number_link(c, (uint32_t)a);
 				break;
 			}
 		char buf[64];

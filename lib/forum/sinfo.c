@@ -23,7 +23,8 @@
 #define NO_DATE FR_FPAGE_NO_DATE
 #define ALIVE_Q 0.995
 #define NESTED 2               /* thread flag: replies sit under their parents */
-#define JUMP_P 0.7             /* chance of news that makes an old index page worth a request */           /* quantile of reply gaps beyond which a thread is quiet */
+#define JUMP_P 0.7             /* chance of news that makes an old index page worth a request */
+#define OWED_CYCLES 4          /* cycles a board's unfound posts are searched for */
 
 struct thread {
 	const char *url; /* base URL: the first page, normalised (tmap's copy) */
@@ -43,6 +44,11 @@ struct thread {
 struct board {
 	const char *url; /* bmap's copy */
 	double last_crawl_s;
+	/* What the entry page's count of the board's posts (or replies) said
+	 * when last read, -1 not known; posts it counted and no walk found
+	 * yet, and for how many cycles they have been looked for. */
+	int64_t count, owed;
+	uint32_t owed_age;
 };
 
 struct fr_sinfo {
@@ -59,6 +65,8 @@ struct fr_sinfo {
 	int count_col;      /* index rows: which of their lone numbers counts the thread's
 	                       posts (-1 none), and count_off: 1 when it counts replies */
 	int count_off;
+	int bcount_col;     /* entry rows: which number counts the board's posts (-1 none), */
+	int bcount_rep;     /* and bcount_rep: 1 when it counts replies */
 	int64_t alive_s;    /* a thread whose last post is older than this is taken for quiet
 	                       (a high percentile of the gaps between a thread's posts) */
 	char *pat[4];       /* index, index-pagination, thread, thread-pagination shapes */
@@ -95,6 +103,7 @@ forum_alloc(void)
 	f->col_created = -1;
 	f->idx_fr = f->thr_fr = -1;
 	f->count_col = -1;
+	f->bcount_col = -1;
 	return f;
 }
 
@@ -215,6 +224,7 @@ board_add(struct fr_sinfo *f, const char *url)
 	struct board *b = &f->boards[f->n_boards++];
 	memset(b, 0, sizeof(*b));
 	b->url = name;
+	b->count = -1;
 	return id;
 }
 
@@ -336,7 +346,8 @@ fr_sinfo_describe(const struct fr_sinfo *f)
 
 /* ---- serialisation ------------------------------------------------------- */
 
-#define MAGIC "FSINFO3"
+#define MAGIC "FSINFO4"
+#define MAGIC3 "FSINFO3" /* read too: no board counts */
 
 struct wbuf {
 	unsigned char *p;
@@ -419,12 +430,17 @@ fr_sinfo_save(const struct fr_sinfo *f, void **blob, size_t *len)
 	put_u64(&w, (uint64_t)f->alive_s);
 	put_u32(&w, (uint32_t)(f->count_col + 1));
 	put_u32(&w, (uint32_t)f->count_off);
+	put_u32(&w, (uint32_t)(f->bcount_col + 1));
+	put_u32(&w, (uint32_t)f->bcount_rep);
 	for (int i = 0; i < 4; i++)
 		put_str(&w, f->pat[i]);
 	put_u32(&w, (uint32_t)f->n_boards);
 	for (size_t i = 0; i < f->n_boards; i++) {
 		put_str(&w, f->boards[i].url);
 		put_f64(&w, f->boards[i].last_crawl_s);
+		put_u64(&w, (uint64_t)f->boards[i].count);
+		put_u64(&w, (uint64_t)f->boards[i].owed);
+		put_u32(&w, f->boards[i].owed_age);
 	}
 	put_u32(&w, (uint32_t)f->n_threads);
 	for (size_t i = 0; i < f->n_threads; i++) {
@@ -525,7 +541,8 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 	char magic[8];
 	struct fr_sinfo *f;
 
-	if (get(&r, magic, 8) < 0 || memcmp(magic, MAGIC, 8) != 0) {
+	int v3 = get(&r, magic, 8) == 0 && memcmp(magic, MAGIC3, 8) == 0;
+	if (!v3 && (r.bad || memcmp(magic, MAGIC, 8) != 0)) {
 		snprintf(err, errlen, "forum state: not a SInFo state (or a newer version)");
 		return -1;
 	}
@@ -546,6 +563,10 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 	f->alive_s = (int64_t)get_u64(&r);
 	f->count_col = (int)get_u32(&r) - 1;
 	f->count_off = (int)get_u32(&r);
+	if (!v3) {
+		f->bcount_col = (int)get_u32(&r) - 1;
+		f->bcount_rep = (int)get_u32(&r);
+	}
 	for (int i = 0; i < 4; i++)
 		f->pat[i] = get_str(&r);
 	uint32_t nb = get_u32(&r);
@@ -559,6 +580,11 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 			break;
 		}
 		f->boards[b].last_crawl_s = lc;
+		if (!v3) {
+			f->boards[b].count = (int64_t)get_u64(&r);
+			f->boards[b].owed = (int64_t)get_u64(&r);
+			f->boards[b].owed_age = get_u32(&r);
+		}
 	}
 	uint32_t nt = get_u32(&r);
 	for (uint32_t i = 0; i < nt && !r.bad; i++) {
@@ -651,6 +677,7 @@ struct task {
 /* An index page seen in phase 1, for the sort votes. */
 struct ipage {
 	char *url;
+	int32_t board; /* the board it lists, -1 none (the entry: boards as rows) */
 	unsigned n_cols;
 	size_t n;
 	char **row_url;  /* the rows' title links (phase 1 knows their kind only later) */
@@ -669,6 +696,11 @@ struct bwalk {
 	uint32_t fresh;          /* new threads met on its pages this cycle */
 	int dated;               /* rows show last activity or a count */
 	int started, jumped;
+	/* Where the entry page counts the board's posts: how many are new
+	 * (-1 not known), how many the rows walked so far account for, and
+	 * the old index pages searched for the rest. */
+	int64_t want, acc;
+	int search_closed;
 };
 
 struct post_store {
@@ -922,6 +954,8 @@ fr_sinfo_cycle_begin(struct fr_sinfo *f, const struct fr_sinfo_opts *o, double n
 	c->row_seen = calloc(f->n_threads + 1, 1);
 	if (!c->bw || !c->row_seen)
 		goto oom;
+	for (size_t b = 0; b < c->n_bw; b++)
+		c->bw[b].want = -1;
 	if (c->phase == 1) {
 		if (enqueue(c, T_START, f->start_url, -1, -1, D_FULL, 0) < 0)
 			goto oom;
@@ -1446,6 +1480,19 @@ mean_gap(const struct thread *th)
 	return n >= 2 ? (hi - lo) / (n - 1) : 0;
 }
 
+/* A thread's rate of posts now: one per its mean gap, or per its silence
+ * when that is longer (threads slow down as they age). Per second. */
+static double
+thread_rate(const struct thread *th, double now_s)
+{
+	double known = th->last_crawl_s > 0 ? th->last_crawl_s : now_s;
+	double gap = (double)mean_gap(th), silence = known - (double)th->last_post_s;
+
+	if (silence > gap)
+		gap = silence;
+	return 1 / (gap < 60 ? 60 : gap);
+}
+
 /* The chance that thread th got a post between when it was last known and
  * now: a Poisson rate of one post per its mean gap, or per its silence when
  * that is longer (threads slow down as they age). */
@@ -1484,6 +1531,8 @@ flush_jump(struct fr_sinfo_cycle *c, struct bwalk *w, int32_t b, int64_t k, doub
  * thread's rank by creation behind the new threads, its URL made from the
  * pager's template and step (navigation by specific number); one page
  * serves every alive thread on it. Otherwise the thread itself is read. */
+static void crd_search(struct fr_sinfo_cycle *c, int32_t b);
+
 static void
 crd_alive(struct fr_sinfo_cycle *c, int32_t b)
 {
@@ -1497,6 +1546,10 @@ crd_alive(struct fr_sinfo_cycle *c, int32_t b)
 
 	if (w->jumped || !w->started || w->per_page == 0)
 		return;
+	if (w->want >= 0 && f->count_col >= 0 && w->dated && w->pg.n) {
+		crd_search(c, b);
+		return;
+	}
 	w->jumped = 1;
 	/* (first post, thread) of the board's threads, newest first. */
 	int64_t(*rank)[2] = malloc((c->threads_before + 1) * sizeof(*rank));
@@ -1546,6 +1599,110 @@ crd_alive(struct fr_sinfo_cycle *c, int32_t b)
 	}
 	flush_jump(c, w, b, jump_k, jump_p);
 	free(rank);
+}
+
+static int
+cmp_page_p(const void *a, const void *b)
+{
+	const double *x = a, *y = b;
+	double px = x[1] > x[2] ? x[1] : x[2], py = y[1] > y[2] ? y[1] : y[2];
+	return (px < py) - (px > py);
+}
+
+/* CRD boards whose posts the entry page counts (and whose rows count
+ * theirs): the walk's rows account for some of the posts the board
+ * gained; the rest are replies to older threads, on its older index pages.
+ * When the books balance, no old page is read at all. Otherwise the pages
+ * are read one at a time (this runs again when each has been walked),
+ * the likeliest first, while one is likely enough (JUMP_P) by either of
+ * two chances: that of crd_alive (its alive threads' news), or that one of
+ * the missing posts is on it, the missing posts having gone to the unseen
+ * threads in proportion to their rates (every thread counts there, the
+ * quiet ones with their small rate: a thread revived after a long silence
+ * is found so). What is still missing then is owed: looked for again next
+ * cycle (the pages' threads, seen now, weigh less then), for OWED_CYCLES
+ * cycles. */
+static void
+crd_search(struct fr_sinfo_cycle *c, int32_t b)
+{
+	struct fr_sinfo *f = c->f;
+	struct bwalk *w = &c->bw[b];
+	struct board *bd = &f->boards[b];
+	int64_t missing = w->want - w->acc;
+	int64_t alive_s = f->alive_s > 0 ? f->alive_s : 7 * 86400;
+
+	if (missing <= 0 || w->search_closed) {
+		w->jumped = 1; /* the books are closed for this cycle */
+		if (missing > 0) {
+			bd->owed_age = bd->owed > 0 ? bd->owed_age + 1 : 0;
+			bd->owed = missing;
+		} else {
+			bd->owed = 0;
+			bd->owed_age = 0;
+			/* Posts that came after the count was read: the next
+			 * reading holds them, and they are known. */
+			bd->count += -missing;
+		}
+		return;
+	}
+	size_t n = 0;
+	int64_t(*rank)[2] = malloc((c->threads_before + 1) * sizeof(*rank));
+	size_t n_pages = (c->threads_before + w->fresh) / w->per_page + 2;
+	double(*pages)[3] = calloc(n_pages, sizeof(*pages));
+	if (!rank || !pages) {
+		free(rank);
+		free(pages);
+		c->oom = 1;
+		return;
+	}
+	for (size_t t = 0; t < c->threads_before; t++) {
+		const struct thread *th = &f->threads[t];
+		if (th->board == b && !(th->sticky & 1) && th->first_post_s != NO_DATE) {
+			rank[n][0] = th->first_post_s;
+			rank[n][1] = (int64_t)t;
+			n++;
+		}
+	}
+	qsort(rank, n, sizeof(*rank), cmp_first_desc);
+	for (size_t k = 0; k < n_pages; k++)
+		pages[k][0] = (double)k + 1;
+	double total = 0;
+	for (size_t r = 0; r < n; r++) {
+		const struct thread *th = &f->threads[rank[r][1]];
+		size_t k = (r + w->fresh) / w->per_page;
+		if (!c->row_seen[rank[r][1]] && th->last_post_s != NO_DATE && k < n_pages) {
+			double rate = thread_rate(th, c->now_s);
+			pages[k][1] += rate;
+			/* As crd_alive would: threads alive when last known. */
+			int64_t known = th->last_crawl_s > 0 ? (int64_t)th->last_crawl_s
+							     : (int64_t)c->now_s;
+			if (th->last_post_s >= known - alive_s)
+				pages[k][2] += news_chance(th, c->now_s);
+			total += rate;
+		}
+	}
+	/* The missing posts went to the unseen threads in proportion to
+	 * their rates: the chance that page k holds one of them. */
+	for (size_t k = 0; k < n_pages && total > 0; k++)
+		pages[k][1] = 1 - pow(1 - pages[k][1] / total, (double)missing);
+	qsort(pages, n_pages, sizeof(*pages), cmp_page_p);
+	int queued_one = 0;
+	for (size_t i = 0; i < n_pages && !queued_one; i++) {
+		if (pages[i][1] < JUMP_P && pages[i][2] < JUMP_P)
+			continue;
+		char *u = fr_furl_pager_url(&w->pg, (int64_t)pages[i][0]);
+		char *nu = u ? norm(u) : NULL;
+		if (nu && enqueue(c, T_INDEX, nu, b, -1, D_FULL, 0) > 0)
+			queued_one = 1;
+		free(u);
+		free(nu);
+	}
+	free(rank);
+	free(pages);
+	if (queued_one)
+		return;
+	w->search_closed = 1; /* nothing left to search: close the books */
+	crd_search(c, b);
 }
 
 /* Phase 1 and FoCUS: an index page's rows are followed whatever they are
@@ -1598,8 +1755,10 @@ on_index_full(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, siz
 		}
 		free(u);
 	}
-	if (c->phase == 1 && tk->board >= 0 && ipage_add(c, p) < 0)
+	if (c->phase == 1 && ipage_add(c, p) < 0)
 		c->oom = 1;
+	else if (c->phase == 1)
+		c->ipages[c->n_ipages - 1].board = tk->board;
 	free(th);
 	if (fresh) {
 		c->st.pages_new++;
@@ -1632,8 +1791,11 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 			}
 			rw->thread = t;
 			c->st.new_threads++;
-			if ((size_t)tk->board < c->n_bw)
+			if ((size_t)tk->board < c->n_bw) {
 				c->bw[tk->board].fresh++;
+				if (rw->posts > 0)
+					c->bw[tk->board].acc += rw->posts - f->bcount_rep;
+			}
 			enqueue_thread(c, rw->url, tk->board, t, D_FULL, 0, NO_DATE);
 			qualifies = 1;
 		} else {
@@ -1656,8 +1818,13 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 				start = d == D_NEXT ? t->url : t->last_url;
 			}
 			if (rw->last_s != NO_DATE) {
+				/* A date read coarsely ("23 hours ago") is only
+				 * news past its slack; a count beside it is exact. */
 				qualifies = t->last_post_s == NO_DATE ||
-					    rw->last_s > t->last_post_s + rw->slack_s;
+					    rw->last_s > t->last_post_s + rw->slack_s ||
+					    rw->posts > (int64_t)t->n_posts;
+				if (rw->posts > (int64_t)t->n_posts && (size_t)tk->board < c->n_bw)
+					c->bw[tk->board].acc += rw->posts - (int64_t)t->n_posts;
 				if (!qualifies)
 					t->last_crawl_s = c->now_s; /* known quiet till now */
 				if (qualifies && enqueue_thread(c, start, tk->board, rw->thread, d, 0,
@@ -1667,6 +1834,8 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 				/* No date, but a count: more posts than known is
 				 * news. */
 				qualifies = rw->posts > (int64_t)t->n_posts;
+				if (qualifies && (size_t)tk->board < c->n_bw)
+					c->bw[tk->board].acc += rw->posts - (int64_t)t->n_posts;
 				if (!qualifies)
 					t->last_crawl_s = c->now_s;
 				if (qualifies && enqueue_thread(c, start, tk->board, rw->thread, d, 0,
@@ -1830,7 +1999,23 @@ on_entry(struct fr_sinfo_cycle *c, struct fr_fpage *p, size_t body_len)
 		if (b < 0)
 			continue;
 		int64_t last = p->n_date_cols >= 2 ? r->last_s : r->date_s;
-		if (last == NO_DATE || newest[b] == NO_DATE ||
+		/* The board's count of posts, where it shows one, is exact:
+		 * what it gained is what the walk looks for (with what earlier
+		 * walks did not find). */
+		int counted = 0;
+		struct board *bd = &f->boards[b];
+		if (f->bcount_col >= 0 && (unsigned)f->bcount_col < r->n_nums) {
+			int64_t now = r->nums[f->bcount_col];
+			if (bd->count >= 0 && (size_t)b < c->n_bw) {
+				int64_t gained = now > bd->count ? now - bd->count : 0;
+				if (bd->owed_age >= OWED_CYCLES)
+					bd->owed = 0;
+				c->bw[b].want = gained + bd->owed;
+				counted = c->bw[b].want > 0;
+			}
+			bd->count = now;
+		}
+		if (counted || last == NO_DATE || newest[b] == NO_DATE ||
 		    last > newest[b] + slack_of(r->date_gran, r->date_flags)) {
 			enqueue(c, T_INDEX, f->boards[b].url, b, -1, D_FULL, 0);
 			news++;
@@ -2006,6 +2191,84 @@ cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The boards' post count on the pages that list them (the entry): the
+ * row number equal to the posts (or the replies) of the board's threads,
+ * within what arrived while phase 1 crawled, in nearly every row. Each
+ * board's count starts from that reading. */
+static void
+board_counts(struct fr_sinfo_cycle *c)
+{
+	struct fr_sinfo *f = c->f;
+	size_t nb = f->n_boards, hit[FR_FPAGE_MAX_NUMS][2] = {{0}}, rows = 0;
+	int64_t *posts = calloc(nb + 1, sizeof(*posts)), *threads = calloc(nb + 1, sizeof(*threads));
+	int32_t *row_ip = malloc((nb + 1) * sizeof(*row_ip)), *row_k = malloc((nb + 1) * sizeof(*row_k));
+
+	f->bcount_col = -1;
+	if (!posts || !threads || !row_ip || !row_k) {
+		c->oom = 1;
+		goto done;
+	}
+	for (size_t t = 0; t < f->n_threads; t++) {
+		const struct thread *th = &f->threads[t];
+		if (th->board >= 0 && (size_t)th->board < nb) {
+			posts[th->board] += th->n_posts;
+			threads[th->board]++;
+		}
+	}
+	/* Each board's first row met (the entry is read first). */
+	for (size_t b = 0; b < nb; b++)
+		row_ip[b] = -1;
+	for (size_t i = 0; i < c->n_ipages; i++) {
+		const struct ipage *ip = &c->ipages[i];
+		for (size_t k = 0; k < ip->n; k++) {
+			int32_t b = ip->row_url[k] ? board_find(f, ip->row_url[k]) : -1;
+			if (b < 0 || row_ip[b] >= 0)
+				continue;
+			row_ip[b] = (int32_t)i;
+			row_k[b] = (int32_t)k;
+			rows++;
+			for (unsigned j = 0; j < ip->n_nums[k]; j++)
+				for (int rep = 0; rep < 2; rep++) {
+					int64_t want = posts[b] - rep * threads[b];
+					int64_t got = ip->nums[k][j];
+					if (got <= want && want - got <= 1 + want / 50)
+						hit[j][rep]++;
+				}
+		}
+	}
+	size_t best = 0;
+	for (int j = 0; j < FR_FPAGE_MAX_NUMS; j++)
+		for (int rep = 0; rep < 2; rep++)
+			if (hit[j][rep] > best) {
+				best = hit[j][rep];
+				f->bcount_col = j;
+				f->bcount_rep = rep;
+			}
+	if (rows < 2 || best * 10 < rows * 8) {
+		f->bcount_col = -1;
+		goto done;
+	}
+	for (size_t b = 0; b < nb; b++) {
+		f->boards[b].count = -1;
+		f->boards[b].owed = 0;
+		f->boards[b].owed_age = 0;
+		if (row_ip[b] < 0)
+			continue;
+		const struct ipage *ip = &c->ipages[row_ip[b]];
+		if ((unsigned)f->bcount_col >= ip->n_nums[row_k[b]])
+			continue;
+		/* What phase 1 collected after the reading is known too. */
+		int64_t known = posts[b] - f->bcount_rep * threads[b];
+		int64_t got = ip->nums[row_k[b]][f->bcount_col];
+		f->boards[b].count = got > known ? got : known;
+	}
+done:
+	free(posts);
+	free(threads);
+	free(row_ip);
+	free(row_k);
+}
+
 static void
 decide_sorts(struct fr_sinfo_cycle *c)
 {
@@ -2022,7 +2285,7 @@ decide_sorts(struct fr_sinfo_cycle *c)
 		size_t hit[FR_FPAGE_MAX_NUMS][2] = {{0}}, rows = 0;
 		for (size_t i = 0; i < c->n_ipages; i++) {
 			const struct ipage *ip = &c->ipages[i];
-			for (size_t k = 0; k < ip->n; k++) {
+			for (size_t k = 0; k < ip->n && ip->board >= 0; k++) {
 				if (ip->thread[k] < 0)
 					continue;
 				const struct thread *t = &f->threads[ip->thread[k]];
@@ -2044,10 +2307,11 @@ decide_sorts(struct fr_sinfo_cycle *c)
 		if (rows < 5 || best * 10 < rows * 9)
 			f->count_col = -1;
 	}
+	board_counts(c);
 	/* The one-column type: the row date against its thread's first post. */
 	for (size_t i = 0; i < c->n_ipages; i++) {
 		const struct ipage *ip = &c->ipages[i];
-		if (ip->n_cols != 1)
+		if (ip->n_cols != 1 || ip->board < 0)
 			continue;
 		for (size_t k = 0; k < ip->n; k++) {
 			if (ip->thread[k] < 0 || ip->date[k] == NO_DATE)
@@ -2066,6 +2330,8 @@ decide_sorts(struct fr_sinfo_cycle *c)
 		f->col_created = col_cr >= col_last;
 	for (size_t i = 0; i < c->n_ipages; i++) {
 		const struct ipage *ip = &c->ipages[i];
+		if (ip->board < 0)
+			continue;
 		int64_t *cr = malloc((ip->n + 1) * sizeof(*cr)), *la = malloc((ip->n + 1) * sizeof(*la));
 		size_t n = 0;
 		if (!cr || !la) {

@@ -955,6 +955,24 @@ test_page_shapes(void)
 	    "<li>Views: 17</li></ul></li>"
 	    "<li class=t><a href=/t/3>Third thread here</a> <ul><li>Replies: 12</li>"
 	    "<li>Views: 301</li></ul></li></ol></body></html>";
+	/* Discuz! links the reply count to the thread; a mini pager's numbers
+	 * are links too, and are no count. */
+	static const char linked_rows[] =
+	    "<html><body><div class=nav><a href=/>Forum</a></div><table>"
+	    "<tr><th><a href=/t/1>First thread here</a> <span class=pg><a href=/t/1>1</a>"
+	    "<a href=/t/1-2>2</a></span></th><td class=num><a href=/t/1>14</a><em>230</em></td>"
+	    "<td><em>2 March 2024 11:26</em></td></tr>"
+	    "<tr><th><a href=/t/2>Second thread here</a></th><td class=num><a href=/t/2>0</a>"
+	    "<em>17</em></td><td><em>1 March 2024 09:02</em></td></tr>"
+	    "<tr><th><a href=/t/3>Third thread here</a></th><td class=num><a href=/t/3>3</a>"
+	    "<em>41</em></td><td><em>28 February 2024 17:40</em></td></tr></table></body></html>";
+	p = parse_str(linked_rows, "https://x.org/f/1", 1790000000);
+	CHECK(p && p->kind == FR_FPAGE_INDEX && p->n_recs == 3);
+	if (p && p->n_recs == 3) {
+		CHECK(p->recs[0].n_nums == 2 && p->recs[0].nums[0] == 14 && p->recs[0].nums[1] == 230);
+		CHECK(p->recs[1].n_nums == 2 && p->recs[1].nums[0] == 0 && p->recs[1].nums[1] == 17);
+	}
+	fr_fpage_free(p);
 	p = parse_str(labelled_rows, "https://x.org/f/1", 1790000000);
 	CHECK(p && p->kind == FR_FPAGE_INDEX && p->n_recs == 3);
 	if (p && p->n_recs == 3) {
