@@ -30,6 +30,8 @@
 #define THREAD_MIN_RATIO 1.5 /* posts: non-anchor text per anchor text byte, at least */
 #define THREAD_MIN_AVG 30.0  /* posts: non-anchor bytes per record, at least */
 #define SINGLE_MIN_RATIO 0.8 /* a lone post (its text follows its date): the same, at least */
+#define SINGLE_NEAR_RATIO 0.5 /* ... when that text sits right by its date and author: a
+                                 short reply ("Thanks, that works!") under a linked title */
 #define INDEX_MAX_RATIO 3.0  /* index rows: non-anchor text per anchor text byte, below */
 #define INDEX_MIN_TITLED 0.6 /* index rows: share with a title link, at least */
 #define INDEX_MIN_SHARE 0.2  /* index rows: share of the page's text, at least */
@@ -1583,7 +1585,31 @@ ratios(const struct ctx *c, const struct cand *k, double *ratio, double *avg)
 	*avg = k->n ? na / (double)k->n : 0;
 }
 
-/* Whether the candidate's records read as posts (Alg. 1). */
+/* Whether nearly every record is shaped like a post: an author link by
+ * its date, and a text of a few words after the date that is neither
+ * (an index row's description comes before its dates). */
+static int
+post_shaped(const struct ctx *c, const struct cand *k)
+{
+	size_t ok = 0;
+
+	for (size_t i = 0; i < k->n; i++) {
+		uint32_t e = c->dates[k->date[i]].el, r = k->root[i];
+		int32_t author = author_near(c, r, e, -1);
+		if (author < 0)
+			continue;
+		int32_t content = content_alone(c, r, e, author, c->els[e].end);
+		if (content < 0)
+			continue;
+		char *t = text_of(c->els[content].x, MAX_POST_TEXT, 1, 0);
+		ok += t && strlen(t) >= 15 && words(t) >= 3;
+		free(t);
+	}
+	return ok * 10 >= k->n * 9;
+}
+
+/* Whether the candidate's records read as posts (Alg. 1): text rather
+ * than links, or short replies under linked titles shaped as posts. */
 static int
 as_thread(const struct ctx *c, struct cand *k)
 {
@@ -1592,7 +1618,8 @@ as_thread(const struct ctx *c, struct cand *k)
 	if (k->n < 2)
 		return 0;
 	ratios(c, k, &ratio, &avg);
-	if (ratio < THREAD_MIN_RATIO || avg < THREAD_MIN_AVG)
+	if (avg < THREAD_MIN_AVG || ratio < SINGLE_NEAR_RATIO ||
+	    (ratio < THREAD_MIN_RATIO && !post_shaped(c, k)))
 		return 0;
 	depths(c, k);
 	return sorted(c, k) == 1;
@@ -2428,7 +2455,8 @@ single_cand(struct ctx *c, struct cand *best)
 		 * A post's text follows its date; a row's description comes
 		 * before its last post's. */
 		content = -1;
-		for (int far = 0; far < 2 && content < 0; far++) {
+		int far = 0;
+		for (; far < 2 && content < 0; far++) {
 			r = lca(c, e, (uint32_t)author);
 			for (int i = 0; i < 2 && r != top && c->els[r].parent >= 0; i++)
 				r = (uint32_t)c->els[r].parent;
@@ -2445,6 +2473,7 @@ single_cand(struct ctx *c, struct cand *best)
 		}
 		if (content < 0)
 			continue;
+		int near = far == 1; /* found on the first pass, by date and author */
 		r = lca(c, lca(c, e, (uint32_t)author), (uint32_t)content);
 		if (r == top)
 			continue; /* the page's whole region: its chrome, no post */
@@ -2456,7 +2485,7 @@ single_cand(struct ctx *c, struct cand *best)
 		k.mass = mass_of(c, &k);
 		/* of two records one inside the other, the one with the later
 		 * date (a member joins before posting); else the larger */
-		if (ratio < SINGLE_MIN_RATIO ||
+		if (ratio < (near ? SINGLE_NEAR_RATIO : SINGLE_MIN_RATIO) ||
 		    (best->kind && ((contains(c, r, best->root[0]) || contains(c, best->root[0], r))
 		                        ? c->dates[best->date[0]].t >= c->dates[d].t
 		                        : best->mass >= k.mass))) {

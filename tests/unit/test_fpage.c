@@ -946,6 +946,52 @@ test_page_shapes(void)
 	p = parse_str(profile, "https://x.org/u/ann", 1790000000);
 	CHECK(p && p->kind == FR_FPAGE_OTHER);
 	fr_fpage_free(p);
+	/* A thread's last page of one short reply under a linked title, with
+	 * the member's join date beside it (phpBB): a post, not an index row
+	 * whose title is the member. */
+	static const char short_reply[] =
+	    "<html><body><div class=nav><a href=/>Board index</a> <a href=/f/3>Valley</a></div>"
+	    "<h2><a href=/t/829>Signal railway island bright</a></h2>"
+	    "<div class=post><dl class=postprofile><dt><a href=/u/67>maple45</a></dt><dd>"
+	    "<strong>Posts:</strong> 71</dd><dd><strong>Joined:</strong> <span>Thu Aug 10, 2023 "
+	    "9:53 pm</span></dd></dl><div class=postbody><div><h3><a href=#p9475>Re: Signal "
+	    "railway island bright</a></h3><p class=author>by <strong><a href=/u/67>maple45</a>"
+	    "</strong> &raquo; <span>Tue Jan 23, 2024 5:28 pm</span></p><div class=content>"
+	    "Railway library signal winter!</div></div></div></div>"
+	    "<div class=foot>All times are UTC</div></body></html>";
+	p = parse_str(short_reply, "https://x.org/t/829?start=10", 1709294659);
+	CHECK(p && p->kind == FR_FPAGE_THREAD && p->n_recs == 1);
+	if (p && p->n_recs == 1) {
+		CHECK(p->recs[0].date_s == 1706030880); /* 2024-01-23T17:28:00Z */
+		CHECK_STR(p->recs[0].author, "maple45");
+		CHECK_STR(p->recs[0].text, "Railway library signal winter!");
+	}
+	fr_fpage_free(p);
+	/* Two such short replies: posts, not two rows (member, joined, post
+	 * date) of an index. */
+	static const char short_replies[] =
+	    "<html><body><div class=nav><a href=/>Board index</a> <a href=/f/3>Valley</a></div>"
+	    "<h2><a href=/t/425>Window river</a></h2>"
+	    "<div class=post><dl class=postprofile><dt><a href=/u/95>CompassCandle73</a></dt><dd>"
+	    "<strong>Posts:</strong> 40</dd><dd><strong>Joined:</strong> <span>Wed Sep 06, 2023 "
+	    "1:53 pm</span></dd></dl><div class=postbody><div><h3><a href=#p1>Window river</a>"
+	    "</h3><p class=author>by <strong><a href=/u/95>CompassCandle73</a></strong> &raquo; "
+	    "<span>Mon Oct 02, 2023 5:17 pm</span></p><div class=content>Engine bridge meadow "
+	    "quiet.</div></div></div></div>"
+	    "<div class=post><dl class=postprofile><dt><a href=/u/115>lantern9</a></dt><dd>"
+	    "<strong>Posts:</strong> 29</dd><dd><strong>Joined:</strong> <span>Mon Sep 25, 2023 "
+	    "3:01 pm</span></dd></dl><div class=postbody><div><h3><a href=#p2>Re: Window river</a>"
+	    "</h3><p class=author>by <strong><a href=/u/115>lantern9</a></strong> &raquo; "
+	    "<span>Wed Oct 04, 2023 5:07 pm</span></p><div class=content>Signal copper, forest "
+	    "road!</div></div></div></div>"
+	    "<div class=foot>All times are UTC</div></body></html>";
+	p = parse_str(short_replies, "https://x.org/t/425", 1709294659);
+	CHECK(p && p->kind == FR_FPAGE_THREAD && p->n_recs == 2);
+	if (p && p->n_recs == 2) {
+		CHECK_STR(p->recs[1].author, "lantern9");
+		CHECK_STR(p->recs[1].text, "Signal copper, forest road!");
+	}
+	fr_fpage_free(p);
 	/* Counts behind a label, as vBulletin and Discuz! show them. */
 	static const char labelled_rows[] =
 	    "<html><body><div class=nav><a href=/>Forum</a></div><ol class=threads>"
