@@ -24,11 +24,24 @@ struct ab_cool_entry {
 	double e;
 };
 
+/* Hour of day and position within the hour of recent instants (bucket
+ * clock), direct-mapped: the evaluations of a batch share their instant, and
+ * most accumulations start at one of the last few. */
+#define AB_CLOCK_BITS 6
+#define AB_CLOCK_CACHE (1 << AB_CLOCK_BITS)
+
+struct ab_clock_entry {
+	double t_s; /* NaN: empty */
+	double frac;
+	int hh;
+};
+
 struct ab_ctx {
 	double inertia_h;
 	double floor;
 	double tz_s;
 	struct ab_cool_entry cool[AB_COOL_CACHE];
+	struct ab_clock_entry clock[AB_CLOCK_CACHE];
 };
 
 /* 24 * 8 + 32 = 224 bytes per source. */
@@ -70,6 +83,24 @@ clock_of(double t_s, int *hh, double *frac)
 	*frac = (t_s - h * 3600.0) / 3600.0;
 }
 
+/* clock_of through the context's cache: the same values, without the
+ * divisions on the way to the first bucket. */
+static void
+clock_cached(struct ab_ctx *c, double t_s, int *hh, double *frac)
+{
+	uint64_t bits;
+	memcpy(&bits, &t_s, sizeof(bits));
+	bits ^= bits >> 29;
+	bits *= UINT64_C(0x9e3779b97f4a7c15);
+	struct ab_clock_entry *ce = &c->clock[bits >> (64 - AB_CLOCK_BITS)];
+	if (ce->t_s != t_s) {
+		ce->t_s = t_s;
+		clock_of(t_s, &ce->hh, &ce->frac);
+	}
+	*hh = ce->hh;
+	*frac = ce->frac;
+}
+
 void
 fr_ab_heat(double a[24], double created_s, double now_s, double inertia_h)
 {
@@ -84,36 +115,34 @@ fr_ab_heat(double a[24], double created_s, double now_s, double inertia_h)
 	a[(hh + 1) % 24] += e * frac;
 }
 
-double
-fr_ab_area(const double a[24], double from_s, double to_s)
+/* fr_ab_area over span_s seconds from the instant at hour hh, frac into it. */
+static double
+area_from(const double a[24], int hh, double frac, double span_s)
 {
-	double area = 0, t = from_s;
+	double area = 0;
 
-	if (!(to_s > from_s))
+	if (!(span_s > 0))
 		return 0;
-	/* Whole days first: a day's area is the sum of the buckets. Most
-	 * spans are shorter than a day by far, which saves the division. */
-	double days = to_s - from_s >= 86400.0 * (1 - 1e-12) ? floor((to_s - from_s) / 86400.0) : 0;
-	if (days > 0) {
-		double day = 0;
+	/* Whole days first: a day's area is the sum of the buckets (and the
+	 * clock is where it was). Most spans are shorter than a day by far,
+	 * which saves the division. */
+	if (span_s >= 86400.0 * (1 - 1e-12)) {
+		double days = floor(span_s / 86400.0), day = 0;
 		for (int i = 0; i < 24; i++)
 			day += a[i];
 		area += days * day;
-		t += days * 86400.0;
+		span_s -= days * 86400.0;
 	}
-	int hh;
-	double frac;
-	clock_of(t, &hh, &frac);
 	/* Then hour segments: from frac to f1 within hour hh. */
-	while (t < to_s) {
-		double f1 = frac + (to_s - t) / 3600.0;
+	while (span_s > 0) {
+		double f1 = frac + span_s / 3600.0;
 		if (f1 > 1)
 			f1 = 1;
 		double slope = a[hh == 23 ? 0 : hh + 1] - a[hh];
 		area += (a[hh] + slope * (frac + f1) / 2) * (f1 - frac);
-		t += (f1 - frac) * 3600.0;
 		if (f1 < 1)
 			break;
+		span_s -= (1 - frac) * 3600.0;
 		hh = hh == 23 ? 0 : hh + 1;
 		frac = 0;
 	}
@@ -121,29 +150,69 @@ fr_ab_area(const double a[24], double from_s, double to_s)
 }
 
 double
-fr_ab_solve(const double a[24], double from_s, double need)
+fr_ab_area(const double a[24], double from_s, double to_s)
 {
-	double t = from_s, day = 0;
+	int hh;
+	double frac;
+
+	if (!(to_s > from_s))
+		return 0;
+	clock_of(from_s, &hh, &frac);
+	return area_from(a, hh, frac, to_s - from_s);
+}
+
+/* Walks hour segments from *t (hour *hh, frac into it) until *need is met,
+ * at most max of them. Returns 1 and sets *at when met; else 0, with *t,
+ * *hh and *need advanced past the segments walked. */
+static inline int
+walk(const double a[24], double *t, int *hh, double frac, double *need, int max, double *at)
+{
+	for (int n = 0; n < max; n++) {
+		int next = *hh == 23 ? 0 : *hh + 1;
+		double slope = a[next] - a[*hh]; /* per hour */
+		double v0 = a[*hh] + slope * frac;
+		double len = 1 - frac; /* hours left in this hour */
+		double seg = (v0 + slope * len / 2) * len;
+		if (seg >= *need) {
+			/* v0 x + slope x^2 / 2 = need, smallest x >= 0. */
+			double x;
+			if (fabs(slope) < 1e-12)
+				x = *need / v0;
+			else {
+				double disc = v0 * v0 + 2 * slope * *need;
+				x = (-v0 + sqrt(disc > 0 ? disc : 0)) / slope;
+			}
+			if (x < 0)
+				x = 0;
+			if (x > len)
+				x = len;
+			*at = *t + x * 3600.0;
+			return 1;
+		}
+		*need -= seg;
+		*t += len * 3600.0;
+		*hh = next;
+		frac = 0;
+	}
+	return 0;
+}
+
+/* fr_ab_solve from from_s, at hour hh, frac into it. Most solves end within
+ * an hour or two (half in the first): walk the hours first, and only past a
+ * day's worth skip whole days by the day's area, the sum of the buckets
+ * (which needed a sum of 24 at every solve when it came first). */
+static double
+solve_from(const double a[24], int hh, double frac, double from_s, double need)
+{
+	double t = from_s, at;
 
 	if (!(need > 0))
 		return from_s;
-	/* The day's area summed in order is a chain of 24 dependent adds, and
-	 * is only needed when need exceeds it: decide that with a sum in four
-	 * independent chains (within 1e-13 of it for positive buckets), and sum
-	 * in order only when that cannot tell. */
-	double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
-	for (int i = 0; i < 24; i += 4) {
-		s0 += a[i];
-		s1 += a[i + 1];
-		s2 += a[i + 2];
-		s3 += a[i + 3];
-	}
-	double quick = (s0 + s1) + (s2 + s3);
-	if (quick > 0 && need < quick * (1 - 1e-13))
-		day = quick; /* need <= day: no whole day to skip, day unused */
-	else
-		for (int i = 0; i < 24; i++)
-			day += a[i];
+	if (walk(a, &t, &hh, frac, &need, 24, &at))
+		return at;
+	double day = 0;
+	for (int i = 0; i < 24; i++)
+		day += a[i];
 	if (!(day > 0))
 		return INFINITY;
 	if (need > day) {
@@ -155,35 +224,20 @@ fr_ab_solve(const double a[24], double from_s, double need)
 		need -= days * day;
 		t += days * 86400.0;
 	}
+	/* t is on an hour boundary: a day and one more segment at most. */
+	if (walk(a, &t, &hh, 0, &need, 26, &at))
+		return at;
+	return t;
+}
+
+double
+fr_ab_solve(const double a[24], double from_s, double need)
+{
 	int hh;
 	double frac;
-	clock_of(t, &hh, &frac);
-	for (int guard = 0; guard < 26; guard++) {
-		double slope = a[hh == 23 ? 0 : hh + 1] - a[hh]; /* per hour */
-		double v0 = a[hh] + slope * frac;
-		double len = 1 - frac; /* hours left in this hour */
-		double seg = (v0 + slope * len / 2) * len;
-		if (seg >= need) {
-			/* v0 x + slope x^2 / 2 = need, smallest x >= 0. */
-			double x;
-			if (fabs(slope) < 1e-12)
-				x = need / v0;
-			else {
-				double disc = v0 * v0 + 2 * slope * need;
-				x = (-v0 + sqrt(disc > 0 ? disc : 0)) / slope;
-			}
-			if (x < 0)
-				x = 0;
-			if (x > len)
-				x = len;
-			return t + x * 3600.0;
-		}
-		need -= seg;
-		t += len * 3600.0;
-		hh = hh == 23 ? 0 : hh + 1;
-		frac = 0;
-	}
-	return t;
+
+	clock_of(from_s, &hh, &frac);
+	return solve_from(a, hh, frac, from_s, need);
 }
 
 static int
@@ -205,6 +259,8 @@ ab_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	p->tz_s = tz_h * 3600.0;
 	for (int i = 0; i < AB_COOL_CACHE; i++)
 		p->cool[i].dt_h = NAN;
+	for (int i = 0; i < AB_CLOCK_CACHE; i++)
+		p->clock[i].t_s = NAN;
 	*ctx = p;
 	return 0;
 }
@@ -267,7 +323,10 @@ ab_urgency(void *ctx, void *st, double now_s)
 
 	cool_to(c, b, now_s);
 	if (now_s > b->acc_s) {
-		b->acc += fr_ab_area(b->a, b->acc_s + c->tz_s, now_s + c->tz_s);
+		int hh;
+		double frac;
+		clock_cached(c, b->acc_s + c->tz_s, &hh, &frac);
+		b->acc += area_from(b->a, hh, frac, now_s - b->acc_s);
 		b->acc_s = now_s;
 	}
 	return b->acc;
@@ -278,18 +337,18 @@ ab_due(void *ctx, void *st, double now_s, double theta)
 {
 	struct ab_ctx *c = ctx;
 	struct ab_state *b = st;
+	int hh;
+	double frac;
 	(void)now_s;
 
+	clock_cached(c, b->acc_s + c->tz_s, &hh, &frac);
 	if (b->acc >= theta) {
 		/* Already past: step back along the current activity level so
 		 * that sources further past theta come first. */
-		int hh;
-		double frac, t = b->acc_s + c->tz_s;
-		clock_of(t, &hh, &frac);
 		double v = b->a[hh] + (b->a[(hh + 1) % 24] - b->a[hh]) * frac;
 		return b->acc_s - (b->acc - theta) / v * 3600.0;
 	}
-	return fr_ab_solve(b->a, b->acc_s + c->tz_s, theta - b->acc) - c->tz_s;
+	return solve_from(b->a, hh, frac, b->acc_s + c->tz_s, theta - b->acc) - c->tz_s;
 }
 
 static void
