@@ -257,6 +257,20 @@ ring_has(const struct thread *t, uint64_t id)
 	return 0;
 }
 
+/* Whether a post of this date, if it had been seen, would be in the ring:
+ * the ring holds every post seen, or the date is past its oldest. */
+static int
+ring_covers(const struct thread *t, int64_t date)
+{
+	if (t->n_ids < RECENT_IDS)
+		return 1;
+	int64_t oldest = t->id_dates[0];
+	for (uint32_t i = 1; i < RECENT_IDS; i++)
+		if (t->id_dates[i] < oldest)
+			oldest = t->id_dates[i];
+	return date > oldest;
+}
+
 /* Keeps id among the thread's newest posts: when full, it replaces the
  * oldest one (a full crawl of a DSC thread reads the newest first). */
 static void
@@ -1237,6 +1251,11 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 			is_new = 0;
 		else if (new_thread || last_known == NO_DATE || r->date_s == NO_DATE)
 			is_new = 1;
+		else if (t->sticky & NESTED)
+			/* A reply deep in the tree may be older than the newest
+			 * post known and still unseen: new when the ring of the
+			 * newest posts would hold it. */
+			is_new = ring_covers(t, r->date_s);
 		else
 			is_new = r->date_s >= last_known - slack_of(r->date_gran, r->date_flags);
 		/* A known post outside the pinned lead is the stop signal. */
