@@ -63,7 +63,8 @@ struct fr_fpage_record {
 	/* Posts in a nested (threaded) list: how deep in the tree (0 top). */
 	unsigned depth;
 	/* Index rows: the whole numbers the row shows on their own, outside
-	 * links and dates, in document order ("4 Replies", "1.104" views):
+	 * links and dates, in document order ("4 Replies", "Replies: 4",
+	 * "1.104" views, a number that is alone a link in its cell):
 	 * where a reply count sits, it tells news without opening the thread. */
 	int64_t nums[FR_FPAGE_MAX_NUMS];
 	unsigned n_nums;
