@@ -164,6 +164,7 @@ enum stmt {
 	S_CLAIM,
 	S_LEASE_DROP,
 	S_LEASE_DROP_ALL,
+	S_LEASE_DROP_MANY,
 	N_STMT
 };
 
@@ -176,8 +177,11 @@ static const char *const SQL[N_STMT] = {
     [S_FIND_ID] = "SELECT id, active, url FROM sources WHERE id = $1",
     [S_REACTIVATE] = "UPDATE sources SET active = 1 WHERE id = $1",
     [S_GET] = "SELECT " SRC_COLS " FROM sources WHERE id = $1",
-    [S_GET_LOCK] = "SELECT " SRC_COLS " FROM sources WHERE id = $1 FOR UPDATE",
-    [S_LOCK_SKIP] = "SELECT " SRC_COLS " FROM sources WHERE id = $1 FOR UPDATE SKIP LOCKED",
+    /* FOR NO KEY UPDATE: writers of a source take turns, while a claim's
+     * foreign-key check (FOR KEY SHARE) never waits for them. */
+    [S_GET_LOCK] = "SELECT " SRC_COLS " FROM sources WHERE id = $1 FOR NO KEY UPDATE",
+    [S_LOCK_SKIP] = "SELECT " SRC_COLS " FROM sources WHERE id = $1 "
+                    "FOR NO KEY UPDATE SKIP LOCKED",
     [S_LOAD_ACTIVE] = "SELECT " SRC_COLS " FROM sources WHERE active = 1 ORDER BY id",
     [S_LOAD_ALL] = "SELECT " SRC_COLS " FROM sources ORDER BY id",
     [S_PUT] = SRC_SET " WHERE id = $25",
@@ -226,15 +230,22 @@ static const char *const SQL[N_STMT] = {
     [S_CHECK_COUNTS] = "SELECT s.id, s.n_items, count(i.id) FROM sources s LEFT JOIN items i "
                        "ON i.source_id = s.id GROUP BY s.id HAVING s.n_items <> count(i.id) "
                        "ORDER BY s.id LIMIT 1",
-    [S_CLAIM] = "INSERT INTO leases AS l (source_id, owner, until_s) VALUES ($1, $2, $3) "
-                "ON CONFLICT (source_id) DO UPDATE SET owner = excluded.owner, "
-                "until_s = excluded.until_s WHERE l.owner = excluded.owner OR l.until_s <= $4 "
-                "RETURNING (SELECT last_fetch_s FROM sources WHERE id = $1)",
+    /* Granted (1 row inserted or taken over), the stored last fetch, and
+     * the lease as the statement began: another worker's, when refused. */
+    [S_CLAIM] = "WITH c AS (INSERT INTO leases AS l (source_id, owner, until_s) "
+                "VALUES ($1, $2, $3) ON CONFLICT (source_id) DO UPDATE SET "
+                "owner = excluded.owner, until_s = excluded.until_s "
+                "WHERE l.owner = excluded.owner OR l.until_s <= $4 RETURNING 1) "
+                "SELECT (SELECT count(*) FROM c), "
+                "(SELECT last_fetch_s FROM sources WHERE id = $1), "
+                "(SELECT until_s FROM leases WHERE source_id = $1)",
     [S_LEASE_DROP] = "DELETE FROM leases WHERE source_id = $1 AND owner = $2",
     [S_LEASE_DROP_ALL] = "DELETE FROM leases WHERE owner = $1",
+    [S_LEASE_DROP_MANY] = "DELETE FROM leases WHERE owner = $1 AND source_id = ANY ($2::bigint[])",
 };
 
 #define MAX_USER_TX 16
+#define LEASE_LOCK_WAIT_MS "250"
 #define PAGE_ROWS 500
 #define MAX_PARAMS 27
 
@@ -256,6 +267,10 @@ struct pg {
 	int group;   /* a group transaction is open (fr_store_group_begin) */
 	int aborted; /* a commit_fetch failed in it: rolled back, ended */
 	int leased;  /* a lease was claimed: commits drop theirs */
+	/* Sources whose fetch the open transaction (or group) stored: their
+	 * leases are dropped once it ends (drop_done). */
+	int64_t *done;
+	size_t n_done, cap_done;
 	char sqlstate[6];
 };
 
@@ -691,18 +706,24 @@ tx_begin(struct pg *p, int *outer, char *err, size_t errlen)
 	              errlen);
 }
 
+static void drop_done(struct pg *p);
+
 static int
 tx_end(struct pg *p, int outer, int commit, char *err, size_t errlen)
 {
 	char e2[8];
 
 	if (commit) {
-		if (simple(p, outer ? "COMMIT" : "RELEASE fr", err, errlen) == 0)
+		if (simple(p, outer ? "COMMIT" : "RELEASE fr", err, errlen) == 0) {
+			if (outer)
+				drop_done(p);
 			return 0;
+		}
 	}
 	if (outer) {
 		if (in_tx(p))
 			simple(p, "ROLLBACK", e2, sizeof(e2));
+		drop_done(p);
 	} else {
 		simple(p, "ROLLBACK TO fr", e2, sizeof(e2));
 		simple(p, "RELEASE fr", e2, sizeof(e2));
@@ -1103,6 +1124,7 @@ pg_close(void *impl)
 	free(p->owner);
 	free(p->secret[0]);
 	free(p->secret[1]);
+	free(p->done);
 	free(p);
 }
 
@@ -1294,8 +1316,10 @@ pg_get_source(void *impl, int64_t id, struct fr_store_source *out, char *err, si
 	struct pg *p = impl;
 	/* Inside a transaction the row is locked until it ends, so that a
 	 * get, change, put (add's categories) loses no fetch committed by a
-	 * crawler meanwhile. */
-	int rc = read_row(p, in_tx(p) ? S_GET_LOCK : S_GET, id, out, err, errlen);
+	 * crawler meanwhile. Not in a group (the crawl loop reloading a row
+	 * another worker fetched): a group never waits for a row while holding
+	 * others (lock_source). */
+	int rc = read_row(p, in_tx(p) && !p->group ? S_GET_LOCK : S_GET, id, out, err, errlen);
 
 	if (rc > 0)
 		return fr_errf(err, errlen, "no source %lld", (long long)id);
@@ -1768,16 +1792,23 @@ pg_commit_fetch(void *impl, const struct fr_store_fetch *f, const struct fr_stor
 	    write_state(p, S_WRITEBACK, src, err, errlen) < 0 ||
 	    append_log(p, f, nn, nu, err, errlen) < 0)
 		goto fail;
+	/* The lease goes once the transaction ends, through the leases'
+	 * connection: deleted in this transaction, its row would stay locked
+	 * until the group commits, and another worker's claim would wait for
+	 * it (while this worker might wait for that worker's group). Out of
+	 * memory, it is left to run out. */
 	if (p->leased) {
-		struct params ps = {0};
-		long n;
+		if (p->n_done == p->cap_done) {
+			size_t cap = p->cap_done ? 2 * p->cap_done : 64;
+			int64_t *d = realloc(p->done, cap * sizeof(*d));
 
-		p_i64(&ps, 1, f->source_id);
-		p_text(&ps, 2, p->owner);
-		n = xrun(p, S_LEASE_DROP, &ps, "lease: ", err, errlen);
-		p_free(&ps);
-		if (n < 0)
-			goto fail;
+			if (d) {
+				p->done = d;
+				p->cap_done = cap;
+			}
+		}
+		if (p->n_done < p->cap_done)
+			p->done[p->n_done++] = f->source_id;
 	}
 	if (outer >= 0 && tx_end(p, outer, 1, err, errlen) < 0)
 		goto fail_done;
@@ -1964,11 +1995,13 @@ pg_group_end(void *impl, int commit, char *err, size_t errlen)
 		return fr_errf(err, errlen, "%s: no group transaction to end", p->name);
 	p->group = 0;
 	p->aborted = 0;
-	if (aborted)
+	if (aborted) {
+		drop_done(p);
 		return commit ? fr_errf(err, errlen,
 		                        "%s: the group transaction was rolled back after an error",
 		                        p->name)
 		              : 0;
+	}
 	return tx_end(p, 1, commit, err, errlen);
 }
 
@@ -2031,17 +2064,12 @@ pg_checkpoint(void *impl, char *err, size_t errlen)
 }
 
 /* ---- leases ----
- * A worker about to fetch a source claims it for lease_s seconds; another
+ * A worker about to fetch a source claims it until until_s; another
  * worker's claim fails until the lease is dropped (by the commit of that
- * source's fetch, in the same transaction, or by fr_store_pg_release, or
- * when the handle closes) or has run out (a worker killed mid-fetch).
- * Claims go through a connection of their own in autocommit, so that they
- * are seen at once even while a group transaction is open.
- * NOTE: not in struct fr_store_ops yet (store.h belongs to the store's
- * public API): declared here, and in the test that uses them. */
-int fr_store_pg_claim(void *impl, int64_t id, double now_s, double lease_s, double *last_fetch_s,
-                      char *err, size_t errlen);
-int fr_store_pg_release(void *impl, int64_t id, char *err, size_t errlen);
+ * source's fetch, in the same transaction, or by pg_release, or when the
+ * handle closes) or has run out (a worker killed mid-fetch). Claims go
+ * through a connection of their own in autocommit, so that they are seen at
+ * once even while a group transaction is open. */
 
 static int
 lease_conn(struct pg *p, char *err, size_t errlen)
@@ -2054,47 +2082,112 @@ lease_conn(struct pg *p, char *err, size_t errlen)
 	p->lease.c = connect_db(p->conninfo);
 	if (!p->lease.c || PQstatus(p->lease.c) != CONNECTION_OK)
 		return conn_error(p, p->lease.c, "leases: cannot connect", err, errlen);
-	return 0;
-}
+	/* A claim never waits long for a row lock (a source being moved or
+	 * purged): it is refused instead (pg_claim), so that no cycle of
+	 * workers waiting for each other can form through this connection. */
+	PGresult *r = PQexec(p->lease.c, "SET lock_timeout = " LEASE_LOCK_WAIT_MS);
+	int rc = ok(r) ? 0 : pgerr(p, p->lease.c, r, "SET lock_timeout", "leases: ", err, errlen);
 
-/* Claims source id for this handle until now_s + lease_s (renewing its own
- * lease). Returns 0 and *last_fetch_s (the stored one: when it is later
- * than the caller's row, the row is stale: reload it), 1 when another
- * worker's lease runs, -1 with err set ("no source 7"). */
-int
-fr_store_pg_claim(void *impl, int64_t id, double now_s, double lease_s, double *last_fetch_s,
-                  char *err, size_t errlen)
-{
-	struct pg *p = impl;
-	struct params ps = {0};
-	PGresult *r;
-	int rc = 1;
-
-	if (lease_conn(p, err, errlen) < 0)
-		return -1;
-	p->leased = 1;
-	p_i64(&ps, 1, id);
-	p_text(&ps, 2, p->owner);
-	p_time(&ps, 3, now_s + lease_s);
-	p_time(&ps, 4, now_s);
-	r = xq(p, &p->lease, S_CLAIM, &ps, "claim: ", err, errlen);
-	p_free(&ps);
-	if (!r)
-		return strcmp(p->sqlstate, "23503") == 0
-		           ? fr_errf(err, errlen, "no source %lld", (long long)id)
-		           : -1;
-	if (PQntuples(r) == 1) {
-		if (last_fetch_s)
-			*last_fetch_s = col_f64(r, 0, 0);
-		rc = 0;
-	}
 	PQclear(r);
 	return rc;
 }
 
-/* Drops this handle's lease on source id (none is fine). 0 or -1. */
-int
-fr_store_pg_release(void *impl, int64_t id, char *err, size_t errlen)
+/* Drops the leases of the sources whose fetch the transaction that just
+ * ended stored (or rolled back: then anyone may fetch them again). A
+ * failure leaves them to run out. */
+static void
+drop_done(struct pg *p)
+{
+	struct params ps = {0};
+	struct sbuf b = {0};
+	PGresult *r;
+	char e[8];
+
+	if (!p->n_done)
+		return;
+	for (size_t i = 0; i < p->n_done; i++)
+		arr_i64(&b, p->done[i], 0);
+	arr_end(&b);
+	p->n_done = 0;
+	if (b.oom || lease_conn(p, e, sizeof(e)) < 0) {
+		free(b.p);
+		return;
+	}
+	p_text(&ps, 1, p->owner);
+	p_set(&ps, 2, b.p, 0, 0);
+	r = xq(p, &p->lease, S_LEASE_DROP_MANY, &ps, NULL, e, sizeof(e));
+	PQclear(r);
+	p_free(&ps);
+	free(b.p);
+}
+
+/* The handle claims as worker from now on ("" keeps its name): the leases
+ * held under the previous name are dropped. 0 or -1. */
+static int
+set_owner(struct pg *p, const char *worker, char *err, size_t errlen)
+{
+	struct params ps = {0};
+	PGresult *r;
+	char *w;
+
+	if (!*worker || !strcmp(worker, p->owner))
+		return 0;
+	if (!(w = strdup(worker)))
+		return fr_errf(err, errlen, "%s: out of memory", p->name);
+	if (p->leased) {
+		p_text(&ps, 1, p->owner);
+		r = xq(p, &p->lease, S_LEASE_DROP_ALL, &ps, "claim: ", err, errlen);
+		p_free(&ps);
+		if (!r) {
+			free(w);
+			return -1;
+		}
+		PQclear(r);
+	}
+	free(p->owner);
+	p->owner = w;
+	return 0;
+}
+
+static int
+pg_claim(void *impl, int64_t id, const char *worker, double until_s, double now_s,
+         double *last_fetch_s, double *held_until_s, char *err, size_t errlen)
+{
+	struct pg *p = impl;
+	struct params ps = {0};
+	PGresult *r;
+	int rc;
+
+	if (lease_conn(p, err, errlen) < 0 || set_owner(p, worker, err, errlen) < 0)
+		return -1;
+	p->leased = 1;
+	p_i64(&ps, 1, id);
+	p_text(&ps, 2, p->owner);
+	p_time(&ps, 3, until_s);
+	p_time(&ps, 4, now_s);
+	r = xq(p, &p->lease, S_CLAIM, &ps, "claim: ", err, errlen);
+	p_free(&ps);
+	if (!r && strcmp(p->sqlstate, "55P03") == 0) {
+		/* The row is locked past the lock timeout: asked again soon. */
+		*last_fetch_s = 0;
+		*held_until_s = now_s + 1;
+		return 1;
+	}
+	if (!r)
+		return strcmp(p->sqlstate, "23503") == 0
+		           ? fr_errf(err, errlen, "no source %lld", (long long)id)
+		           : -1;
+	rc = col_i64(r, 0, 0) > 0 ? 0 : 1;
+	*last_fetch_s = col_f64(r, 0, 1);
+	/* Refused by a lease taken after the statement's snapshot: its end is
+	 * unknown, about one lease of ours. */
+	*held_until_s = rc == 1 && !PQgetisnull(r, 0, 2) ? col_f64(r, 0, 2) : until_s;
+	PQclear(r);
+	return rc;
+}
+
+static int
+pg_release(void *impl, int64_t id, char *err, size_t errlen)
 {
 	struct pg *p = impl;
 	struct params ps = {0};
@@ -2135,4 +2228,6 @@ const struct fr_store_ops fr_store_pg = {
     .stats = pg_stats,
     .check = pg_check,
     .checkpoint = pg_checkpoint,
+    .claim = pg_claim,
+    .release = pg_release,
 };

@@ -206,6 +206,68 @@ fr_store_close(struct fr_store *st)
 	free(st);
 }
 
+/* Copies n bytes of s to the display buffer (cut at its end). */
+static void
+put_bytes(char *buf, size_t len, size_t *at, const char *s, size_t n)
+{
+	if (*at + 1 >= len)
+		return;
+	if (n > len - 1 - *at)
+		n = len - 1 - *at;
+	memcpy(buf + *at, s, n);
+	*at += n;
+	buf[*at] = '\0';
+}
+
+char *
+fr_store_display_name(const char *path, char *buf, size_t len)
+{
+	const char *p = path ? path : "", *auth, *end, *at = NULL, *colon, *q;
+	size_t o = 0;
+
+	if (!buf || !len)
+		return buf;
+	buf[0] = '\0';
+	if (!has_prefix_ci(p, "postgres://") && !has_prefix_ci(p, "postgresql://")) {
+		put_bytes(buf, len, &o, p, strlen(p));
+		return buf;
+	}
+	/* The authority: "user:password@" before its last '@'. */
+	auth = strstr(p, "://") + 3;
+	end = auth + strcspn(auth, "/?#");
+	for (const char *c = auth; c < end; c++)
+		if (*c == '@')
+			at = c;
+	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
+	if (colon) {
+		put_bytes(buf, len, &o, p, (size_t)(colon - p));
+		p = at;
+	}
+	/* The query: every "password=..." parameter goes, with its separator. */
+	q = strchr(end, '?');
+	if (!q) {
+		put_bytes(buf, len, &o, p, strlen(p));
+		return buf;
+	}
+	put_bytes(buf, len, &o, p, (size_t)(q - p));
+	q++;
+	char sep = '?';
+	while (*q && *q != '#') {
+		size_t n = strcspn(q, "&#");
+
+		if (!(n >= 9 && strncasecmp(q, "password=", 9) == 0)) {
+			put_bytes(buf, len, &o, &sep, 1);
+			put_bytes(buf, len, &o, q, n);
+			sep = '&';
+		}
+		q += n;
+		if (*q == '&')
+			q++;
+	}
+	put_bytes(buf, len, &o, q, strlen(q));
+	return buf;
+}
+
 /* An absolute http(s) URL with a host and no blanks or control bytes. */
 static int
 url_ok(const char *url)
@@ -512,6 +574,31 @@ int
 fr_store_group_end(struct fr_store *st, int commit, char *err, size_t errlen)
 {
 	return st->ops->group_end(st->impl, commit, err, errlen);
+}
+
+int
+fr_store_claim(struct fr_store *st, int64_t source_id, const char *worker, double until_s,
+               double now_s, double *last_fetch_s, double *held_until_s, char *err,
+               size_t errlen)
+{
+	double lf = -1, held = 0;
+	int rc = 0;
+
+	/* A backend without leases (one process) grants every claim. */
+	if (st->ops->claim)
+		rc = st->ops->claim(st->impl, source_id, worker ? worker : "", until_s, now_s, &lf,
+		                    &held, err, errlen);
+	if (last_fetch_s)
+		*last_fetch_s = lf;
+	if (held_until_s)
+		*held_until_s = held;
+	return rc;
+}
+
+int
+fr_store_release(struct fr_store *st, int64_t source_id, char *err, size_t errlen)
+{
+	return st->ops->release ? st->ops->release(st->impl, source_id, err, errlen) : 0;
 }
 
 int

@@ -1,6 +1,7 @@
 /* store.h - the crawl's store: sources (address, state, learned policy
- * state), the items found and a fetch log, in one SQLite file (WAL). A
- * vtable at the bottom lets a second backend (PostgreSQL) slot in later. */
+ * state), the items found and a fetch log, in one SQLite file (WAL) or a
+ * PostgreSQL database that several crawlers share (pg.c), behind the vtable
+ * at the bottom. */
 #ifndef FR_STORE_STORE_H
 #define FR_STORE_STORE_H
 
@@ -10,16 +11,25 @@
 struct fr_store;
 
 /* Opens (creating when absent) the store at path and brings its schema up
- * to date (store/schema.h), in WAL mode with a busy timeout of 5 s, so a
- * second process (`freshet items` beside `freshet run`) waits instead of
- * failing. Returns 0 and *out (close with fr_store_close), or -1 with err
- * naming the path: not a database, a schema newer than this freshet, a
- * "postgres://" address (not built yet), a directory that cannot be
- * written... */
+ * to date (store/schema.h). An SQLite file is opened in WAL mode with a busy
+ * timeout of 5 s, so a second process (`freshet items` beside `freshet run`)
+ * waits instead of failing; a path starting "postgresql://" or
+ * "postgres://" is a libpq URI naming a PostgreSQL database (pg.c), which
+ * must exist. Returns 0 and *out (close with fr_store_close), or -1 with err
+ * naming the path (a password in it never shown): not a database, a schema
+ * newer than this freshet, a server that cannot be reached, a directory
+ * that cannot be written... */
 int fr_store_open(struct fr_store **out, const char *path, char *err, size_t errlen);
 /* Closes and frees st (NULL is fine). Statements are finalised and the WAL
- * checkpointed by SQLite when the last connection closes. */
+ * checkpointed by SQLite when the last connection closes; on PostgreSQL the
+ * handle's leases are dropped. */
 void fr_store_close(struct fr_store *st);
+
+/* path as it may be shown to a user: a postgresql:// or postgres:// URI
+ * without its password (the ":secret" of "user:secret@", a "password=..."
+ * parameter), anything else as it is. Writes it to buf (cut to len - 1
+ * bytes) and returns buf. */
+char *fr_store_display_name(const char *path, char *buf, size_t len);
 
 /* One source as stored. Strings and policy_state are malloc'd and owned by
  * the struct (fr_store_source_clear frees them); whoever changes one frees
@@ -63,7 +73,11 @@ int fr_store_remove_source(struct fr_store *st, int64_t id, int purge, char *err
  * 0 and *id, or -1 when there is none (or on a store error). */
 int fr_store_find_source(struct fr_store *st, const char *url_or_id, int64_t *id);
 /* Loads source id, active or not, into *out (zeroed first; clear it with
- * fr_store_source_clear). Returns 0, or -1 with err set ("no source 7"). */
+ * fr_store_source_clear). On PostgreSQL, inside fr_store_begin the row is
+ * locked until that transaction ends (a get, change, put loses no fetch
+ * committed meanwhile); inside a group it is read without a lock (a group
+ * never waits for a row while holding others). Returns 0, or -1 with err
+ * set ("no source 7"). */
 int fr_store_get_source(struct fr_store *st, int64_t id, struct fr_store_source *out, char *err,
 			size_t errlen);
 /* Writes every field of s except id, url, added_s, active and n_items to
@@ -178,9 +192,40 @@ int fr_store_end(struct fr_store *st, int commit, char *err, size_t errlen);
 int fr_store_group_begin(struct fr_store *st, char *err, size_t errlen);
 int fr_store_group_end(struct fr_store *st, int commit, char *err, size_t errlen);
 
+/* Leases: several workers (crawl processes, on one machine or several)
+ * sharing one store split the sources between them. A worker claims a
+ * source just before fetching it; while its lease runs, other workers'
+ * claims fail and they leave the source alone.
+ *
+ * fr_store_claim claims source_id for worker (a name unique among the
+ * workers; NULL: the handle's own, host/pid/connection) until until_s, now
+ * being now_s (the caller's clock: a lease that ran out by now_s, its holder
+ * killed, may be taken); claiming a lease one holds renews it. Returns:
+ *  0  granted; *last_fetch_s is the stored row's last fetch: later than the
+ *     caller's copy of the row, another worker fetched the source since
+ *     (reload the row). -1 when the backend has no leases (SQLite: one
+ *     file on one machine, every claim granted, nothing read);
+ *  1  another worker's lease runs: *held_until_s is its end (about: the
+ *     holder may drop it sooner);
+ * -1  err set (no such source, the server gone).
+ * Either out pointer may be NULL. A lease ends with the commit of the
+ * source's fetch by the same handle (in the fetch's own transaction or
+ * group, so the next claimer sees the fetch), with fr_store_release (the
+ * source is not fetched after all), when the handle closes, or at until_s.
+ * A handle claims for one worker at a time: a claim naming another worker
+ * drops the leases held under the previous name. Two workers claiming under
+ * one name both get every claim. Claims are seen by other workers at once,
+ * even while a group is open. */
+int fr_store_claim(struct fr_store *st, int64_t source_id, const char *worker, double until_s,
+		   double now_s, double *last_fetch_s, double *held_until_s, char *err,
+		   size_t errlen);
+/* Drops this handle's lease on source_id (none is fine). Returns 0 or -1. */
+int fr_store_release(struct fr_store *st, int64_t source_id, char *err, size_t errlen);
+
 /* Copies what was committed into the database file now, so that closing
  * has little left to do (SQLite checkpoints at close, and every 1,000 pages
- * of log). Fails inside a transaction or group. Returns 0 or -1 with err. */
+ * of log; on PostgreSQL the server checkpoints: nothing is done). Fails
+ * inside a transaction or group. Returns 0 or -1 with err. */
 int fr_store_checkpoint(struct fr_store *st, char *err, size_t errlen);
 
 struct fr_store_stats {
@@ -188,8 +233,10 @@ struct fr_store_stats {
 	int schema_version;
 };
 int fr_store_stats(struct fr_store *st, struct fr_store_stats *out, char *err, size_t errlen);
-/* Checks the file (SQLite's integrity and foreign-key checks). Returns 0,
- * or -1 with err holding the first problem. */
+/* Checks the store: SQLite's integrity and foreign-key checks; on
+ * PostgreSQL the schema version and that every source's n_items counts its
+ * items (the server checks its own files). Returns 0, or -1 with err
+ * holding the first problem. */
 int fr_store_check(struct fr_store *st, char *err, size_t errlen);
 
 /* ---- Backends: only store.c and the backends use what follows. ---- */
@@ -239,6 +286,11 @@ struct fr_store_ops {
 	int (*stats)(void *impl, struct fr_store_stats *out, char *err, size_t errlen);
 	int (*check)(void *impl, char *err, size_t errlen);
 	int (*checkpoint)(void *impl, char *err, size_t errlen);
+	/* Leases (fr_store_claim); out pointers never NULL, worker never NULL
+	 * for claim (store.c passes "" for the handle's own name). */
+	int (*claim)(void *impl, int64_t id, const char *worker, double until_s, double now_s,
+		     double *last_fetch_s, double *held_until_s, char *err, size_t errlen);
+	int (*release)(void *impl, int64_t id, char *err, size_t errlen);
 };
 
 extern const struct fr_store_ops fr_store_sqlite, fr_store_pg;

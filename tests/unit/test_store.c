@@ -1224,12 +1224,53 @@ test_speed_50_items_mostly_known(void)
 	speed_50_items("speed-group.db", 100);
 }
 
-/* ---- PostgreSQL only ---- */
+/* One process on one file: every claim is granted, nothing is read. */
+static void
+test_claims_on_sqlite(void)
+{
+	const char *path = tmp("claims.db");
+	struct fr_store *st;
+	char err[FR_ERRLEN];
+	double lf = 5, held = 5;
+	int64_t a;
 
-/* The backend's leases (lib/store/pg.c; not in fr_store_ops yet). */
-int fr_store_pg_claim(void *impl, int64_t id, double now_s, double lease_s, double *last_fetch_s,
-                      char *err, size_t errlen);
-int fr_store_pg_release(void *impl, int64_t id, char *err, size_t errlen);
+	rm_db(path);
+	st = open_ok(path);
+	a = add(st, "http://c.example/feed", NULL);
+	CHECK(fr_store_claim(st, a, "w1", 60, 0, &lf, &held, err, sizeof(err)) == 0);
+	CHECK(lf == -1 && held == 0);
+	CHECK(fr_store_claim(st, a, "w2", 60, 0, NULL, NULL, err, sizeof(err)) == 0);
+	CHECK(fr_store_release(st, a, err, sizeof(err)) == 0);
+	fr_store_close(st);
+}
+
+static void
+test_display_name_hides_passwords(void)
+{
+	static const char *const cases[][2] = {
+	    {"freshet.db", "freshet.db"},
+	    {"/tmp/a:b@c.db", "/tmp/a:b@c.db"},
+	    {"postgresql://u:hunter2@db.example:5432/crawl", "postgresql://u@db.example:5432/crawl"},
+	    {"postgres://u:p%40ss@w@h/d?sslmode=require", "postgres://u@h/d?sslmode=require"},
+	    {"postgresql://u@h/d", "postgresql://u@h/d"},
+	    {"postgresql://h:5432/d", "postgresql://h:5432/d"},
+	    {"postgresql://u:@h/d", "postgresql://u@h/d"},
+	    {"postgresql://h/d?password=x&sslmode=require", "postgresql://h/d?sslmode=require"},
+	    {"postgresql://h/d?sslmode=require&PASSWORD=x", "postgresql://h/d?sslmode=require"},
+	    {"postgresql://h/d?a=1&password=x&b=2", "postgresql://h/d?a=1&b=2"},
+	    {"postgresql://h/d?password=x", "postgresql://h/d"},
+	    {"POSTGRESQL://u:s@h/d?options=-csearch_path%3Dc", "POSTGRESQL://u@h/d?options=-csearch_path%3Dc"},
+	};
+	char buf[128], small[12];
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		CHECK_STR(fr_store_display_name(cases[k][0], buf, sizeof(buf)), cases[k][1]);
+	CHECK_STR(fr_store_display_name("postgresql://u:secret@h/d", small, sizeof(small)),
+	          "postgresql:");
+	CHECK_STR(fr_store_display_name(NULL, buf, sizeof(buf)), "");
+}
+
+/* ---- PostgreSQL only ---- */
 
 static void
 test_pg_open_and_reopen(void)
@@ -1474,50 +1515,75 @@ static void
 test_pg_leases(void)
 {
 	const char *path = tmp("leases.db");
-	struct fr_store *st;
+	struct fr_store *st, *sa, *sb;
 	char err[FR_ERRLEN];
-	void *ha, *hb;
-	double lf = -1;
+	double lf = -1, held = 0;
 	int64_t a, b;
 	size_t nn, nu;
-	uint8_t is_new[1];
 
 	rm_db(path);
 	st = open_ok(path);
 	a = add(st, "http://la.example/feed", NULL);
 	b = add(st, "http://lb.example/feed", NULL);
-	ha = fr_store_pg.open(path, err, sizeof(err));
-	hb = fr_store_pg.open(path, err, sizeof(err));
-	CHECK(ha && hb);
-	if (!ha || !hb)
-		return;
-	CHECK(fr_store_pg_claim(ha, a, 1000, 60, &lf, err, sizeof(err)) == 0 && lf == 0);
-	CHECK(fr_store_pg_claim(hb, a, 1001, 60, &lf, err, sizeof(err)) == 1);
-	CHECK(fr_store_pg_claim(hb, b, 1001, 60, &lf, err, sizeof(err)) == 0);
-	CHECK(fr_store_pg_claim(ha, b, 1002, 60, &lf, err, sizeof(err)) == 1);
-	CHECK(fr_store_pg_claim(ha, a, 1002, 60, &lf, err, sizeof(err)) == 0); /* renewed */
-	CHECK(fr_store_pg_claim(hb, a, 1061, 60, &lf, err, sizeof(err)) == 1);
+	sa = open_ok(path);
+	sb = open_ok(path);
+	CHECK(fr_store_claim(sa, a, "wa", 1060, 1000, &lf, &held, err, sizeof(err)) == 0 && lf == 0);
+	CHECK(fr_store_claim(sb, a, "wb", 1061, 1001, &lf, &held, err, sizeof(err)) == 1);
+	CHECK(held == 1060);
+	CHECK(fr_store_claim(sb, b, "wb", 1061, 1001, &lf, &held, err, sizeof(err)) == 0);
+	CHECK(fr_store_claim(sa, b, "wa", 1062, 1002, &lf, &held, err, sizeof(err)) == 1);
+	CHECK(held == 1061);
+	CHECK(fr_store_claim(sa, a, "wa", 1062, 1002, &lf, NULL, err, sizeof(err)) == 0); /* renewed */
+	CHECK(fr_store_claim(sb, a, "wb", 1121, 1061, NULL, &held, err, sizeof(err)) == 1);
+	CHECK(held == 1062);
 	/* Run out (its holder was killed, say): anyone may claim it. */
-	CHECK(fr_store_pg_claim(hb, a, 1063, 60, &lf, err, sizeof(err)) == 0);
-	CHECK(fr_store_pg_claim(ha, a, 1064, 60, &lf, err, sizeof(err)) == 1);
+	CHECK(fr_store_claim(sb, a, "wb", 1123, 1063, &lf, &held, err, sizeof(err)) == 0);
+	CHECK(fr_store_claim(sa, a, "wa", 1124, 1064, &lf, &held, err, sizeof(err)) == 1);
 	/* The holder's commit of a fetch drops its lease, in the same
 	 * transaction; the next claim sees the fetch's time. */
 	struct fr_store_fetch f = {a, 1065, 0, 304, "not-modified", 0, NULL, NULL, 0};
-	CHECK(fr_store_pg.commit_fetch(hb, &f, NULL, is_new, NULL, NULL, NULL, &nn, &nu, err,
-	                               sizeof(err)) == 0);
-	CHECK(fr_store_pg_claim(ha, a, 1066, 60, &lf, err, sizeof(err)) == 0 && lf == 1065);
-	CHECK(fr_store_pg_release(ha, a, err, sizeof(err)) == 0);
-	CHECK(fr_store_pg_claim(hb, a, 1067, 60, &lf, err, sizeof(err)) == 0);
-	CHECK(fr_store_pg_claim(ha, 999, 1067, 60, &lf, err, sizeof(err)) == -1);
+	CHECK(fr_store_commit_fetch(sb, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(fr_store_claim(sa, a, "wa", 1126, 1066, &lf, &held, err, sizeof(err)) == 0 &&
+	      lf == 1065);
+	CHECK(fr_store_release(sa, a, err, sizeof(err)) == 0);
+	CHECK(fr_store_claim(sb, a, "wb", 1127, 1067, &lf, &held, err, sizeof(err)) == 0);
+	CHECK(fr_store_claim(sa, 999, "wa", 1127, 1067, &lf, &held, err, sizeof(err)) == -1);
 	CHECK_STR(err, "no source 999");
+	/* In a group the lease is dropped when the group commits, with the
+	 * fetch: claims in between see it held. */
+	CHECK(fr_store_group_begin(sb, err, sizeof(err)) == 0);
+	f.time_s = 1068;
+	CHECK(fr_store_commit_fetch(sb, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(fr_store_claim(sa, a, "wa", 1129, 1069, &lf, &held, err, sizeof(err)) == 1);
+	CHECK(fr_store_group_end(sb, 1, err, sizeof(err)) == 0);
+	CHECK(fr_store_claim(sa, a, "wa", 1130, 1070, &lf, &held, err, sizeof(err)) == 0 &&
+	      lf == 1068);
+	/* A get in a group reads without locking the row: another handle's
+	 * fetch of the source commits meanwhile. */
+	struct fr_store_source row;
+	CHECK(fr_store_group_begin(sb, err, sizeof(err)) == 0);
+	CHECK(fr_store_get_source(sb, a, &row, err, sizeof(err)) == 0 && row.last_fetch_s == 1068);
+	f.time_s = 1071;
+	CHECK(fr_store_commit_fetch(sa, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(fr_store_group_end(sb, 1, err, sizeof(err)) == 0);
+	fr_store_source_clear(&row);
+	/* Another name for the same handle: the old name's leases go. */
+	CHECK(fr_store_claim(sa, b, "wa", 1132, 1072, &lf, &held, err, sizeof(err)) == 0);
+	CHECK(fr_store_claim(sa, a, "wa", 1132, 1072, &lf, &held, err, sizeof(err)) == 0);
+	CHECK(lf == 1071);
+	CHECK(raw_pg_int(path, "SELECT count(*) FROM leases WHERE owner = 'wa'") == 2);
+	CHECK(fr_store_claim(sa, a, "wa2", 1132, 1072, &lf, &held, err, sizeof(err)) == 0);
+	CHECK(raw_pg_int(path, "SELECT count(*) FROM leases WHERE owner = 'wa'") == 0);
+	/* Two handles claiming under one name share the lease. */
+	CHECK(fr_store_claim(sb, a, "wa2", 1133, 1073, &lf, &held, err, sizeof(err)) == 0);
 	/* Closing a handle drops its leases. */
-	fr_store_pg.close(hb);
-	CHECK(fr_store_pg_claim(ha, b, 1068, 60, &lf, err, sizeof(err)) == 0);
-	CHECK(fr_store_pg_claim(ha, a, 1068, 60, &lf, err, sizeof(err)) == 0);
+	fr_store_close(sb);
+	CHECK(fr_store_claim(sa, b, "wa2", 1134, 1074, &lf, &held, err, sizeof(err)) == 0);
+	CHECK(fr_store_claim(sa, a, NULL, 1134, 1074, &lf, &held, err, sizeof(err)) == 0);
 	/* A purged source takes its lease with it. */
 	CHECK(fr_store_remove_source(st, b, 1, err, sizeof(err)) == 0);
 	CHECK(raw_pg_int(path, "SELECT count(*) FROM leases") == 1);
-	fr_store_pg.close(ha);
+	fr_store_close(sa);
 	CHECK(raw_pg_int(path, "SELECT count(*) FROM leases") == 0);
 	fr_store_close(st);
 }
@@ -1610,6 +1676,8 @@ main(void)
 	}
 	pg_base = NULL;
 	RUN(test_migration_list);
+	RUN(test_display_name_hides_passwords);
+	RUN(test_claims_on_sqlite);
 	RUN(test_open_empty_file_and_reopen);
 	RUN(test_open_refuses_other_files);
 	RUN(test_sources_dedupe_remove_readd);
