@@ -473,6 +473,16 @@ fr_furl_pager_url(const struct fr_furl_pager *p, int64_t k)
 	return (char *)u; /* make() handed its malloc'd URL to tmp.made */
 }
 
+int64_t
+fr_furl_pager_k(const struct fr_furl_pager *p, size_t i)
+{
+	if (i >= p->n)
+		return 0;
+	int64_t step = step_of(p), num = num_at(p, i);
+	int64_t k = step == 1 ? num : num / step + 1;
+	return k >= 1 ? k : 1;
+}
+
 const char *
 fr_furl_pager_next(struct fr_furl_pager *p)
 {

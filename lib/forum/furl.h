@@ -75,6 +75,9 @@ const char *fr_furl_pager_prev(struct fr_furl_pager *p);
  * without a number when the list has one. malloc'd (caller frees), or NULL
  * (no template, k < 1, out of memory). */
 char *fr_furl_pager_url(const struct fr_furl_pager *p, int64_t k);
+/* The page number (1-based) of p->pages[i], as fr_furl_pager_url counts
+ * them (0 when i is out of range). */
+int64_t fr_furl_pager_k(const struct fr_furl_pager *p, size_t i);
 
 /* The last-activity URL of a thread (Alg. 3) from the URLs of its index
  * row: among those paging the thread (related to thread_url by diff1 or

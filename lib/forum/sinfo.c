@@ -25,6 +25,8 @@
 #define NESTED 2               /* thread flag: replies sit under their parents */
 #define JUMP_P 0.7             /* chance of news that makes an old index page worth a request */
 #define OWED_CYCLES 4          /* cycles a board's unfound posts are searched for */
+#define NESTED_DRY 4           /* dry pages in a row a nested thread's walk allows (and 2 per
+                                  post missing) */
 
 struct thread {
 	const char *url; /* base URL: the first page, normalised (tmap's copy) */
@@ -38,7 +40,9 @@ struct thread {
 	/* The newest posts seen (by date): their content keys, a bounded set. */
 	uint64_t ids[RECENT_IDS];
 	int64_t id_dates[RECENT_IDS];
+	uint16_t id_pages[RECENT_IDS]; /* the page each was read on (0 not known) */
 	uint32_t n_ids;
+	uint32_t n_pages; /* the highest page number its pagers showed (0 not known) */
 };
 
 struct board {
@@ -274,13 +278,19 @@ ring_covers(const struct thread *t, int64_t date)
 /* Keeps id among the thread's newest posts: when full, it replaces the
  * oldest one (a full crawl of a DSC thread reads the newest first). */
 static void
-ring_add(struct thread *t, uint64_t id, int64_t date)
+ring_add(struct thread *t, uint64_t id, int64_t date, int64_t page)
 {
-	if (ring_has(t, id))
-		return;
+	uint16_t pg = page > 0 && page <= UINT16_MAX ? (uint16_t)page : 0;
+
+	for (uint32_t i = 0; i < t->n_ids; i++)
+		if (t->ids[i] == id) {
+			t->id_pages[i] = pg ? pg : t->id_pages[i]; /* where it is now */
+			return;
+		}
 	if (t->n_ids < RECENT_IDS) {
 		t->ids[t->n_ids] = id;
 		t->id_dates[t->n_ids] = date;
+		t->id_pages[t->n_ids] = pg;
 		t->n_ids++;
 		return;
 	}
@@ -291,6 +301,7 @@ ring_add(struct thread *t, uint64_t id, int64_t date)
 	if (date >= t->id_dates[old]) {
 		t->ids[old] = id;
 		t->id_dates[old] = date;
+		t->id_pages[old] = pg;
 	}
 }
 
@@ -360,8 +371,9 @@ fr_sinfo_describe(const struct fr_sinfo *f)
 
 /* ---- serialisation ------------------------------------------------------- */
 
-#define MAGIC "FSINFO4"
-#define MAGIC3 "FSINFO3" /* read too: no board counts */
+#define MAGIC "FSINFO5"
+#define MAGIC4 "FSINFO4" /* read too: no pages of recent posts */
+#define MAGIC3 "FSINFO3" /* read too: no board counts either */
 
 struct wbuf {
 	unsigned char *p;
@@ -468,10 +480,12 @@ fr_sinfo_save(const struct fr_sinfo *f, void **blob, size_t *len)
 		put_u64(&w, (uint64_t)t->last_post_s);
 		put_u32(&w, t->n_posts);
 		put_f64(&w, t->last_crawl_s);
+		put_u32(&w, t->n_pages);
 		put_u32(&w, t->n_ids);
 		for (uint32_t k = 0; k < t->n_ids; k++) {
 			put_u64(&w, t->ids[k]);
 			put_u64(&w, (uint64_t)t->id_dates[k]);
+			put_u32(&w, t->id_pages[k]);
 		}
 	}
 	if (w.oom) {
@@ -556,7 +570,8 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 	struct fr_sinfo *f;
 
 	int v3 = get(&r, magic, 8) == 0 && memcmp(magic, MAGIC3, 8) == 0;
-	if (!v3 && (r.bad || memcmp(magic, MAGIC, 8) != 0)) {
+	int v4 = !r.bad && memcmp(magic, MAGIC4, 8) == 0;
+	if (!v3 && !v4 && (r.bad || memcmp(magic, MAGIC, 8) != 0)) {
 		snprintf(err, errlen, "forum state: not a SInFo state (or a newer version)");
 		return -1;
 	}
@@ -619,6 +634,7 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 		th->last_post_s = (int64_t)get_u64(&r);
 		th->n_posts = get_u32(&r);
 		th->last_crawl_s = get_f64(&r);
+		th->n_pages = v3 || v4 ? 0 : get_u32(&r);
 		th->n_ids = get_u32(&r);
 		if (th->n_ids > RECENT_IDS) {
 			r.bad = 1;
@@ -627,6 +643,8 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 		for (uint32_t k = 0; k < th->n_ids; k++) {
 			th->ids[k] = get_u64(&r);
 			th->id_dates[k] = (int64_t)get_u64(&r);
+			uint32_t pg = v3 || v4 ? 0 : get_u32(&r);
+			th->id_pages[k] = pg <= UINT16_MAX ? (uint16_t)pg : 0;
 		}
 	}
 	if (r.bad || !f->start_url || f->isort > FR_SINFO_DSC || f->tsort > FR_SINFO_DSC) {
@@ -1220,6 +1238,58 @@ index_pager(struct fr_sinfo_cycle *c, const struct fr_fpage *p, struct fr_furl_p
 }
 
 /* Reads a thread page: new posts, the thread's state, the way on. */
+static int
+cmp_date_page_desc(const void *a, const void *b)
+{
+	int64_t x = ((const int64_t *)a)[0], y = ((const int64_t *)b)[0];
+	return (x < y) - (x > y);
+}
+
+/* The next page of a nested thread to read for replies still missing
+ * (malloc'd, normalised; NULL when every page was read this cycle). The
+ * walk began on the page of the thread's newest post when its row links
+ * it. Then: the end where new top-level comments go; then, as replies go
+ * mostly to recent comments and land right after them, the pages the
+ * newest known posts were read on, newest first, each with the page after
+ * it (what is inserted pushes the rest on); then every other page, from
+ * the end where new comments go. */
+static char *
+nested_next(struct fr_sinfo_cycle *c, const struct thread *t, const struct fr_furl_pager *pg)
+{
+	int64_t last = fr_furl_pager_k(pg, pg->n ? pg->n - 1 : 0), order[RECENT_IDS][2];
+	if ((int64_t)t->n_pages > last)
+		last = t->n_pages; /* pagers that show only their neighbours */
+	size_t n = 0;
+
+	if (last < 1)
+		return NULL;
+	for (uint32_t i = 0; i < t->n_ids; i++)
+		if (t->id_pages[i] > 0) {
+			order[n][0] = t->id_dates[i];
+			order[n][1] = t->id_pages[i];
+			n++;
+		}
+	qsort(order, n, sizeof(*order), cmp_date_page_desc);
+	int dsc = c->f->tsort == FR_SINFO_DSC;
+	int64_t m = 2 * (int64_t)n;
+	for (int64_t step = -1; step < m + last; step++) {
+		int64_t k = step < 0 ? (dsc ? 1 : last)
+			    : step < m ? order[step / 2][1] + step % 2
+			    : dsc      ? step - m + 1
+				       : last - (step - m);
+		if (k < 1 || k > last)
+			continue;
+		char *u = fr_furl_pager_url(pg, k);
+		char *nu = u ? norm(u) : NULL;
+		free(u);
+		uint32_t id;
+		if (nu && fr_strmap_find(c->seen, nu, strlen(nu), &id) == 0)
+			return nu;
+		free(nu);
+	}
+	return NULL;
+}
+
 static void
 on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t body_len)
 {
@@ -1240,6 +1310,14 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 		c->oom = 1;
 		return;
 	}
+	/* The pager first: the page's number goes with the posts it shows. */
+	struct fr_furl_pager pg;
+	int has = page_pager(c, p, &f->thr_fr, &f->pat[3], &pg);
+	if (has < 0)
+		return;
+	int64_t page_k = has ? fr_furl_pager_k(&pg, pg.cur) : 1;
+	if (has && fr_furl_pager_k(&pg, pg.n - 1) > (int64_t)t->n_pages)
+		t->n_pages = (uint32_t)fr_furl_pager_k(&pg, pg.n - 1);
 	int64_t last_known = tk->since;
 	for (size_t i = 0; i < p->n_recs; i++) {
 		const struct fr_fpage_record *r = &p->recs[i];
@@ -1247,8 +1325,10 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 		post_id(r, hex);
 		uint64_t id = content_key(r);
 		int is_new;
-		if (ring_has(t, id))
+		if (ring_has(t, id)) {
+			ring_add(t, id, r->date_s, page_k); /* where it is now */
 			is_new = 0;
+		}
 		else if (new_thread || last_known == NO_DATE || r->date_s == NO_DATE)
 			is_new = 1;
 		else if (t->sticky & NESTED)
@@ -1265,9 +1345,10 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 			continue;
 		if (post_push(c, r, hex, t, p->url, new_thread) < 0) {
 			c->oom = 1;
+			fr_furl_pager_free(&pg);
 			return;
 		}
-		ring_add(t, id, r->date_s);
+		ring_add(t, id, r->date_s, page_k);
 		n_new++;
 		t->n_posts++;
 		if (r->date_s != NO_DATE) {
@@ -1291,10 +1372,6 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 		vote_add(c, p->url, 1, vs);
 
 	/* The way on, by the pager's specific numbers. */
-	struct fr_furl_pager pg;
-	int has = page_pager(c, p, &f->thr_fr, &f->pat[3], &pg);
-	if (has < 0)
-		return;
 	if (has == 0) {
 		free(t->last_url);
 		t->last_url = norm(p->url);
@@ -1332,12 +1409,21 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 	if (nested)
 		t->sticky |= NESTED;
 	nested = (t->sticky & NESTED) != 0;
-	if (tk->want >= 0 && tk->dir != D_FULL) {
-		/* (In a nested thread a reply sits under its parent, on any
-		 * page: the walk goes on until the count is met.) */
+	char *planned = NULL;
+	if (nested && tk->want >= 0 && tk->dir != D_FULL && (int64_t)t->n_posts < tk->want) {
+		/* In a nested thread a reply sits under its parent, on any
+		 * page: the walk goes on until the count is met, by the pages
+		 * most likely to hold the missing replies first. */
+		/* It gives up after 4 pages in a row without a new post, and
+		 * 2 more per post missing: a long thread is not read whole
+		 * for one reply. */
+		int64_t missing = tk->want - (int64_t)t->n_posts;
+		planned = dry < NESTED_DRY + 2 * missing ? nested_next(c, t, &pg) : NULL;
+		go = planned;
+	} else if (tk->want >= 0 && tk->dir != D_FULL) {
 		if ((int64_t)t->n_posts >= tk->want)
 			go = NULL;
-		else if (!go && (dry < 2 || nested))
+		else if (!go && dry < 2)
 			go = tk->dir == D_NEXT ? fr_furl_pager_next(&pg)
 			     : tk->dir == D_PREV ? fr_furl_pager_prev(&pg)
 						 : NULL;
@@ -1346,7 +1432,8 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 	}
 	/* A backward walk that began at a last page known from before finds
 	 * the thread grown: its newer pages are read too. */
-	if (tk->dir == D_PREV && pg.cur + 1 < pg.n && c->st.pages + c->qn < c->max_pages) {
+	if (!planned && tk->dir == D_PREV && pg.cur + 1 < pg.n &&
+	    c->st.pages + c->qn < c->max_pages) {
 		char *l = norm(fr_furl_pager_last(&pg));
 		if (l && enqueue_thread(c, l, tk->board, tk->thread, D_PREV, 1, tk->since) > 0) {
 			queued(c, 1)->want = tk->want;
@@ -1367,6 +1454,7 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 		}
 		free(g);
 	}
+	free(planned);
 	fr_furl_pager_free(&pg);
 }
 
@@ -1832,9 +1920,10 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 			/* A nested thread's new replies may sit on any page: with
 			 * a count to stop at, it is read from page 1 on. */
 			if ((t->sticky & NESTED) && rw->posts >= 0) {
-				/* (Newest top-level first, or from the end back.) */
+				/* (The newest post's page when the row links it, else
+				 * newest top-level first, or from the end back.) */
 				d = f->tsort == FR_SINFO_DSC || !t->last_url ? D_NEXT : D_PREV;
-				start = d == D_NEXT ? t->url : t->last_url;
+				start = rw->la ? rw->la : d == D_NEXT ? t->url : t->last_url;
 			}
 			if (rw->last_s != NO_DATE) {
 				/* A date read coarsely ("23 hours ago") is only

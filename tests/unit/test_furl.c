@@ -103,6 +103,16 @@ pager_phpbb_offsets_with_a_gap(void)
 	CHECK_STR(fr_furl_pager_prev(&p), "http://h/viewtopic.php?t=381");
 	CHECK_STR(fr_furl_pager_next(&p), "http://h/viewtopic.php?t=381&start=20");
 	CHECK_STR(fr_furl_pager_last(&p), "http://h/viewtopic.php?t=381&start=370");
+	/* Page numbers as fr_furl_pager_url counts them: offsets 0, 10 .. 370
+	 * are pages 1, 2 .. 38. */
+	CHECK(fr_furl_pager_k(&p, 0) == 1);
+	CHECK(fr_furl_pager_k(&p, p.cur) == 2);
+	CHECK(fr_furl_pager_k(&p, p.n - 1) == 38);
+	{
+		char *u = fr_furl_pager_url(&p, fr_furl_pager_k(&p, p.n - 1));
+		CHECK_STR(u, "http://h/viewtopic.php?t=381&start=370");
+		free(u);
+	}
 	fr_furl_pager_free(&p);
 }
 
@@ -117,6 +127,7 @@ pager_discuz_embedded_number(void)
 
 	CHECK(fr_furl_pager_find("http://h/forum-28-1.html", links, 3, -1, &p) == 1);
 	CHECK(p.n == 3);
+	CHECK(fr_furl_pager_k(&p, 0) == 1 && fr_furl_pager_k(&p, 2) == 3);
 	CHECK_STR(fr_furl_pager_next(&p), "http://h/forum-28-2.html");
 	CHECK_STR(fr_furl_pager_last(&p), "http://h/forum-28-3.html");
 	fr_furl_pager_free(&p);
