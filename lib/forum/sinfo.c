@@ -2077,6 +2077,24 @@ on_index_incremental(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage 
 /* Phase 2: the entry page lists the boards with their last activity; only
  * boards with news are walked (all of them when the rows show no date, or
  * the page cannot be read). */
+/* Whether url is shaped as a known board's address: the same shape
+ * (digits and slugs aside), or one number apart. */
+static int
+like_a_board(const struct fr_sinfo *f, const char *url)
+{
+	char *shape = fr_furl_shape(url);
+	int like = 0;
+
+	for (size_t b = 0; b < f->n_boards && !like; b++) {
+		struct fr_furl_num n;
+		char *bs = shape ? fr_furl_shape(f->boards[b].url) : NULL;
+		like = (bs && strcmp(bs, shape) == 0) || fr_furl_diff1(url, f->boards[b].url, &n);
+		free(bs);
+	}
+	free(shape);
+	return like;
+}
+
 static void
 on_entry(struct fr_sinfo_cycle *c, struct fr_fpage *p, size_t body_len)
 {
@@ -2103,6 +2121,10 @@ on_entry(struct fr_sinfo_cycle *c, struct fr_fpage *p, size_t body_len)
 		const struct fr_fpage_record *r = &p->recs[i];
 		char *u = row_url(p, r);
 		int32_t b = u ? board_find(f, u) : -1;
+		if (b < 0 && u && same_host(u, p->url) && like_a_board(f, u))
+			/* A board opened since phase 1: read it (on_link adds it
+			 * when it reads as an index, and its threads as new). */
+			enqueue(c, T_LINK, u, -1, -1, D_FULL, 0);
 		free(u);
 		if (b < 0)
 			continue;
@@ -2239,6 +2261,9 @@ on_link(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t bo
 {
 	struct fr_sinfo *f = c->f;
 
+	/* Phase 2 follows links only from the entry page, for new boards. */
+	if (c->phase == 2 && tk->board < 0 && p->kind != FR_FPAGE_INDEX)
+		return;
 	if (p->kind == FR_FPAGE_INDEX) {
 		int32_t b = board_add(f, tk->url);
 		if (b < 0) {
