@@ -1329,6 +1329,21 @@ parse_after_date(const struct ctx *c, size_t j, struct dt *d)
 	if (k)
 		return k;
 	*d = save;
+	/* A connector CLDR lacks ("Hoy a las 10:15": Spanish has no atTime
+	 * pattern): after a day word, up to two short words, then a time with
+	 * its colon. */
+	size_t w = j, words = 0;
+	while (words < 2 && at(c, w) && (at(c, w)->type == T_WORD || at(c, w)->type == T_NAME) &&
+	       at(c, w)->letter && at(c, w)->e - at(c, w)->b <= 4 && !name(c, w, FR_FDV_MONTH)) {
+		w++;
+		words++;
+	}
+	if (words && d->rel == 2 && time_at(c, w)) {
+		k = parse_time(c, w, d);
+		if (k)
+			return k;
+		*d = save;
+	}
 	return j;
 }
 

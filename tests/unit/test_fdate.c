@@ -169,6 +169,9 @@ static const struct row {
 	{"ro", "acum 21 de zile", "acum 21 de zile", "2024-02-23T00:00:00Z", FR_FDATE_DAY},
 	{"fr", "aujourd'hui à 09:12", "aujourd'hui à 09:12", "2024-03-15T09:12:00Z",
 	 FR_FDATE_MINUTE},
+	/* a connector CLDR has no pattern for (Spanish has no atTime) */
+	{"es", "Hoy a las 09:12", "Hoy a las 09:12", "2024-03-15T09:12:00Z", FR_FDATE_MINUTE},
+	{"pl", "wczoraj o 10:15", "wczoraj o 10:15", "2024-03-14T10:15:00Z", FR_FDATE_MINUTE},
 	/* no locale given: every default locale, D M Y first */
 	{NULL, "05/02/1999", "05/02/1999", "1999-02-05T00:00:00Z", FR_FDATE_DAY},
 	{NULL, "25 листопада 2019", NULL, NULL, FR_FDATE_DAY}, /* Ukrainian: not loaded */
