@@ -9,6 +9,7 @@
 #include "core/err.h"
 #include "core/heap.h"
 
+#include <float.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
@@ -16,6 +17,8 @@
 /* When theta must come down, it comes down to this share of the lowest
  * urgency in the batch. */
 #define THETA_UNDERSHOOT 0.8
+/* select=scan: the cut is this share of the last batch's lowest urgency. */
+#define SCAN_CUT 0.8
 /* At most this many due-time evaluations per call are spent on rebuilds. */
 #define REBUILD_SHARE 8
 /* park_head/park_next: the end of a list, and a source in none. */
@@ -28,6 +31,8 @@ struct group {
 	uint32_t *members;     /* local id -> source id, ascending */
 	uint32_t n_members;
 	double theta;          /* threshold the heap keys are computed with */
+	double cut;            /* select=scan: urgencies below it are ranked only when
+				* too few are above */
 	uint32_t short_batches; /* batches with fewer due sources than calls, since the
 				 * last rebuild */
 	/* Index policies: the sources chosen for instant batch_t, out of the
@@ -84,6 +89,7 @@ struct fr_sched {
 	uint32_t n_cand, cand_cap;
 	uint32_t *stash;     /* [n_sources] sources to return to the heap */
 	uint32_t *coll;      /* [n_sources] due sources found in the heap */
+	double *low_u;       /* [n_sources] select=scan: urgencies below the cut */
 	uint32_t *coll_stack; /* [n_sources] */
 	uint32_t n_stash;
 	uint32_t best_blocked; /* of those, the one whose host frees first */
@@ -181,6 +187,7 @@ fr_sched_free(struct fr_sched *s)
 	free(s->stash);
 	free(s->coll);
 	free(s->coll_stack);
+	free(s->low_u);
 	free(s);
 }
 
@@ -199,12 +206,14 @@ set_theta(struct group *g, double th)
 static double
 due_of(struct fr_sched *s, uint32_t src, double now_s)
 {
-	double th = theta(&s->groups[s->group[src]]);
+	/* select=scan ranks by urgency and reads a key only for whether it is
+	 * finite (ever due): theta 0 says that, cheaply. */
+	double th = s->scan ? 0 : theta(&s->groups[s->group[src]]);
 
 	/* A source not yet fetched by this scheduler goes by theta alone: its
 	 * first fetch comes as early as the policy and the host's gap allow
 	 * (a new source, or the first round after a restart). */
-	if (s->hc_theta && s->last_seq[src] > 0 && s->hc_theta[s->host[src]] > th)
+	if (!s->scan && s->hc_theta && s->last_seq[src] > 0 && s->hc_theta[s->host[src]] > th)
 		th = s->hc_theta[s->host[src]];
 	double d = s->ops->due(s->ctx, state_of(s, src), now_s, th);
 	if (isnan(d))
@@ -213,6 +222,7 @@ due_of(struct fr_sched *s, uint32_t src, double now_s)
 }
 
 static double gap_of(const struct fr_sched *s, uint32_t h);
+static int cand_reserve(struct fr_sched *s, uint32_t n);
 
 /* Per-host caps. Under the square-root rule the index of a source with rate
  * r, fetched every tau, grows like r tau^2 / 2 (the expected waiting time of
@@ -369,9 +379,14 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 	s->stash = malloc((n ? n : 1) * sizeof(*s->stash));
 	s->coll = malloc((n ? n : 1) * sizeof(*s->coll));
 	s->coll_stack = malloc((n ? n : 1) * sizeof(*s->coll_stack));
+	if (s->scan && !(s->low_u = malloc((n ? n : 1) * sizeof(*s->low_u)))) {
+		fr_errf(err, errlen, "out of memory for %u sources", n);
+		goto fail;
+	}
 	s->groups = calloc(cfg->n_groups, sizeof(*s->groups));
 	if (!s->states || !s->group || !s->host || !s->local || !s->last_seq || 
-	    !s->host_free_s || !s->host_stamp || !s->stash || !s->coll || !s->coll_stack || !s->groups) {
+	    !s->host_free_s || !s->host_stamp || !s->stash || !s->coll || !s->coll_stack ||
+	    !s->groups) {
 		fr_errf(err, errlen, "out of memory for %u sources", n);
 		goto fail;
 	}
@@ -443,6 +458,13 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 		struct group *gr = &s->groups[s->group[i]];
 		gr->members[gr->n_members++] = i;
 		ops->init(s->ctx, state_of(s, i), i, cfg->start_s);
+	}
+	uint32_t most = 0;
+	for (uint32_t g = 0; g < cfg->n_groups; g++)
+		most = s->groups[g].n_members > most ? s->groups[g].n_members : most;
+	if (cand_reserve(s, most) < 0) {
+		fr_errf(err, errlen, "out of memory for %u sources", n);
+		goto fail;
 	}
 	if (host_cap_init(s, hostcap) < 0) {
 		fr_errf(err, errlen, "out of memory for %u sources", n);
@@ -616,13 +638,28 @@ choose_interval(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src,
 /* A candidate of a batch, ranked by urgency (descending), then least
  * recently fetched, then id, folded into two integers so that comparing two
  * candidates takes no branch: u >= 0, and the bits of a non-negative double
- * order as the double does. */
+ * order as the double does. 16 bytes: the source and the urgency are read
+ * back from the ranks. */
 struct cand {
 	uint64_t rank_u;   /* ~bits(u): smaller is more urgent */
 	uint64_t rank_tie; /* last call number << 32 | source id */
-	double u;
-	uint32_t src;
 };
+
+static inline uint32_t
+cand_src(const struct cand *c)
+{
+	return (uint32_t)c->rank_tie;
+}
+
+/* The urgency, as ranked (negative and NaN read as 0). */
+static inline double
+cand_u(const struct cand *c)
+{
+	uint64_t bits = ~c->rank_u;
+	double u;
+	memcpy(&u, &bits, sizeof(u));
+	return u;
+}
 
 static inline int
 cand_before(const struct cand *a, const struct cand *b)
@@ -630,58 +667,75 @@ cand_before(const struct cand *a, const struct cand *b)
 	return (a->rank_u < b->rank_u) | ((a->rank_u == b->rank_u) & (a->rank_tie < b->rank_tie));
 }
 
+static inline void
+cand_swap(struct cand *c, uint32_t i, uint32_t j)
+{
+	struct cand t = c[i];
+	c[i] = c[j];
+	c[j] = t;
+}
+
 /* Moves the k best of c[0..n) to the front, as a set in no particular order
- * (quickselect; cand_before is a strict total order). */
+ * (quickselect; cand_before is a strict total order). The partition swaps
+ * every element and advances by the comparison, without a branch: the
+ * comparisons of a selection are unpredictable, and mispredictions were
+ * most of its cost. */
 static void
 take_top(struct cand *c, uint32_t n, uint32_t k)
 {
 	uint32_t lo = 0, hi = n;
 
 	while (k > lo && k < hi) {
-		struct cand tmp, pivot = c[lo + (hi - lo) / 2];
-		uint32_t lt = lo, i = lo, gt = hi;
-		/* [lo, lt) before the pivot, [lt, i) the pivot, [gt, hi) after. */
-		while (i < gt) {
-			if (cand_before(&c[i], &pivot)) {
-				tmp = c[lt];
-				c[lt++] = c[i];
-				c[i++] = tmp;
-			} else if (cand_before(&pivot, &c[i])) {
-				tmp = c[--gt];
-				c[gt] = c[i];
-				c[i] = tmp;
-			} else
-				i++;
+		/* Pivot: the median of the first, middle and last. */
+		uint32_t a = lo, b = lo + (hi - lo) / 2, z = hi - 1, m;
+		if (cand_before(&c[a], &c[b]))
+			m = cand_before(&c[b], &c[z]) ? b : cand_before(&c[a], &c[z]) ? z : a;
+		else
+			m = cand_before(&c[a], &c[z]) ? a : cand_before(&c[b], &c[z]) ? z : b;
+		cand_swap(c, m, z);
+		struct cand pivot = c[z];
+		uint32_t lt = lo;
+		/* [lo, lt) before the pivot, [lt, i) after it. */
+		for (uint32_t i = lo; i < z; i++) {
+			struct cand x = c[i];
+			int before = cand_before(&x, &pivot);
+			c[i] = c[lt];
+			c[lt] = x;
+			lt += before;
 		}
+		cand_swap(c, lt, z);
+		/* The pivot is at lt: [lo, lt] are the lt - lo + 1 best of [lo, hi). */
 		if (k <= lt)
 			hi = lt;
-		else if (k >= gt)
-			lo = gt;
 		else
-			return;
+			lo = lt + 1;
 	}
 }
 
+/* Room for every source of the largest group, once: cand_push then needs
+ * no check. */
 static int
-cand_push(struct fr_sched *s, uint32_t src, double u)
+cand_reserve(struct fr_sched *s, uint32_t n)
 {
-	if (s->n_cand == s->cand_cap) {
-		uint32_t cap = s->cand_cap ? 2 * s->cand_cap : 256;
-		struct cand *c = realloc(s->cand, cap * sizeof(*c));
+	if (n > s->cand_cap) {
+		struct cand *c = realloc(s->cand, (n ? n : 1) * sizeof(*c));
 		if (!c)
 			return -1;
 		s->cand = c;
-		s->cand_cap = cap;
+		s->cand_cap = n;
 	}
+	return 0;
+}
+
+static inline void
+cand_push(struct fr_sched *s, uint32_t src, double u)
+{
 	struct cand *c = &s->cand[s->n_cand++];
 	double pos = u > 0 ? u : 0; /* also maps -0 and NaN to 0 */
 	uint64_t bits;
 	memcpy(&bits, &pos, sizeof(bits));
 	c->rank_u = ~bits;
 	c->rank_tie = (uint64_t)s->last_seq[src] << 32 | src;
-	c->u = u;
-	c->src = src;
-	return 0;
 }
 
 /* Notes that i's host is in its gap, remembering the source whose host
@@ -696,35 +750,58 @@ note_blocked(struct fr_sched *s, uint32_t i)
 
 /* Index policies, select=scan (the seed's air balloon): once per burst,
  * rank every source of the group by urgency and take as many as the window
- * has room for. O(n) per burst. */
+ * has room for. O(n) per burst. Every urgency is evaluated (the seed's
+ * accumulation depends on it), but only those at or above the group's cut
+ * (a share of the last batch's lowest urgency) enter the selection, unless
+ * fewer than k do; either way the k taken are the k most urgent. */
 static int
 build_scan_batch(struct fr_sched *s, struct group *g, double t)
 {
-	uint32_t k = fr_rl_available(&g->rl, t);
+	uint32_t k = fr_rl_available(&g->rl, t), n_low = 0;
+	/* Who is waiting: every source with a finite key (in the heap, not
+	 * in flight, ever due). */
+	size_t m = fr_heap_collect(g->heap, DBL_MAX, s->coll, g->n_members, s->coll_stack);
 
 	s->n_cand = 0;
 	s->n_stash = 0;
 	s->best_blocked = UINT32_MAX;
-	for (uint32_t li = 0; li < g->n_members; li++) {
-		uint32_t i = g->members[li];
-		if (!fr_heap_contains(g->heap, li) || fr_heap_key(g->heap, li) == INFINITY)
-			continue;
+	for (size_t j = 0; j < m; j++) {
+		uint32_t i = g->members[s->coll[j]];
+		if (j + 8 < m) { /* the state an urgency a few sources ahead reads */
+			const char *p = state_of(s, g->members[s->coll[j + 8]]);
+			for (size_t o = 0; o < s->state_size; o += 64)
+				__builtin_prefetch(p + o);
+		}
 		if (s->hold_s && s->hold_s[i] > t)
 			continue;
 		if (s->host_free_s[s->host[i]] > t) {
 			note_blocked(s, i);
 			continue;
 		}
-		if (cand_push(s, i, s->ops->urgency(s->ctx, state_of(s, i), t)) < 0)
-			return -1;
+		double u = s->ops->urgency(s->ctx, state_of(s, i), t);
+		if (u >= g->cut) {
+			cand_push(s, i, u);
+		} else {
+			s->stash[n_low] = i;
+			s->low_u[n_low++] = u;
+		}
+	}
+	if (s->n_cand < k) {
+		for (uint32_t j = 0; j < n_low; j++)
+			cand_push(s, s->stash[j], s->low_u[j]);
 	}
 	take_top(s->cand, s->n_cand, k);
 	g->n_batch = g->batch_pos = 0;
 	g->batch_t = t;
+	double low = INFINITY;
 	for (uint32_t j = 0; j < s->n_cand && g->n_batch < k; j++) {
-		g->batch[g->n_batch++] = s->cand[j].src;
-		fr_heap_remove(g->heap, s->local[s->cand[j].src]);
+		uint32_t i = cand_src(&s->cand[j]);
+		double u = cand_u(&s->cand[j]);
+		low = u < low ? u : low;
+		g->batch[g->n_batch++] = i;
+		fr_heap_remove(g->heap, s->local[i]);
 	}
+	g->cut = g->n_batch == k && isfinite(low) ? SCAN_CUT * low : 0;
 	return 0;
 }
 
@@ -787,8 +864,7 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 			note_blocked(s, i);
 			continue;
 		}
-		if (cand_push(s, i, u) < 0)
-			return -1;
+		cand_push(s, i, u);
 	}
 	n_due = s->n_cand;
 	s->stats.batches++;
@@ -799,7 +875,7 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 		fr_heap_set_lazy(g->heap, 0); /* due order is needed */
 		out_of_heap = 1;
 		for (uint32_t j = 0; j < s->n_cand; j++)
-			fr_heap_remove(g->heap, s->local[s->cand[j].src]);
+			fr_heap_remove(g->heap, s->local[cand_src(&s->cand[j])]);
 		while (s->n_cand < k && fr_heap_peek(g->heap, &li, &key) && key != INFINITY) {
 			uint32_t i = g->members[li];
 			fr_heap_remove(g->heap, li);
@@ -812,8 +888,7 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 				s->stash[s->n_stash++] = i;
 				continue;
 			}
-			if (cand_push(s, i, s->ops->urgency(s->ctx, state_of(s, i), t)) < 0)
-				return -1;
+			cand_push(s, i, s->ops->urgency(s->ctx, state_of(s, i), t));
 		}
 	}
 	take_top(s->cand, s->n_cand, k);
@@ -823,7 +898,7 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 	g->batch_t = t;
 	uint32_t j = 0;
 	for (; j < s->n_cand && g->n_batch < k; j++) {
-		uint32_t i = s->cand[j].src, h = s->host[i];
+		uint32_t i = cand_src(&s->cand[j]), h = s->host[i];
 		if (s->any_gap && s->host_stamp[h] == s->epoch) {
 			if (out_of_heap)
 				s->stash[s->n_stash++] = i;
@@ -835,7 +910,7 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 			fr_heap_remove(g->heap, s->local[i]);
 	}
 	for (; out_of_heap && j < s->n_cand; j++)
-		s->stash[s->n_stash++] = s->cand[j].src;
+		s->stash[s->n_stash++] = cand_src(&s->cand[j]);
 	for (uint32_t q = 0; q < s->n_stash; q++) {
 		uint32_t i = s->stash[q];
 		fr_heap_set(g->heap, s->local[i], due_of(s, i, t), s->last_seq[i]);
@@ -849,8 +924,8 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 		 * rebuild; the slack of k/2 due sources absorbs the rest. */
 		double u = 0;
 		for (uint32_t q = k; q < s->n_cand; q++)
-			if (s->cand[q].u > u)
-				u = s->cand[q].u;
+			if (cand_u(&s->cand[q]) > u)
+				u = cand_u(&s->cand[q]);
 		if (u > th && isfinite(u))
 			set_theta(g, sqrt(u * th));
 	} else if (n_due < k && g->n_batch > 0 &&
@@ -859,10 +934,10 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 		 * spread out, at most one per n / (REBUILD_SHARE k) short
 		 * batches; meanwhile short batches fill up in due order. */
 		g->short_batches = 0;
-		double u = s->cand[0].u;
+		double u = cand_u(&s->cand[0]);
 		for (uint32_t q = 1; q < g->n_batch; q++)
-			if (s->cand[q].u < u)
-				u = s->cand[q].u;
+			if (cand_u(&s->cand[q]) < u)
+				u = cand_u(&s->cand[q]);
 		/* Undershoot, so that the next bursts find slack and raise theta
 		 * lazily instead of rebuilding again. */
 		u *= THETA_UNDERSHOOT;
