@@ -15,12 +15,17 @@
 
 /* Cooling factors exp(-dt / inertia) by the exact dt, direct-mapped: the
  * scheduler evaluates at the instants of a rate-limit window, so the gaps
- * since the last cooling repeat, and exp was a tenth of a simulation. */
-#define AB_COOL_BITS 12
+ * since the last cooling repeat, and exp was a tenth of a simulation. Small
+ * enough to stay in the first-level cache: with the buckets cooled for good
+ * once a day (AB_REBASE_S), the simulator's gaps are a day's worth of
+ * window instants. */
+#define AB_COOL_BITS 10
 #define AB_COOL_CACHE (1 << AB_COOL_BITS)
+/* Buckets are cooled for good at least this often. */
+#define AB_REBASE_S 86400.0
 
 struct ab_cool_entry {
-	double dt_h; /* NaN: empty */
+	double dt_s; /* NaN: empty */
 	double e;
 };
 
@@ -115,9 +120,20 @@ fr_ab_heat(double a[24], double created_s, double now_s, double inertia_h)
 	a[(hh + 1) % 24] += e * frac;
 }
 
-/* fr_ab_area over span_s seconds from the instant at hour hh, frac into it. */
+/* Bucket h of a, cooled by e and held at the floor fl: the buckets as they
+ * are at an instant when a holds them at an earlier one (cooling commutes
+ * with the floor: max(fl, max(fl, x e1) e2) = max(fl, x e1 e2)). */
+static inline double
+bucket(const double a[24], int h, double e, double fl)
+{
+	double v = a[h] * e;
+	return v < fl ? fl : v;
+}
+
+/* fr_ab_area on the buckets a cooled by e to the floor fl, over span_s
+ * seconds from the instant at hour hh, frac into it. */
 static double
-area_from(const double a[24], int hh, double frac, double span_s)
+area_from(const double a[24], double e, double fl, int hh, double frac, double span_s)
 {
 	double area = 0;
 
@@ -129,21 +145,24 @@ area_from(const double a[24], int hh, double frac, double span_s)
 	if (span_s >= 86400.0 * (1 - 1e-12)) {
 		double days = floor(span_s / 86400.0), day = 0;
 		for (int i = 0; i < 24; i++)
-			day += a[i];
+			day += bucket(a, i, e, fl);
 		area += days * day;
 		span_s -= days * 86400.0;
 	}
 	/* Then hour segments: from frac to f1 within hour hh. */
+	double v0 = bucket(a, hh, e, fl);
 	while (span_s > 0) {
 		double f1 = frac + span_s / 3600.0;
 		if (f1 > 1)
 			f1 = 1;
-		double slope = a[hh == 23 ? 0 : hh + 1] - a[hh];
-		area += (a[hh] + slope * (frac + f1) / 2) * (f1 - frac);
+		int next = hh == 23 ? 0 : hh + 1;
+		double v1 = bucket(a, next, e, fl);
+		area += (v0 + (v1 - v0) * (frac + f1) / 2) * (f1 - frac);
 		if (f1 < 1)
 			break;
 		span_s -= (1 - frac) * 3600.0;
-		hh = hh == 23 ? 0 : hh + 1;
+		hh = next;
+		v0 = v1;
 		frac = 0;
 	}
 	return area;
@@ -158,19 +177,23 @@ fr_ab_area(const double a[24], double from_s, double to_s)
 	if (!(to_s > from_s))
 		return 0;
 	clock_of(from_s, &hh, &frac);
-	return area_from(a, hh, frac, to_s - from_s);
+	return area_from(a, 1.0, -INFINITY, hh, frac, to_s - from_s);
 }
 
 /* Walks hour segments from *t (hour *hh, frac into it) until *need is met,
  * at most max of them. Returns 1 and sets *at when met; else 0, with *t,
  * *hh and *need advanced past the segments walked. */
 static inline int
-walk(const double a[24], double *t, int *hh, double frac, double *need, int max, double *at)
+walk(const double a[24], double e, double fl, double *t, int *hh, double frac, double *need,
+     int max, double *at)
 {
+	double va = bucket(a, *hh, e, fl);
+
 	for (int n = 0; n < max; n++) {
 		int next = *hh == 23 ? 0 : *hh + 1;
-		double slope = a[next] - a[*hh]; /* per hour */
-		double v0 = a[*hh] + slope * frac;
+		double vb = bucket(a, next, e, fl);
+		double slope = vb - va; /* per hour */
+		double v0 = va + slope * frac;
 		double len = 1 - frac; /* hours left in this hour */
 		double seg = (v0 + slope * len / 2) * len;
 		if (seg >= *need) {
@@ -192,6 +215,7 @@ walk(const double a[24], double *t, int *hh, double frac, double *need, int max,
 		*need -= seg;
 		*t += len * 3600.0;
 		*hh = next;
+		va = vb;
 		frac = 0;
 	}
 	return 0;
@@ -202,17 +226,18 @@ walk(const double a[24], double *t, int *hh, double frac, double *need, int max,
  * day's worth skip whole days by the day's area, the sum of the buckets
  * (which needed a sum of 24 at every solve when it came first). */
 static double
-solve_from(const double a[24], int hh, double frac, double from_s, double need)
+solve_from(const double a[24], double e, double fl, int hh, double frac, double from_s,
+	   double need)
 {
 	double t = from_s, at;
 
 	if (!(need > 0))
 		return from_s;
-	if (walk(a, &t, &hh, frac, &need, 24, &at))
+	if (walk(a, e, fl, &t, &hh, frac, &need, 24, &at))
 		return at;
 	double day = 0;
 	for (int i = 0; i < 24; i++)
-		day += a[i];
+		day += bucket(a, i, e, fl);
 	if (!(day > 0))
 		return INFINITY;
 	if (need > day) {
@@ -225,7 +250,7 @@ solve_from(const double a[24], int hh, double frac, double from_s, double need)
 		t += days * 86400.0;
 	}
 	/* t is on an hour boundary: a day and one more segment at most. */
-	if (walk(a, &t, &hh, 0, &need, 26, &at))
+	if (walk(a, e, fl, &t, &hh, 0, &need, 26, &at))
 		return at;
 	return t;
 }
@@ -237,7 +262,7 @@ fr_ab_solve(const double a[24], double from_s, double need)
 	double frac;
 
 	clock_of(from_s, &hh, &frac);
-	return solve_from(a, hh, frac, from_s, need);
+	return solve_from(a, 1.0, -INFINITY, hh, frac, from_s, need);
 }
 
 static int
@@ -258,7 +283,7 @@ ab_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	p->floor = floor_;
 	p->tz_s = tz_h * 3600.0;
 	for (int i = 0; i < AB_COOL_CACHE; i++)
-		p->cool[i].dt_h = NAN;
+		p->cool[i].dt_s = NAN;
 	for (int i = 0; i < AB_CLOCK_CACHE; i++)
 		p->clock[i].t_s = NAN;
 	*ctx = p;
@@ -292,41 +317,55 @@ ab_init(void *ctx, void *st, uint32_t s, double now_s)
 	b->last_s = now_s;
 }
 
-/* As fr_ab_cool(b->a, (now - cooled) / 3600, ...), with the factor from the
- * cache: the same double, so the same result. */
+/* exp(-(now - cooled) / inertia) from the cache: the same double. */
+static inline double
+cool_factor(struct ab_ctx *c, const struct ab_state *b, double now_s)
+{
+	if (!(now_s > b->cooled_s))
+		return 1.0;
+	double dt_s = now_s - b->cooled_s;
+	uint64_t bits;
+	memcpy(&bits, &dt_s, sizeof(bits));
+	bits ^= bits >> 29;
+	bits *= UINT64_C(0x9e3779b97f4a7c15);
+	struct ab_cool_entry *ce = &c->cool[bits >> (64 - AB_COOL_BITS)];
+	if (ce->dt_s != dt_s) {
+		ce->dt_s = dt_s;
+		ce->e = exp(-(dt_s / 3600.0) / c->inertia_h);
+	}
+	return ce->e;
+}
+
+/* As fr_ab_cool(b->a, (now - cooled) / 3600, ...). */
 static void
 cool_to(struct ab_ctx *c, struct ab_state *b, double now_s)
 {
 	if (now_s > b->cooled_s) {
-		double dt_h = (now_s - b->cooled_s) / 3600.0;
-		uint64_t bits;
-		memcpy(&bits, &dt_h, sizeof(bits));
-		bits ^= bits >> 29;
-		bits *= UINT64_C(0x9e3779b97f4a7c15);
-		struct ab_cool_entry *ce = &c->cool[bits >> (64 - AB_COOL_BITS)];
-		if (ce->dt_h != dt_h) {
-			ce->dt_h = dt_h;
-			ce->e = exp(-dt_h / c->inertia_h);
-		}
-		cool_by(b->a, ce->e, c->floor);
+		cool_by(b->a, cool_factor(c, b, now_s), c->floor);
 		b->cooled_s = now_s;
 	}
 }
 
 /* As the seed's code: cool first, then add the area since the previous
- * accumulation under the cooled curve. */
+ * accumulation under the cooled curve. The buckets are left as they were
+ * at cooled_s, and the two or three an area reads are cooled on the way
+ * (cooling all 24 at every evaluation was a third of a scan); they are
+ * cooled for good before heating and once a day, which keeps the gaps the
+ * factor cache sees to a day's worth of window instants. */
 static double
 ab_urgency(void *ctx, void *st, double now_s)
 {
 	struct ab_ctx *c = ctx;
 	struct ab_state *b = st;
 
-	cool_to(c, b, now_s);
+	if (now_s - b->cooled_s > AB_REBASE_S)
+		cool_to(c, b, now_s);
 	if (now_s > b->acc_s) {
 		int hh;
 		double frac;
 		clock_cached(c, b->acc_s + c->tz_s, &hh, &frac);
-		b->acc += area_from(b->a, hh, frac, now_s - b->acc_s);
+		b->acc += area_from(b->a, cool_factor(c, b, now_s), c->floor, hh, frac,
+				    now_s - b->acc_s);
 		b->acc_s = now_s;
 	}
 	return b->acc;
@@ -337,18 +376,21 @@ ab_due(void *ctx, void *st, double now_s, double theta)
 {
 	struct ab_ctx *c = ctx;
 	struct ab_state *b = st;
+	/* The curve as it was at the last accumulation. */
+	double e = cool_factor(c, b, b->acc_s), frac;
 	int hh;
-	double frac;
 	(void)now_s;
 
 	clock_cached(c, b->acc_s + c->tz_s, &hh, &frac);
 	if (b->acc >= theta) {
 		/* Already past: step back along the current activity level so
 		 * that sources further past theta come first. */
-		double v = b->a[hh] + (b->a[(hh + 1) % 24] - b->a[hh]) * frac;
+		double v0 = bucket(b->a, hh, e, c->floor);
+		double v = v0 + (bucket(b->a, (hh + 1) % 24, e, c->floor) - v0) * frac;
 		return b->acc_s - (b->acc - theta) / v * 3600.0;
 	}
-	return solve_from(b->a, hh, frac, b->acc_s + c->tz_s, theta - b->acc) - c->tz_s;
+	return solve_from(b->a, e, c->floor, hh, frac, b->acc_s + c->tz_s, theta - b->acc) -
+	       c->tz_s;
 }
 
 static void
@@ -357,15 +399,16 @@ ab_fetched(void *ctx, void *st, const struct fr_fetch *f)
 	struct ab_ctx *c = ctx;
 	struct ab_state *b = st;
 
-	cool_to(c, b, f->now_s);
 	/* A failed fetch saw nothing: the accumulation goes on. */
 	if (f->status == FR_FETCH_ERROR)
 		return;
 	if (f->status == FR_FETCH_OK)
 		for (size_t i = 0; i < f->n_items; i++)
-			if (!isnan(f->published_s[i]))
+			if (!isnan(f->published_s[i])) {
+				cool_to(c, b, f->now_s);
 				fr_ab_heat(b->a, f->published_s[i] + c->tz_s, f->now_s + c->tz_s,
 					   c->inertia_h);
+			}
 	b->acc = 0;
 	b->acc_s = f->now_s;
 	b->last_s = f->now_s;
@@ -374,13 +417,16 @@ ab_fetched(void *ctx, void *st, const struct fr_fetch *f)
 static void
 ab_rhythm(void *ctx, const void *st, double out[24])
 {
-	const struct ab_ctx *c = ctx;
+	struct ab_ctx *c = ctx;
 	const struct ab_state *b = st;
-	/* Buckets follow the clock shifted by tz; report them by UTC hour. */
+	/* Buckets follow the clock shifted by tz; report them by UTC hour, as
+	 * they are at the last accumulation. */
 	int shift = (int)lround(c->tz_s / 3600.0);
 
+	double e = cool_factor(c, b, b->acc_s);
+
 	for (int h = 0; h < 24; h++)
-		out[h] = b->a[((h + shift) % 24 + 24) % 24];
+		out[h] = bucket(b->a, ((h + shift) % 24 + 24) % 24, e, c->floor);
 }
 
 const struct fr_policy_ops fr_policy_airballoon = {
