@@ -31,14 +31,19 @@ struct ab_cool_entry {
 
 /* Hour of day and position within the hour of recent instants (bucket
  * clock), direct-mapped: the evaluations of a batch share their instant, and
- * most accumulations start at one of the last few. */
+ * most accumulations start at one of the last few. With them, for the span
+ * an accumulation from there last asked for, the weights of its two buckets
+ * when it stays within the hour (the common case). */
 #define AB_CLOCK_BITS 6
 #define AB_CLOCK_CACHE (1 << AB_CLOCK_BITS)
 
 struct ab_clock_entry {
 	double t_s; /* NaN: empty */
 	double frac;
+	double span_s; /* NaN: no weights yet */
+	double w0, w1; /* area = w0 a[hh] + w1 a[hh + 1] over span_s, if one */
 	int hh;
+	int one;       /* span_s stays within hour hh */
 };
 
 struct ab_ctx {
@@ -88,10 +93,9 @@ clock_of(double t_s, int *hh, double *frac)
 	*frac = (t_s - h * 3600.0) / 3600.0;
 }
 
-/* clock_of through the context's cache: the same values, without the
- * divisions on the way to the first bucket. */
-static void
-clock_cached(struct ab_ctx *c, double t_s, int *hh, double *frac)
+/* The cache entry of instant t_s, filled. */
+static inline struct ab_clock_entry *
+clock_entry(struct ab_ctx *c, double t_s)
 {
 	uint64_t bits;
 	memcpy(&bits, &t_s, sizeof(bits));
@@ -100,10 +104,39 @@ clock_cached(struct ab_ctx *c, double t_s, int *hh, double *frac)
 	struct ab_clock_entry *ce = &c->clock[bits >> (64 - AB_CLOCK_BITS)];
 	if (ce->t_s != t_s) {
 		ce->t_s = t_s;
+		ce->span_s = NAN;
 		clock_of(t_s, &ce->hh, &ce->frac);
 	}
+	return ce;
+}
+
+/* clock_of through the context's cache: the same values, without the
+ * divisions on the way to the first bucket. */
+static inline void
+clock_cached(struct ab_ctx *c, double t_s, int *hh, double *frac)
+{
+	const struct ab_clock_entry *ce = clock_entry(c, t_s);
+
 	*hh = ce->hh;
 	*frac = ce->frac;
+}
+
+/* The entry of from_s with the weights of a span of span_s seconds from
+ * there: the trapezoid from frac to f1 within the hour, (v0 + (v1 - v0)
+ * (frac + f1) / 2) (f1 - frac), written as w0 v0 + w1 v1. */
+static inline const struct ab_clock_entry *
+span_cached(struct ab_ctx *c, double from_s, double span_s)
+{
+	struct ab_clock_entry *ce = clock_entry(c, from_s);
+
+	if (ce->span_s != span_s) {
+		double f1 = ce->frac + span_s / 3600.0, mid = (ce->frac + f1) / 2;
+		ce->span_s = span_s;
+		ce->one = f1 <= 1 && span_s < 86400.0 * (1 - 1e-12);
+		ce->w0 = (1 - mid) * (f1 - ce->frac);
+		ce->w1 = mid * (f1 - ce->frac);
+	}
+	return ce;
 }
 
 void
@@ -285,7 +318,7 @@ ab_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	for (int i = 0; i < AB_COOL_CACHE; i++)
 		p->cool[i].dt_s = NAN;
 	for (int i = 0; i < AB_CLOCK_CACHE; i++)
-		p->clock[i].t_s = NAN;
+		p->clock[i].t_s = p->clock[i].span_s = NAN;
 	*ctx = p;
 	return 0;
 }
@@ -361,11 +394,13 @@ ab_urgency(void *ctx, void *st, double now_s)
 	if (now_s - b->cooled_s > AB_REBASE_S)
 		cool_to(c, b, now_s);
 	if (now_s > b->acc_s) {
-		int hh;
-		double frac;
-		clock_cached(c, b->acc_s + c->tz_s, &hh, &frac);
-		b->acc += area_from(b->a, cool_factor(c, b, now_s), c->floor, hh, frac,
-				    now_s - b->acc_s);
+		double span = now_s - b->acc_s, e = cool_factor(c, b, now_s);
+		const struct ab_clock_entry *ce = span_cached(c, b->acc_s + c->tz_s, span);
+		if (ce->one)
+			b->acc += ce->w0 * bucket(b->a, ce->hh, e, c->floor) +
+				  ce->w1 * bucket(b->a, ce->hh == 23 ? 0 : ce->hh + 1, e, c->floor);
+		else
+			b->acc += area_from(b->a, e, c->floor, ce->hh, ce->frac, span);
 		b->acc_s = now_s;
 	}
 	return b->acc;
