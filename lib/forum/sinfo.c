@@ -53,6 +53,10 @@ struct board {
 	 * yet, and for how many cycles they have been looked for. */
 	int64_t count, owed;
 	uint32_t owed_age;
+	/* Posts collected past what their row counted (they came between the
+	 * row and the thread being read): the next reading of the count holds
+	 * them, and no row will account for them again. */
+	int64_t prepaid;
 };
 
 struct fr_sinfo {
@@ -467,6 +471,7 @@ fr_sinfo_save(const struct fr_sinfo *f, void **blob, size_t *len)
 		put_u64(&w, (uint64_t)f->boards[i].count);
 		put_u64(&w, (uint64_t)f->boards[i].owed);
 		put_u32(&w, f->boards[i].owed_age);
+		put_u64(&w, (uint64_t)f->boards[i].prepaid);
 	}
 	put_u32(&w, (uint32_t)f->n_threads);
 	for (size_t i = 0; i < f->n_threads; i++) {
@@ -613,6 +618,8 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 			f->boards[b].count = (int64_t)get_u64(&r);
 			f->boards[b].owed = (int64_t)get_u64(&r);
 			f->boards[b].owed_age = get_u32(&r);
+			if (!v4)
+				f->boards[b].prepaid = (int64_t)get_u64(&r);
 		}
 	}
 	uint32_t nt = get_u32(&r);
@@ -1446,6 +1453,10 @@ on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t 
 	 * them. */
 	if (!go && tk->want > (int64_t)t->n_posts)
 		t->n_posts = (uint32_t)tk->want;
+	/* More than the row counted: posts that came since it was read. */
+	if (!go && tk->want >= 0 && (int64_t)t->n_posts > tk->want && t->board >= 0 &&
+	    (size_t)t->board < f->n_boards && f->bcount_col >= 0)
+		f->boards[t->board].prepaid += (int64_t)t->n_posts - tk->want;
 	if (go && c->st.pages + c->qn < c->max_pages) {
 		char *g = norm(go);
 		if (g && enqueue_thread(c, g, tk->board, tk->thread, d, 1, tk->since) > 0) {
@@ -2138,6 +2149,8 @@ on_entry(struct fr_sinfo_cycle *c, struct fr_fpage *p, size_t body_len)
 			int64_t now = r->nums[f->bcount_col];
 			if (bd->count >= 0 && (size_t)b < c->n_bw) {
 				int64_t gained = now > bd->count ? now - bd->count : 0;
+				gained = gained > bd->prepaid ? gained - bd->prepaid : 0;
+				bd->prepaid = 0;
 				if (bd->owed_age >= OWED_CYCLES)
 					bd->owed = 0;
 				c->bw[b].want = gained + bd->owed;
