@@ -28,6 +28,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 /* Response tags: the source id, and this bit for its host's robots.txt. */
 #define TAG_ROBOTS 1u
@@ -93,6 +94,11 @@ struct crawl {
 	uint64_t tx_new, tx_updated;
 	struct fr_fdate *fdate;         /* forums' date detector (NULL: no forum) */
 	struct fr_sinfo_opts fopts;
+	/* Leases (fr_store_claim): this worker's name, and how long a claim
+	 * lasts (twice the transfer timeout; renewed at each further request
+	 * of a fetch). */
+	char worker[320];
+	double lease_s;
 	int stopping;
 	int fatal;               /* the store failed: stop */
 	char *fatal_err;
@@ -899,6 +905,173 @@ forum_page_done(struct crawl *c, uint32_t i, const struct fr_response *res, doub
 	c->deferred[c->n_deferred++] = i;
 }
 
+/* ---- several workers on one store: leases -------------------------------- */
+
+/* --once: a source another worker is fetching is asked about again this
+ * soon (its commit, not its lease's end, is what the run waits for). */
+#define ONCE_RECHECK_S 1.0
+
+/* Puts source i's stored policy state into the scheduler (when it is this
+ * policy's and fits). */
+static void
+reseed(struct crawl *c, uint32_t i, double now)
+{
+	const struct fr_store_source *r = &c->src[i].row;
+
+	if (r->policy && !strcmp(r->policy, c->ops->name) && r->policy_state)
+		fr_sched_set_state(c->sched, i, r->policy_state, r->policy_state_len, now);
+}
+
+/* Another worker fetched source i since this one loaded or stored its row:
+ * the stored row (validators, errors, backoff, that worker's learned state)
+ * replaces this worker's copy (the caller reseeds the scheduler). In a group the row is read without a lock (store.h); nothing of this
+ * source can be in the open group (the other worker's commit came after
+ * ours). Returns 0, or -1 when the row cannot be read (fatal). */
+static int
+reload(struct crawl *c, uint32_t i)
+{
+	struct csrc *cs = &c->src[i];
+	struct fr_store_source fresh;
+	char e[512];
+
+	if (fr_store_get_source(c->st, cs->row.id, &fresh, e, sizeof(e)) < 0) {
+		logf_(c, "source %lld: %s: reloading its row: %s", (long long)cs->row.id, cs->row.url,
+		      e);
+		fatal(c, e);
+		return -1;
+	}
+	fr_store_source_clear(&cs->row);
+	cs->row = fresh;
+	/* A forum's structure is read again from the stored state. */
+	if (cs->forum && !cs->cyc) {
+		fr_sinfo_free(cs->forum);
+		cs->forum = NULL;
+	}
+	return 0;
+}
+
+/* The holds a stored row implies: its error backoff, else its publisher
+ * hints from its last fetch (as learn sets them after a fetch). */
+static void
+hold_from_row(struct crawl *c, uint32_t i, double now)
+{
+	const struct fr_store_source *r = &c->src[i].row;
+	double hold = -INFINITY;
+
+	if (r->err_count > 0 && r->backoff_until_s > now)
+		hold = r->backoff_until_s;
+	else if (r->err_count == 0 && c->o->hints && hint_s(c, r) > 0)
+		hold = r->last_fetch_s + hint_s(c, r);
+	fr_sched_hold(c->sched, i, hold, now);
+}
+
+/* Claims source i just before its fetch starts. Returns 0 to fetch it,
+ * 1 when not now:
+ *  - another worker's lease runs: the source is held until about its end
+ *    (--once: asked again soon) and the scheduler picks another;
+ *  - another worker fetched it since this worker's copy of the row: the
+ *    row and the policy state are reloaded, the choice counts against the
+ *    budget as a fetch would (else every worker would spend its whole
+ *    budget on fetches, and the sources be fetched as often as there are
+ *    workers), the lease is released, and the scheduler chooses again with
+ *    what the other worker learned (--once: the source is done).
+ * On SQLite every claim is granted without a look at the file. A store
+ * failure is fatal (1). */
+static int
+claim(struct crawl *c, uint32_t i, double now)
+{
+	struct csrc *cs = &c->src[i];
+	double lf = -1, held = 0;
+	char e[512];
+	int rc = fr_store_claim(c->st, cs->row.id, c->worker, now + c->lease_s, now, &lf, &held, e,
+				sizeof(e));
+
+	if (rc < 0) {
+		logf_(c, "source %lld: %s: claim: %s", (long long)cs->row.id, cs->row.url, e);
+		fatal(c, e);
+		return 1;
+	}
+	if (rc == 1) {
+		c->stats.lease_held++;
+		if (c->o->once && held > now + ONCE_RECHECK_S)
+			held = now + ONCE_RECHECK_S;
+		fr_sched_hold(pick(c), i, held > now ? held : now + ONCE_RECHECK_S, now);
+		return 1;
+	}
+	if (!(lf > cs->row.last_fetch_s))
+		return 0;
+	c->stats.fetched_elsewhere++;
+	if (reload(c, i) < 0)
+		return 1;
+	if (c->order) {
+		/* --once: fetched this run, by another worker. */
+		reseed(c, i, now);
+		fr_sched_hold(c->order, i, INFINITY, now);
+		if (!cs->done_once) {
+			cs->done_once = 1;
+			c->n_done_once++;
+		}
+	} else {
+		/* A failed fetch teaches the policy nothing (policy.h); the
+		 * stored state then replaces its own. */
+		struct fr_fetch f = {now, FR_FETCH_ERROR, 0, NULL, NULL};
+
+		fr_sched_done(c->sched, i, &f);
+		reseed(c, i, now);
+		hold_from_row(c, i, now);
+	}
+	if (fr_store_release(c->st, cs->row.id, e, sizeof(e)) < 0) {
+		logf_(c, "source %lld: %s: release: %s", (long long)cs->row.id, cs->row.url, e);
+		fatal(c, e);
+	}
+	return 1;
+}
+
+/* Renews source i's lease before a further request of its fetch (the feed
+ * after robots.txt, a redirect's next hop, a forum's next page). Returns 0
+ * to go on, 1 when another worker has taken the source over (this lease ran
+ * out: a long pause on a 429): the fetch is dropped unstored (a forum's
+ * cycle undone), the policy learns nothing, and the source waits for that
+ * worker's lease. A store failure is fatal (0: the fetch finishes, its
+ * commit is skipped). */
+static int
+renew(struct crawl *c, uint32_t i, double now)
+{
+	struct csrc *cs = &c->src[i];
+	double held = 0;
+	char e[512];
+	int rc = fr_store_claim(c->st, cs->row.id, c->worker, now + c->lease_s, now, NULL, &held, e,
+				sizeof(e));
+
+	if (rc < 0) {
+		logf_(c, "source %lld: %s: renewing its lease: %s", (long long)cs->row.id, cs->row.url,
+		      e);
+		fatal(c, e);
+		return 0;
+	}
+	if (rc == 0)
+		return 0;
+	logf_(c, "source %lld: %s: another worker took it over mid-fetch (this worker's lease ran "
+		 "out): not stored",
+	      (long long)cs->row.id, cs->row.url);
+	if (cs->cyc) {
+		fr_sinfo_cycle_end(cs->cyc, 0);
+		cs->cyc = NULL;
+		cs->cyc_bytes = 0;
+	}
+	free(cs->hop_url);
+	cs->hop_url = NULL;
+	cs->hops = 0;
+	struct fr_fetch f = {now, FR_FETCH_ERROR, 0, NULL, NULL};
+	fr_sched_finish(c->sched, i, &f);
+	if (c->order)
+		fr_sched_finish(c->order, i, &f);
+	reseed(c, i, now);
+	c->stats.lease_held++;
+	fr_sched_hold(pick(c), i, held > now ? held : now + ONCE_RECHECK_S, now);
+	return 1;
+}
+
 /* ---- starting fetches ---------------------------------------------------- */
 
 static int
@@ -936,9 +1109,11 @@ deny(struct crawl *c, uint32_t i, double now)
 		finish(c, i, NULL, why, now);
 }
 
-/* Starts source i's fetch at now (the scheduler chose it). Returns 0, or
- * -1 when it cannot start yet (robots.txt of its origin is being fetched
- * for another source: it is held back a little). */
+/* Starts source i's fetch at now (the scheduler chose it). Returns 0, -1
+ * when it cannot start yet (robots.txt of its origin is being fetched for
+ * another source: it is held back a little), or -2 when its claim was not
+ * granted (claim(): the scheduler may offer it again at this same instant,
+ * so the caller lets time move first). */
 static int
 start(struct crawl *c, uint32_t i, double now)
 {
@@ -946,9 +1121,19 @@ start(struct crawl *c, uint32_t i, double now)
 	enum fr_robots_verdict v = FR_ROBOTS_ALLOWED;
 	double cd = -1;
 
+	/* Claimed first: a robots.txt check that answers "fetch it" expects
+	 * that fetch to follow. */
+	if (claim(c, i, now) != 0)
+		return -2;
 	if (c->robots)
 		v = fr_robots_cache_check(c->robots, cs->row.url, now, &cd);
 	if (v == FR_ROBOTS_PENDING) {
+		char e[512];
+
+		if (fr_store_release(c->st, cs->row.id, e, sizeof(e)) < 0) {
+			logf_(c, "source %lld: %s: release: %s", (long long)cs->row.id, cs->row.url, e);
+			fatal(c, e);
+		}
 		fr_sched_hold(pick(c), i, now + 1, now);
 		return -1;
 	}
@@ -1008,8 +1193,8 @@ follow(struct crawl *c, uint32_t i, const struct fr_response *res, double now)
 	} else {
 		/* Another host: asked at once (its own sources' gaps are not
 		 * tracked across this chain; see docs/crawl.md). */
-		(void)now;
-		submit_feed(c, i);
+		if (renew(c, i, now) == 0)
+			submit_feed(c, i);
 	}
 	return 1;
 }
@@ -1338,6 +1523,17 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 	c->o = o;
 	c->st = st;
 	fr_rng_seed(&c->rng, o->seed);
+	if (o->worker && *o->worker) {
+		snprintf(c->worker, sizeof(c->worker), "%s", o->worker);
+	} else {
+		char host[256];
+
+		if (gethostname(host, sizeof(host)) != 0)
+			snprintf(host, sizeof(host), "localhost");
+		host[sizeof(host) - 1] = '\0';
+		snprintf(c->worker, sizeof(c->worker), "%s:%ld", host, (long)getpid());
+	}
+	c->lease_s = 2 * (o->fetch.timeout_s > 0 ? o->fetch.timeout_s : 30);
 	if (fr_params_parse(&params, o->policy ? o->policy : "freshet", err, errlen) < 0)
 		return -1;
 	if (!(c->ops = fr_policy_find(params.name)))
@@ -1374,6 +1570,8 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 
 			if (c->src[j].feed_at <= now) {
 				c->deferred[k] = c->deferred[--c->n_deferred];
+				if (renew(c, j, now) != 0)
+					continue;
 				fr_sched_host_request(pick(c), j, now);
 				submit_feed(c, j);
 			} else {
@@ -1389,7 +1587,8 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		size_t room_cap = 2 * fetch_room(c);
 		while (!stopping && fr_fetchq_running(c->fetcher) < room_cap &&
 		       fr_sched_next(pick(c), now, &i, &at) && at <= now) {
-			start(c, i, now);
+			if (start(c, i, now) == -2)
+				break; /* at <= now: the loop comes back in a millisecond */
 			at = INFINITY;
 		}
 		c->stats.next_due_s = isfinite(at) ? at : 0;
@@ -1429,6 +1628,11 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 	fr_fetchq_stop(c->fetcher);
 	group_commit(c);
 	save_context(c);
+	if (c->stats.lease_held || c->stats.fetched_elsewhere)
+		logf_(c, "worker %s: %llu choices were being fetched by another worker, %llu had been "
+			 "fetched by one (state reloaded)",
+		      c->worker, (unsigned long long)c->stats.lease_held,
+		      (unsigned long long)c->stats.fetched_elsewhere);
 	if (!c->fatal && fr_store_checkpoint(c->st, c->errbuf, sizeof(c->errbuf)) < 0)
 		logf_(c, "store: %s", c->errbuf);
 	progress(c, fr_time_now());

@@ -26,6 +26,12 @@ struct fr_crawl_stats {
 	uint64_t bytes;         /* on the wire */
 	uint64_t with_delay;    /* new items with a publication time in the run */
 	double delay_sum_s;     /* sum of (first seen - published) over those */
+	/* Several workers on one store (leases, fr_store_claim): sources
+	 * chosen while another worker was fetching them (held back until
+	 * about its lease's end), and sources another worker had fetched since
+	 * this one last knew (their row and learned state reloaded, and the
+	 * choice made again). 0 on a store of one process (SQLite). */
+	uint64_t lease_held, fetched_elsewhere;
 	size_t running;         /* transfers in flight */
 	size_t sources;         /* sources crawled */
 	double started_s, now_s, next_due_s; /* next_due_s: when the next fetch may go, or 0 */
@@ -68,6 +74,9 @@ struct fr_crawl_opts {
 	double commit_interval_s;
 	uint32_t commit_max;
 	int once;                    /* fetch every source once, then return */
+	/* This worker's name in the store's leases (fr_store_claim), unique
+	 * among the workers sharing a store; NULL: "HOST:PID". */
+	const char *worker;
 	double duration_s;           /* return after this long (0: until stopped) */
 	uint64_t seed;               /* jitter of the backoff */
 	struct fr_fetch_opts fetch;  /* timeouts, User-Agent, connect-to, ... */
@@ -86,7 +95,15 @@ struct fr_crawl_opts {
 void fr_crawl_opts_init(struct fr_crawl_opts *o);
 
 /* Crawls the active sources of st until stopped, o->duration_s has passed,
- * or (o->once) every source was fetched once. Each fetch's new items,
+ * or (o->once) every source was fetched once (by this worker or, on a
+ * shared store, another). Each source is claimed in the store just before
+ * its fetch (a lease of twice the transfer timeout, renewed at each further
+ * request of the fetch: robots.txt first, redirects, a forum's pages), so
+ * that workers sharing a store (PostgreSQL) split the sources between them:
+ * a source another worker is fetching waits until about that lease's end;
+ * one another worker fetched since has its row and learned state reloaded
+ * and counts against the budget as a fetch would, then the scheduler
+ * chooses again. Each fetch's new items,
  * the source's state (validators, errors, learned policy state, hints)
  * and a fetch log row are committed together, all or nothing (in a group
  * transaction shared with the fetches that end close to it); the policy's

@@ -345,7 +345,8 @@ cmd_add(int argc, char **argv)
 	fprintf(stderr, "freshet add: added %lu, already present %lu", a.added, a.present);
 	if (a.bad)
 		fprintf(stderr, ", %lu bad", a.bad);
-	fprintf(stderr, " (%s)\n", dbopt_path(db));
+	char shown[1024];
+	fprintf(stderr, " (%s)\n", fr_store_display_name(dbopt_path(db), shown, sizeof(shown)));
 	rc = failed || a.bad ? EXIT_FAIL : EXIT_OK;
 out:
 	free(inputs);

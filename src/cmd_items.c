@@ -262,7 +262,9 @@ cmd_items(int argc, char **argv)
 	if (!st)
 		return EXIT_FAIL;
 	if (source && fr_store_find_source(st, source, &source_id) < 0) {
-		cli_err("items", "--source: no source '%s' in %s", source, dbopt_path(db));
+		char shown[1024];
+		cli_err("items", "--source: no source '%s' in %s", source,
+			fr_store_display_name(dbopt_path(db), shown, sizeof(shown)));
 		fr_store_close(st);
 		return EXIT_FAIL;
 	}

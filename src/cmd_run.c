@@ -33,6 +33,8 @@ static const char USAGE[] =
     "\n"
     "options:\n"
     "  --db PATH            the store (default $FRESHET_DB, else ./freshet.db)\n"
+    "  --worker NAME        this worker's name when several share a PostgreSQL store\n"
+    "                       (each claims a source before fetching it; default HOST:PID)\n"
     "  --once               fetch every source once (politely), then exit\n"
     "  --duration T         stop after T (e.g. 90s, 10m, 2h; default: run until stopped)\n"
     "  --policy SPEC        scheduling policy, as in 'freshet simulate' (default freshet)\n"
@@ -175,6 +177,12 @@ cmd_run(int argc, char **argv)
 			return EXIT_USAGE;
 		if (!strcmp(a, "--db")) {
 			db_arg = v;
+		} else if (!strcmp(a, "--worker")) {
+			if (!*v || strlen(v) > 200) {
+				cli_err("run", "--worker wants a name of 1 to 200 bytes");
+				return EXIT_USAGE;
+			}
+			o.worker = v;
 		} else if (!strcmp(a, "--duration")) {
 			if (fr_duration_parse(v, &o.duration_s) < 0 || !(o.duration_s > 0)) {
 				cli_err("run", "--duration wants a duration like 90s or 2h, not '%s'",
