@@ -656,6 +656,12 @@ parse_time(const struct ctx *c, size_t i, struct dt *d)
 			    glued(c, j + 1))
 				j += 2; /* fractions of a second are dropped */
 		}
+	} else if (letter_tok(c, j + 1, 'H') && glued(c, j + 1) && num(c, j + 2, 2, 2) &&
+		   glued(c, j + 2)) {
+		/* "19h30", "10h15" (French, Portuguese): an h between the
+		 * hour and its minutes, glued */
+		mi = c->t[j + 2].num;
+		j += 3;
 	} else if (name(c, j + 1, FR_FDV_HMARK)) {
 		j += 2;
 		if (num(c, j, 1, 2) && name(c, j + 1, FR_FDV_MINMARK)) {

@@ -172,6 +172,10 @@ static const struct row {
 	/* a connector CLDR has no pattern for (Spanish has no atTime) */
 	{"es", "Hoy a las 09:12", "Hoy a las 09:12", "2024-03-15T09:12:00Z", FR_FDATE_MINUTE},
 	{"pl", "wczoraj o 10:15", "wczoraj o 10:15", "2024-03-14T10:15:00Z", FR_FDATE_MINUTE},
+	/* an h between hour and minutes */
+	{"fr", "hier à 19h30", "hier à 19h30", "2024-03-14T19:30:00Z", FR_FDATE_MINUTE},
+	{"fr", "le 3 mars 2024 à 9h05", "3 mars 2024 à 9h05", "2024-03-03T09:05:00Z",
+	 FR_FDATE_MINUTE},
 	/* no locale given: every default locale, D M Y first */
 	{NULL, "05/02/1999", "05/02/1999", "1999-02-05T00:00:00Z", FR_FDATE_DAY},
 	{NULL, "25 листопада 2019", NULL, NULL, FR_FDATE_DAY}, /* Ukrainian: not loaded */
