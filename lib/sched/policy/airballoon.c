@@ -13,16 +13,14 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Cooling factors exp(-dt / inertia) by the exact dt, direct-mapped: the
- * scheduler evaluates at the instants of a rate-limit window, so the gaps
- * since the last cooling repeat, and exp was a tenth of a simulation. Small
- * enough to stay in the first-level cache: with the buckets cooled for good
- * once a day (AB_REBASE_S), the simulator's gaps are a day's worth of
- * window instants. */
+/* Cooling factors exp(-dt / inertia) by the exact dt, direct-mapped, for
+ * the curve at an instant other than the one being evaluated (a due time
+ * from an earlier accumulation, the rhythm): the gaps repeat. */
 #define AB_COOL_BITS 10
 #define AB_COOL_CACHE (1 << AB_COOL_BITS)
-/* Buckets are cooled for good at least this often. */
-#define AB_REBASE_S 86400.0
+/* The shared reference moves a day at a time (less for an inertia under 40
+ * hours, so that a day's factor cannot underflow). */
+#define AB_STEP_S 86400.0
 
 struct ab_cool_entry {
 	double dt_s; /* NaN: empty */
@@ -50,6 +48,10 @@ struct ab_ctx {
 	double inertia_h;
 	double floor;
 	double tz_s;
+	/* The shared reference (see shared_factor): grid points grid0_s +
+	 * k step_s, and the last instant asked, its grid point and factor. */
+	double grid0_s, step_s;
+	double memo_t_s, memo_ref_s, memo_e;
 	struct ab_cool_entry cool[AB_COOL_CACHE];
 	struct ab_clock_entry clock[AB_CLOCK_CACHE];
 };
@@ -304,7 +306,6 @@ ab_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 {
 	double inertia_h, floor_, tz_h;
 
-	(void)env;
 	if (fr_params_double(params, "inertia", 960, 1e-3, 1e9, &inertia_h, err, errlen) < 0 ||
 	    fr_params_double(params, "floor", 0.01, 1e-9, 1e9, &floor_, err, errlen) < 0 ||
 	    fr_params_double(params, "tz", 0, -24, 24, &tz_h, err, errlen) < 0)
@@ -315,6 +316,9 @@ ab_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	p->inertia_h = inertia_h;
 	p->floor = floor_;
 	p->tz_s = tz_h * 3600.0;
+	p->grid0_s = env->start_s;
+	p->step_s = inertia_h * 40 * 3600.0 < AB_STEP_S ? inertia_h * 40 * 3600.0 : AB_STEP_S;
+	p->memo_t_s = NAN;
 	for (int i = 0; i < AB_COOL_CACHE; i++)
 		p->cool[i].dt_s = NAN;
 	for (int i = 0; i < AB_CLOCK_CACHE; i++)
@@ -369,32 +373,62 @@ cool_factor(struct ab_ctx *c, const struct ab_state *b, double now_s)
 	return ce->e;
 }
 
-/* As fr_ab_cool(b->a, (now - cooled) / 3600, ...). */
-static void
-cool_to(struct ab_ctx *c, struct ab_state *b, double now_s)
+/* The cooling of all sources is expressed from one shared reference: the
+ * grid point at or before the instant asked. A source's buckets are kept as
+ * of the reference (cooled_s): then the factor from there to now, which an
+ * evaluation needs, is the same for every source evaluated at that instant
+ * (a batch's), computed once. Returns it and sets *ref_s. */
+static inline double
+shared_factor(struct ab_ctx *c, double t_s, double *ref_s)
 {
-	if (now_s > b->cooled_s) {
-		cool_by(b->a, cool_factor(c, b, now_s), c->floor);
-		b->cooled_s = now_s;
+	if (t_s != c->memo_t_s) {
+		double ref = c->grid0_s + floor((t_s - c->grid0_s) / c->step_s) * c->step_s;
+		c->memo_t_s = t_s;
+		c->memo_ref_s = ref <= t_s ? ref : ref - c->step_s;
+		c->memo_e = exp(-((t_s - c->memo_ref_s) / 3600.0) / c->inertia_h);
 	}
+	*ref_s = c->memo_ref_s;
+	return c->memo_e;
+}
+
+/* Expresses the buckets as of ref_s instead of cooled_s, keeping what they
+ * are at every later instant, max(floor, a exp(-(t - cooled) / inertia)).
+ * Forward, this is the seed's cooling, held at the floor (ref_s comes after
+ * the last heating: see ab_fetched). Backward (a new source, a restored
+ * state) the buckets only grow, and the floor applied at evaluation keeps
+ * them exact. */
+static void
+rebase(struct ab_ctx *c, struct ab_state *b, double ref_s)
+{
+	double dt_h = (ref_s - b->cooled_s) / 3600.0;
+
+	if (dt_h > 0)
+		cool_by(b->a, exp(-dt_h / c->inertia_h), c->floor);
+	else {
+		double f = exp(-dt_h / c->inertia_h);
+		for (int i = 0; i < 24; i++)
+			b->a[i] *= f;
+	}
+	b->cooled_s = ref_s;
 }
 
 /* As the seed's code: cool first, then add the area since the previous
- * accumulation under the cooled curve. The buckets are left as they were
- * at cooled_s, and the two or three an area reads are cooled on the way
- * (cooling all 24 at every evaluation was a third of a scan); they are
- * cooled for good before heating and once a day, which keeps the gaps the
- * factor cache sees to a day's worth of window instants. */
+ * accumulation under the cooled curve. The buckets stay as of the shared
+ * reference, and the two or three an area reads are cooled on the way by
+ * the factor every source shares at this instant (cooling all 24 at every
+ * evaluation was a third of a scan, and a factor per source a cache lookup
+ * each). */
 static double
 ab_urgency(void *ctx, void *st, double now_s)
 {
 	struct ab_ctx *c = ctx;
 	struct ab_state *b = st;
+	double ref, e = shared_factor(c, now_s, &ref);
 
-	if (now_s - b->cooled_s > AB_REBASE_S)
-		cool_to(c, b, now_s);
+	if (b->cooled_s != ref)
+		rebase(c, b, ref);
 	if (now_s > b->acc_s) {
-		double span = now_s - b->acc_s, e = cool_factor(c, b, now_s);
+		double span = now_s - b->acc_s;
 		const struct ab_clock_entry *ce = span_cached(c, b->acc_s + c->tz_s, span);
 		if (ce->one)
 			b->acc += ce->w0 * bucket(b->a, ce->hh, e, c->floor) +
@@ -411,8 +445,11 @@ ab_due(void *ctx, void *st, double now_s, double theta)
 {
 	struct ab_ctx *c = ctx;
 	struct ab_state *b = st;
-	/* The curve as it was at the last accumulation. */
-	double e = cool_factor(c, b, b->acc_s), frac;
+	/* The curve as it was at the last accumulation (mostly the instant
+	 * just evaluated, whose factor is at hand). */
+	double frac, e = b->acc_s == c->memo_t_s && b->cooled_s == c->memo_ref_s
+				 ? c->memo_e
+				 : cool_factor(c, b, b->acc_s);
 	int hh;
 	(void)now_s;
 
@@ -428,6 +465,25 @@ ab_due(void *ctx, void *st, double now_s, double theta)
 	       c->tz_s;
 }
 
+/* As fr_ab_heat(a cooled to now, ...) on buckets kept as of the reference,
+ * whose factor to now is e: the item's shares are scaled up by 1 / e, and a
+ * bucket below the floor now is first lifted to it (the seed heats the
+ * cooled bucket, which the floor holds). */
+static void
+heat(struct ab_ctx *c, struct ab_state *b, double created_s, double now_s, double e)
+{
+	int hh;
+	double frac, age_h = (now_s - created_s) / 3600.0, lift = c->floor / e;
+
+	if (age_h < 0)
+		age_h = 0;
+	double w = exp(-age_h / c->inertia_h) / e;
+	clock_of(created_s, &hh, &frac);
+	double *x = &b->a[hh], *y = &b->a[(hh + 1) % 24];
+	*x = (*x < lift ? lift : *x) + w * (1 - frac);
+	*y = (*y < lift ? lift : *y) + w * frac;
+}
+
 static void
 ab_fetched(void *ctx, void *st, const struct fr_fetch *f)
 {
@@ -440,9 +496,10 @@ ab_fetched(void *ctx, void *st, const struct fr_fetch *f)
 	if (f->status == FR_FETCH_OK)
 		for (size_t i = 0; i < f->n_items; i++)
 			if (!isnan(f->published_s[i])) {
-				cool_to(c, b, f->now_s);
-				fr_ab_heat(b->a, f->published_s[i] + c->tz_s, f->now_s + c->tz_s,
-					   c->inertia_h);
+				double ref, e = shared_factor(c, f->now_s, &ref);
+				if (b->cooled_s != ref)
+					rebase(c, b, ref);
+				heat(c, b, f->published_s[i] + c->tz_s, f->now_s + c->tz_s, e);
 			}
 	b->acc = 0;
 	b->acc_s = f->now_s;
