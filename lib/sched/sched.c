@@ -17,8 +17,10 @@
 /* When theta must come down, it comes down to this share of the lowest
  * urgency in the batch. */
 #define THETA_UNDERSHOOT 0.8
-/* select=scan: the cut is this share of the last batch's lowest urgency. */
-#define SCAN_CUT 0.8
+/* select=scan: the cut is this share of the last batch's lowest urgency
+ * (0.8: 1,300 of 4,106 pass on the default world, 0.9: fewer, and a
+ * fallback is still cheaper than ranking them all). */
+#define SCAN_CUT 0.9
 /* At most this many due-time evaluations per call are spent on rebuilds. */
 #define REBUILD_SHARE 8
 /* park_head/park_next: the end of a list, and a source in none. */
@@ -735,7 +737,16 @@ cand_push(struct fr_sched *s, uint32_t src, double u)
 	uint64_t bits;
 	memcpy(&bits, &pos, sizeof(bits));
 	c->rank_u = ~bits;
-	c->rank_tie = (uint64_t)s->last_seq[src] << 32 | src;
+	c->rank_tie = (uint64_t)(int64_t)s->last_seq[src] << 32 | src;
+}
+
+/* Whether a host can be busy past the instant of its last call: a gap, a
+ * hold (Retry-After) or a live fetch in flight. Without, the check per
+ * candidate is skipped. */
+static inline int
+hosts_can_wait(const struct fr_sched *s)
+{
+	return s->any_gap || s->host_hold || s->host_begin;
 }
 
 /* Notes that i's host is in its gap, remembering the source whose host
@@ -762,6 +773,8 @@ build_scan_batch(struct fr_sched *s, struct group *g, double t)
 	 * in flight, ever due). */
 	size_t m = fr_heap_collect(g->heap, DBL_MAX, s->coll, g->n_members, s->coll_stack);
 
+	int busy = hosts_can_wait(s);
+
 	s->n_cand = 0;
 	s->n_stash = 0;
 	s->best_blocked = UINT32_MAX;
@@ -774,7 +787,7 @@ build_scan_batch(struct fr_sched *s, struct group *g, double t)
 		}
 		if (s->hold_s && s->hold_s[i] > t)
 			continue;
-		if (s->host_free_s[s->host[i]] > t) {
+		if (busy && s->host_free_s[s->host[i]] > t) {
 			note_blocked(s, i);
 			continue;
 		}
@@ -831,6 +844,7 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 	uint32_t extra, n_due, li;
 	double key, th = theta(g);
 	int out_of_heap = 0; /* candidates removed from the heap (pass 2) */
+	int busy = hosts_can_wait(s);
 
 	if (k == 0)
 		k = 1;
@@ -862,7 +876,7 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 			fr_heap_set(g->heap, li, due_of(s, i, t), s->last_seq[i]);
 			continue;
 		}
-		if (s->host_free_s[s->host[i]] > t) {
+		if (busy && s->host_free_s[s->host[i]] > t) {
 			note_blocked(s, i);
 			continue;
 		}

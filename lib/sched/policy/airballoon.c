@@ -54,6 +54,8 @@ struct ab_ctx {
 	double memo_t_s, memo_ref_s, memo_e;
 	struct ab_clock_entry *last_span; /* the entry span_cached returned last */
 	int span_run;                     /* >= 0: try last_span first (span_cached) */
+	struct ab_clock_entry *last_clock; /* the same for clock_cached */
+	int clock_run;
 	struct ab_cool_entry cool[AB_COOL_CACHE];
 	struct ab_clock_entry clock[AB_CLOCK_CACHE];
 };
@@ -115,11 +117,23 @@ clock_entry(struct ab_ctx *c, double t_s)
 }
 
 /* clock_of through the context's cache: the same values, without the
- * divisions on the way to the first bucket. */
+ * divisions on the way to the first bucket. The due times computed after a
+ * batch's fetches all start at its instant: the entry returned last is
+ * tried first, while that keeps paying (as in span_cached). */
 static inline void
 clock_cached(struct ab_ctx *c, double t_s, int *hh, double *frac)
 {
-	const struct ab_clock_entry *ce = clock_entry(c, t_s);
+	const struct ab_clock_entry *ce = c->last_clock;
+
+	if (c->clock_run >= 0 && ce->t_s == t_s) {
+		c->clock_run += c->clock_run < 64;
+	} else {
+		if (c->clock_run >= 0)
+			c->clock_run = c->clock_run >= 8 ? c->clock_run - 8 : -256;
+		else
+			c->clock_run++;
+		ce = c->last_clock = clock_entry(c, t_s);
+	}
 
 	*hh = ce->hh;
 	*frac = ce->frac;
@@ -249,14 +263,11 @@ walk(const double a[24], double e, double fl, double *t, int *hh, double frac, d
 		double len = 1 - frac; /* hours left in this hour */
 		double seg = (v0 + slope * len / 2) * len;
 		if (seg >= *need) {
-			/* v0 x + slope x^2 / 2 = need, smallest x >= 0. */
-			double x;
-			if (fabs(slope) < 1e-12)
-				x = *need / v0;
-			else {
-				double disc = v0 * v0 + 2 * slope * *need;
-				x = (-v0 + sqrt(disc > 0 ? disc : 0)) / slope;
-			}
+			/* v0 x + slope x^2 / 2 = need, smallest x >= 0, in the
+			 * form without the difference of near equals (and without
+			 * a case for a flat hour). */
+			double disc = v0 * v0 + 2 * slope * *need;
+			double x = 2 * *need / (v0 + sqrt(disc > 0 ? disc : 0));
 			if (x < 0)
 				x = 0;
 			if (x > len)
@@ -342,6 +353,8 @@ ab_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 		p->clock[i].t_s = p->clock[i].span_s = NAN;
 	p->last_span = &p->clock[0];
 	p->span_run = 0;
+	p->last_clock = &p->clock[0];
+	p->clock_run = 0;
 	*ctx = p;
 	return 0;
 }
@@ -464,14 +477,19 @@ ab_due(void *ctx, void *st, double now_s, double theta)
 {
 	struct ab_ctx *c = ctx;
 	struct ab_state *b = st;
-	/* The curve as it was at the last accumulation (mostly the instant
-	 * just evaluated, whose factor is at hand). */
-	double frac, e = b->acc_s == c->memo_t_s && b->cooled_s == c->memo_ref_s
-				 ? c->memo_e
-				 : cool_factor(c, b, b->acc_s);
+	double frac, e;
 	int hh;
 	(void)now_s;
 
+	/* Reached just now (select=scan keys with theta 0 after a fetch). */
+	if (b->acc == theta)
+		return b->acc_s;
+	/* The curve as it was at the last accumulation (mostly the instant
+	 * just evaluated, whose factor is at hand). */
+	if (b->acc_s == c->memo_t_s && b->cooled_s == c->memo_ref_s)
+		e = c->memo_e;
+	else
+		e = cool_factor(c, b, b->acc_s);
 	clock_cached(c, b->acc_s + c->tz_s, &hh, &frac);
 	if (b->acc >= theta) {
 		/* Already past: step back along the current activity level so
