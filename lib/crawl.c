@@ -99,6 +99,14 @@ struct crawl {
 	 * of a fetch). */
 	char worker[320];
 	double lease_s;
+	/* Workers sharing the store (fr_store_workers, asked every
+	 * ALIVE_EVERY_S): each spends 1/n_workers of every group's budget,
+	 * passing over the other choices (pass()); turn[g] counts group g's
+	 * choices. pass_state: room for one source's policy state. */
+	int n_workers;
+	double alive_next_s;
+	uint32_t *turn;
+	void *pass_state;
 	int stopping;
 	int fatal;               /* the store failed: stop */
 	char *fatal_err;
@@ -910,6 +918,55 @@ forum_page_done(struct crawl *c, uint32_t i, const struct fr_response *res, doub
 /* --once: a source another worker is fetching is asked about again this
  * soon (its commit, not its lease's end, is what the run waits for). */
 #define ONCE_RECHECK_S 1.0
+/* Workers say they are alive this often, and count as alive this long. */
+#define ALIVE_EVERY_S 5.0
+#define ALIVE_FOR_S 20.0
+
+/* Every ALIVE_EVERY_S: this worker is alive, and how many share the store
+ * (1 on SQLite). A store failure is fatal. */
+static void
+heartbeat(struct crawl *c, double now)
+{
+	char e[512];
+	int n = 1;
+
+	c->alive_next_s = now + ALIVE_EVERY_S;
+	if (fr_store_workers(c->st, c->worker, now, ALIVE_FOR_S, &n, e, sizeof(e)) < 0) {
+		logf_(c, "store: workers: %s", e);
+		fatal(c, e);
+		return;
+	}
+	if (n != c->n_workers && (n > 1 || c->n_workers > 1))
+		logf_(c, "worker %s: %d workers share the store: each spends 1/%d of the budget",
+		      c->worker, n, n);
+	c->n_workers = n;
+}
+
+/* With n workers sharing the store, this one fetches one choice of n in
+ * each group and passes over the others: a passed choice counts against
+ * the group's budget as a fetch would, and its source keeps its state
+ * (restored after the scheduler's bookkeeping, which teaches a policy
+ * nothing from a failed fetch: policy.h). So the workers together spend
+ * the budget once, however differently their policies rank the sources,
+ * and the source comes up again at a later choice. Returns 1 when passed. */
+static int
+pass(struct crawl *c, uint32_t i, double now)
+{
+	uint32_t g = c->src[i].group;
+	size_t sz = fr_sched_state_size(c->sched);
+
+	/* The fetching turn passes only with a fetch that starts (start()): a
+	 * claim refused is chosen again at no cost. */
+	if (c->n_workers <= 1 || c->order || c->turn[g] % (uint32_t)c->n_workers == 0)
+		return 0;
+	c->turn[g]++;
+	struct fr_fetch f = {now, FR_FETCH_ERROR, 0, NULL, NULL};
+	memcpy(c->pass_state, fr_sched_state(c->sched, i), sz);
+	fr_sched_done(c->sched, i, &f);
+	fr_sched_set_state(c->sched, i, c->pass_state, sz, now);
+	c->stats.passed++;
+	return 1;
+}
 
 /* Puts source i's stored policy state into the scheduler (when it is this
  * policy's and fits). */
@@ -924,9 +981,9 @@ reseed(struct crawl *c, uint32_t i, double now)
 
 /* Another worker fetched source i since this one loaded or stored its row:
  * the stored row (validators, errors, backoff, that worker's learned state)
- * replaces this worker's copy (the caller reseeds the scheduler). In a group the row is read without a lock (store.h); nothing of this
- * source can be in the open group (the other worker's commit came after
- * ours). Returns 0, or -1 when the row cannot be read (fatal). */
+ * replaces this worker's copy (the caller reseeds the scheduler). In a
+ * group the row is read without a lock (store.h); nothing of this source
+ * can be in the open group (the other worker's commit came after ours). Returns 0, or -1 when the row cannot be read (fatal). */
 static int
 reload(struct crawl *c, uint32_t i)
 {
@@ -966,15 +1023,14 @@ hold_from_row(struct crawl *c, uint32_t i, double now)
 }
 
 /* Claims source i just before its fetch starts. Returns 0 to fetch it,
- * 1 when not now:
+ * 1 when not now (the choice is made again, at no cost to the budget: each
+ * worker's share is set by pass()):
  *  - another worker's lease runs: the source is held until about its end
  *    (--once: asked again soon) and the scheduler picks another;
  *  - another worker fetched it since this worker's copy of the row: the
- *    row and the policy state are reloaded, the choice counts against the
- *    budget as a fetch would (else every worker would spend its whole
- *    budget on fetches, and the sources be fetched as often as there are
- *    workers), the lease is released, and the scheduler chooses again with
- *    what the other worker learned (--once: the source is done).
+ *    row and the policy state are reloaded, the lease is released, and the
+ *    scheduler chooses again with what the other worker learned (--once:
+ *    the source is done).
  * On SQLite every claim is granted without a look at the file. A store
  * failure is fatal (1). */
 static int
@@ -1012,11 +1068,6 @@ claim(struct crawl *c, uint32_t i, double now)
 			c->n_done_once++;
 		}
 	} else {
-		/* A failed fetch teaches the policy nothing (policy.h); the
-		 * stored state then replaces its own. */
-		struct fr_fetch f = {now, FR_FETCH_ERROR, 0, NULL, NULL};
-
-		fr_sched_done(c->sched, i, &f);
 		reseed(c, i, now);
 		hold_from_row(c, i, now);
 	}
@@ -1111,7 +1162,8 @@ deny(struct crawl *c, uint32_t i, double now)
 
 /* Starts source i's fetch at now (the scheduler chose it). Returns 0, -1
  * when it cannot start yet (robots.txt of its origin is being fetched for
- * another source: it is held back a little), or -2 when its claim was not
+ * another source: it is held back a little) or the choice is another
+ * worker's share of the budget (pass()), or -2 when its claim was not
  * granted (claim(): the scheduler may offer it again at this same instant,
  * so the caller lets time move first). */
 static int
@@ -1121,10 +1173,13 @@ start(struct crawl *c, uint32_t i, double now)
 	enum fr_robots_verdict v = FR_ROBOTS_ALLOWED;
 	double cd = -1;
 
+	if (pass(c, i, now))
+		return -1;
 	/* Claimed first: a robots.txt check that answers "fetch it" expects
 	 * that fetch to follow. */
 	if (claim(c, i, now) != 0)
 		return -2;
+	c->turn[cs->group]++;
 	if (c->robots)
 		v = fr_robots_cache_check(c->robots, cs->row.url, now, &cd);
 	if (v == FR_ROBOTS_PENDING) {
@@ -1311,6 +1366,8 @@ crawl_free(struct crawl *c)
 	free(c->weight);
 	free(c->host_of);
 	free(c->group_of);
+	free(c->turn);
+	free(c->pass_state);
 }
 
 static int
@@ -1446,6 +1503,10 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	};
 	if (fr_sched_new(&c->sched, c->ops, params, &sc, &c->env, err, errlen) < 0)
 		goto out;
+	c->turn = calloc(n_groups, sizeof(*c->turn));
+	c->pass_state = malloc(fr_sched_state_size(c->sched) ? fr_sched_state_size(c->sched) : 1);
+	if (!c->turn || !c->pass_state)
+		goto oom;
 	if (o->once) {
 		struct fr_params none;
 		/* No pacing: the budget does not bind (see above), and a paced
@@ -1534,6 +1595,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		snprintf(c->worker, sizeof(c->worker), "%s:%ld", host, (long)getpid());
 	}
 	c->lease_s = 2 * (o->fetch.timeout_s > 0 ? o->fetch.timeout_s : 30);
+	c->n_workers = 1;
 	if (fr_params_parse(&params, o->policy ? o->policy : "freshet", err, errlen) < 0)
 		return -1;
 	if (!(c->ops = fr_policy_find(params.name)))
@@ -1554,6 +1616,8 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		now = fr_time_now();
 		if (group_due(c, now))
 			group_commit(c);
+		if (!o->once && now >= c->alive_next_s)
+			heartbeat(c, now);
 		if (!stopping && ((o->stop && *o->stop) || now >= end || c->fatal ||
 				  (o->once && c->n_done_once >= c->n))) {
 			stopping = 1;
@@ -1628,10 +1692,12 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 	fr_fetchq_stop(c->fetcher);
 	group_commit(c);
 	save_context(c);
-	if (c->stats.lease_held || c->stats.fetched_elsewhere)
-		logf_(c, "worker %s: %llu choices were being fetched by another worker, %llu had been "
-			 "fetched by one (state reloaded)",
-		      c->worker, (unsigned long long)c->stats.lease_held,
+	if (c->stats.lease_held || c->stats.fetched_elsewhere || c->stats.passed)
+		logf_(c, "worker %s: %llu choices left to the other workers' share of the budget, "
+			 "%llu were being fetched by another worker, %llu had been fetched by one "
+			 "(state reloaded)",
+		      c->worker, (unsigned long long)c->stats.passed,
+		      (unsigned long long)c->stats.lease_held,
 		      (unsigned long long)c->stats.fetched_elsewhere);
 	if (!c->fatal && fr_store_checkpoint(c->st, c->errbuf, sizeof(c->errbuf)) < 0)
 		logf_(c, "store: %s", c->errbuf);

@@ -28,10 +28,11 @@ struct fr_crawl_stats {
 	double delay_sum_s;     /* sum of (first seen - published) over those */
 	/* Several workers on one store (leases, fr_store_claim): sources
 	 * chosen while another worker was fetching them (held back until
-	 * about its lease's end), and sources another worker had fetched since
+	 * about its lease's end), sources another worker had fetched since
 	 * this one last knew (their row and learned state reloaded, and the
-	 * choice made again). 0 on a store of one process (SQLite). */
-	uint64_t lease_held, fetched_elsewhere;
+	 * choice made again), and choices passed over as the other workers'
+	 * share of the budget. 0 on a store of one process (SQLite). */
+	uint64_t lease_held, fetched_elsewhere, passed;
 	size_t running;         /* transfers in flight */
 	size_t sources;         /* sources crawled */
 	double started_s, now_s, next_due_s; /* next_due_s: when the next fetch may go, or 0 */
@@ -101,10 +102,10 @@ void fr_crawl_opts_init(struct fr_crawl_opts *o);
  * request of the fetch: robots.txt first, redirects, a forum's pages), so
  * that workers sharing a store (PostgreSQL) split the sources between them:
  * a source another worker is fetching waits until about that lease's end;
- * one another worker fetched since has its row and learned state reloaded
- * and counts against the budget as a fetch would, then the scheduler
- * chooses again. Each fetch's new items,
- * the source's state (validators, errors, learned policy state, hints)
+ * one another worker fetched since has its row and learned state reloaded,
+ * then the scheduler chooses again. The n workers alive (fr_store_workers)
+ * each spend 1/n of every group's budget (not with once). Each fetch's new
+ * items, the source's state (validators, errors, learned policy state, hints)
  * and a fetch log row are committed together, all or nothing (in a group
  * transaction shared with the fetches that end close to it); the policy's
  * shared learned context is saved at the end. A source's failure is

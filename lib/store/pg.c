@@ -165,6 +165,8 @@ enum stmt {
 	S_LEASE_DROP,
 	S_LEASE_DROP_ALL,
 	S_LEASE_DROP_MANY,
+	S_ALIVE_COUNT,
+	S_ALIVE_DROP,
 	N_STMT
 };
 
@@ -242,6 +244,11 @@ static const char *const SQL[N_STMT] = {
     [S_LEASE_DROP] = "DELETE FROM leases WHERE source_id = $1 AND owner = $2",
     [S_LEASE_DROP_ALL] = "DELETE FROM leases WHERE owner = $1",
     [S_LEASE_DROP_MANY] = "DELETE FROM leases WHERE owner = $1 AND source_id = ANY ($2::bigint[])",
+    /* Workers' heartbeats: meta rows "worker:NAME" holding a time as text. */
+    [S_ALIVE_COUNT] = "SELECT count(*) FROM meta WHERE key LIKE 'worker:%' AND key <> $1 AND "
+                      "CASE WHEN convert_from(value, 'UTF8') ~ '^[0-9]+(\\.[0-9]*)?$' "
+                      "THEN convert_from(value, 'UTF8')::float8 ELSE 0 END > $2",
+    [S_ALIVE_DROP] = "DELETE FROM meta WHERE key = $1",
 };
 
 #define MAX_USER_TX 16
@@ -261,6 +268,7 @@ struct pg {
 	char *conninfo;    /* the address as given: may hold a password, never printed */
 	char *name;        /* "postgresql://user@host:port/db", for messages */
 	char *owner;       /* this handle's name in leases */
+	char *alive_key;   /* its heartbeat's meta key (pg_workers), or NULL */
 	char *secret[2];   /* passwords in conninfo (raw, decoded): scrubbed from messages */
 	int user_outer[MAX_USER_TX]; /* fr_store_begin nesting: 1 = BEGIN, 0 = SAVEPOINT */
 	int user_depth;
@@ -1115,6 +1123,14 @@ pg_close(void *impl)
 		PQclear(r);
 		p_free(&ps);
 	}
+	if (p->alive_key && p->lease.c && PQstatus(p->lease.c) == CONNECTION_OK) {
+		struct params ps = {0};
+		char e[8];
+
+		p_text(&ps, 1, p->alive_key);
+		PQclear(xq(p, &p->lease, S_ALIVE_DROP, &ps, NULL, e, sizeof(e)));
+		p_free(&ps);
+	}
 	if (p->lease.c)
 		PQfinish(p->lease.c);
 	if (p->db.c)
@@ -1122,6 +1138,7 @@ pg_close(void *impl)
 	free(p->conninfo);
 	free(p->name);
 	free(p->owner);
+	free(p->alive_key);
 	free(p->secret[0]);
 	free(p->secret[1]);
 	free(p->done);
@@ -2207,6 +2224,53 @@ pg_release(void *impl, int64_t id, char *err, size_t errlen)
 	return 0;
 }
 
+/* The handle's worker is alive at now_s (its heartbeat, "worker:NAME" in
+ * meta, written on the leases' connection so that an open group does not
+ * hide it); *n: the workers whose heartbeat is later than now_s - live_s,
+ * this one included. Heartbeats carry each worker's own clock: a skew
+ * small beside live_s does not matter. */
+static int
+pg_workers(void *impl, const char *worker, double now_s, double live_s, int *n, char *err,
+           size_t errlen)
+{
+	struct pg *p = impl;
+	struct params ps = {0};
+	char key[300], val[40];
+	PGresult *r;
+
+	if (lease_conn(p, err, errlen) < 0 || set_owner(p, worker, err, errlen) < 0)
+		return -1;
+	snprintf(key, sizeof(key), "worker:%.280s", p->owner);
+	if (p->alive_key && strcmp(p->alive_key, key) != 0) {
+		p_text(&ps, 1, p->alive_key);
+		PQclear(xq(p, &p->lease, S_ALIVE_DROP, &ps, NULL, val, sizeof(val)));
+		p_free(&ps);
+		free(p->alive_key);
+		p->alive_key = NULL;
+	}
+	if (!p->alive_key && !(p->alive_key = strdup(key)))
+		return fr_errf(err, errlen, "%s: out of memory", p->name);
+	snprintf(val, sizeof(val), "%.3f", now_s > 0 ? now_s : 0);
+	memset(&ps, 0, sizeof(ps));
+	p_text(&ps, 1, key);
+	p_blob(&ps, 2, val, strlen(val));
+	r = xq(p, &p->lease, S_META_PUT, &ps, "heartbeat: ", err, errlen);
+	p_free(&ps);
+	if (!r)
+		return -1;
+	PQclear(r);
+	memset(&ps, 0, sizeof(ps));
+	p_text(&ps, 1, key);
+	p_f64(&ps, 2, now_s - live_s);
+	r = xq(p, &p->lease, S_ALIVE_COUNT, &ps, "workers: ", err, errlen);
+	p_free(&ps);
+	if (!r)
+		return -1;
+	*n = 1 + (int)col_i64(r, 0, 0);
+	PQclear(r);
+	return 0;
+}
+
 const struct fr_store_ops fr_store_pg = {
     .name = "postgresql",
     .open = pg_open,
@@ -2230,4 +2294,5 @@ const struct fr_store_ops fr_store_pg = {
     .checkpoint = pg_checkpoint,
     .claim = pg_claim,
     .release = pg_release,
+    .workers = pg_workers,
 };

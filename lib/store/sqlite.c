@@ -1335,4 +1335,5 @@ const struct fr_store_ops fr_store_sqlite = {
      * without reading anything (fr_store_claim). */
     .claim = NULL,
     .release = NULL,
+    .workers = NULL,
 };

@@ -602,6 +602,21 @@ fr_store_release(struct fr_store *st, int64_t source_id, char *err, size_t errle
 }
 
 int
+fr_store_workers(struct fr_store *st, const char *worker, double now_s, double live_s, int *n,
+                 char *err, size_t errlen)
+{
+	int rc;
+
+	*n = 1;
+	if (!st->ops->workers)
+		return 0;
+	rc = st->ops->workers(st->impl, worker ? worker : "", now_s, live_s, n, err, errlen);
+	if (rc < 0 || *n < 1)
+		*n = 1;
+	return rc;
+}
+
+int
 fr_store_checkpoint(struct fr_store *st, char *err, size_t errlen)
 {
 	return st->ops->checkpoint(st->impl, err, errlen);

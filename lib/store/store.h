@@ -221,6 +221,14 @@ int fr_store_claim(struct fr_store *st, int64_t source_id, const char *worker, d
 		   size_t errlen);
 /* Drops this handle's lease on source_id (none is fine). Returns 0 or -1. */
 int fr_store_release(struct fr_store *st, int64_t source_id, char *err, size_t errlen);
+/* Workers alive, for sharing out a budget: records that worker (named as
+ * for fr_store_claim) is alive at now_s and sets *n to the number of
+ * workers, this one included, that recorded so after now_s - live_s (each
+ * on its own clock). The record goes when the handle closes (a killed
+ * worker's counts until live_s has passed). SQLite: *n = 1, nothing
+ * stored. Returns 0, or -1 with err set (then *n = 1). */
+int fr_store_workers(struct fr_store *st, const char *worker, double now_s, double live_s, int *n,
+		     char *err, size_t errlen);
 
 /* Copies what was committed into the database file now, so that closing
  * has little left to do (SQLite checkpoints at close, and every 1,000 pages
@@ -291,6 +299,8 @@ struct fr_store_ops {
 	int (*claim)(void *impl, int64_t id, const char *worker, double until_s, double now_s,
 		     double *last_fetch_s, double *held_until_s, char *err, size_t errlen);
 	int (*release)(void *impl, int64_t id, char *err, size_t errlen);
+	int (*workers)(void *impl, const char *worker, double now_s, double live_s, int *n,
+		       char *err, size_t errlen);
 };
 
 extern const struct fr_store_ops fr_store_sqlite, fr_store_pg;

@@ -1241,6 +1241,8 @@ test_claims_on_sqlite(void)
 	CHECK(lf == -1 && held == 0);
 	CHECK(fr_store_claim(st, a, "w2", 60, 0, NULL, NULL, err, sizeof(err)) == 0);
 	CHECK(fr_store_release(st, a, err, sizeof(err)) == 0);
+	int n = 0;
+	CHECK(fr_store_workers(st, "w1", 0, 20, &n, err, sizeof(err)) == 0 && n == 1);
 	fr_store_close(st);
 }
 
@@ -1259,7 +1261,8 @@ test_display_name_hides_passwords(void)
 	    {"postgresql://h/d?sslmode=require&PASSWORD=x", "postgresql://h/d?sslmode=require"},
 	    {"postgresql://h/d?a=1&password=x&b=2", "postgresql://h/d?a=1&b=2"},
 	    {"postgresql://h/d?password=x", "postgresql://h/d"},
-	    {"POSTGRESQL://u:s@h/d?options=-csearch_path%3Dc", "POSTGRESQL://u@h/d?options=-csearch_path%3Dc"},
+	    {"POSTGRESQL://u:s@h/d?options=-csearch_path%3Dc",
+	     "POSTGRESQL://u@h/d?options=-csearch_path%3Dc"},
 	};
 	char buf[128], small[12];
 
@@ -1588,6 +1591,37 @@ test_pg_leases(void)
 	fr_store_close(st);
 }
 
+/* Workers alive: heartbeats counted within their window, gone with their
+ * handle. */
+static void
+test_pg_workers(void)
+{
+	const char *path = tmp("workers.db");
+	struct fr_store *sa, *sb, *sc;
+	char err[FR_ERRLEN];
+	int n = 0;
+
+	rm_db(path);
+	sa = open_ok(path);
+	sb = open_ok(path);
+	sc = open_ok(path);
+	CHECK(fr_store_workers(sa, "wa", 1000, 20, &n, err, sizeof(err)) == 0 && n == 1);
+	CHECK(fr_store_workers(sb, "wb", 1001, 20, &n, err, sizeof(err)) == 0 && n == 2);
+	CHECK(fr_store_workers(sa, "wa", 1002, 20, &n, err, sizeof(err)) == 0 && n == 2);
+	CHECK(fr_store_workers(sc, NULL, 1003, 20, &n, err, sizeof(err)) == 0 && n == 3);
+	/* wb said nothing for more than 20 s: not counted (killed, say). */
+	CHECK(fr_store_workers(sa, "wa", 1022, 20, &n, err, sizeof(err)) == 0 && n == 2);
+	/* A renamed worker is one worker. */
+	CHECK(fr_store_workers(sc, "wc", 1023, 20, &n, err, sizeof(err)) == 0 && n == 2);
+	CHECK(raw_pg_int(path, "SELECT count(*) FROM meta WHERE key LIKE 'worker:%'") == 3);
+	fr_store_close(sc);
+	fr_store_close(sb);
+	CHECK(fr_store_workers(sa, "wa", 1024, 20, &n, err, sizeof(err)) == 0 && n == 1);
+	CHECK(raw_pg_int(path, "SELECT count(*) FROM meta WHERE key LIKE 'worker:%'") == 1);
+	fr_store_close(sa);
+	CHECK(raw_pg_int(path, "SELECT count(*) FROM meta") == 0);
+}
+
 /* Text PostgreSQL would refuse (not UTF-8) is stored with U+FFFD for each
  * bad byte, and found again as the same item; an identity longer than a
  * btree entry is stored and found again too. */
@@ -1667,6 +1701,7 @@ main(void)
 		RUN(test_pg_concurrent_writers);
 		RUN(test_pg_stale_rows);
 		RUN(test_pg_leases);
+		RUN(test_pg_workers);
 		RUN(test_pg_odd_text);
 		RUN(test_crash_safety_sigkill);
 		RUN(test_crash_safety_sigkill_group_commit);
