@@ -27,12 +27,24 @@
 #define NO_SRC UINT32_MAX
 #define NOT_PARKED (UINT32_MAX - 1)
 
+/* A candidate of a batch, ranked by urgency (descending), then least
+ * recently fetched, then id, folded into two integers so that comparing two
+ * candidates takes no branch: u >= 0, and the bits of a non-negative double
+ * order as the double does. 16 bytes: the source and the urgency are read
+ * back from the ranks. */
+struct cand {
+	uint64_t rank_u;   /* ~bits(u): smaller is more urgent */
+	uint64_t rank_tie; /* last call number << 32 | source id */
+};
+
 struct group {
 	struct fr_ratelimit rl;
 	struct fr_heap *heap;  /* local ids, keyed by due time */
 	uint32_t *members;     /* local id -> source id, ascending */
 	uint32_t n_members;
 	double theta;          /* threshold the heap keys are computed with */
+	struct cand last_kth;  /* the least urgent source of the last full batch ... */
+	int has_kth;           /* ... when there was one */
 	double cut;            /* select=scan: urgencies below it are ranked only when
 				* too few are above */
 	uint32_t short_batches; /* batches with fewer due sources than calls, since the
@@ -637,15 +649,6 @@ choose_interval(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src,
 	return 0;
 }
 
-/* A candidate of a batch, ranked by urgency (descending), then least
- * recently fetched, then id, folded into two integers so that comparing two
- * candidates takes no branch: u >= 0, and the bits of a non-negative double
- * order as the double does. 16 bytes: the source and the urgency are read
- * back from the ranks. */
-struct cand {
-	uint64_t rank_u;   /* ~bits(u): smaller is more urgent */
-	uint64_t rank_tie; /* last call number << 32 | source id */
-};
 
 static inline uint32_t
 cand_src(const struct cand *c)
@@ -683,10 +686,26 @@ cand_swap(struct cand *c, uint32_t i, uint32_t j)
  * comparisons of a selection are unpredictable, and mispredictions were
  * most of its cost. */
 static void
-take_top(struct cand *c, uint32_t n, uint32_t k)
+take_top(struct cand *c, uint32_t n, uint32_t k, const struct cand *hint)
 {
 	uint32_t lo = 0, hi = n;
 
+	if (hint && k > 0 && k < n) {
+		/* A first partition around the last batch's k-th: this batch's
+		 * is mostly near it, which leaves a short range to select in. */
+		uint32_t lt = 0;
+		for (uint32_t i = 0; i < n; i++) {
+			struct cand x = c[i];
+			int before = cand_before(&x, hint);
+			c[i] = c[lt];
+			c[lt] = x;
+			lt += before;
+		}
+		if (k <= lt)
+			hi = lt;
+		else
+			lo = lt;
+	}
 	while (k > lo && k < hi) {
 		/* Pivot: the median of the first, middle and last. */
 		uint32_t a = lo, b = lo + (hi - lo) / 2, z = hi - 1, m;
@@ -712,6 +731,23 @@ take_top(struct cand *c, uint32_t n, uint32_t k)
 		else
 			lo = lt + 1;
 	}
+}
+
+/* After take_top: remembers the k-th best of a batch of k or more as the
+ * next batch's first pivot. */
+static void
+note_kth(struct fr_sched *s, struct group *g, uint32_t k)
+{
+	if (k == 0 || s->n_cand < k) {
+		g->has_kth = 0;
+		return;
+	}
+	struct cand w = s->cand[0];
+	for (uint32_t j = 1; j < k; j++)
+		if (cand_before(&w, &s->cand[j]))
+			w = s->cand[j];
+	g->last_kth = w;
+	g->has_kth = 1;
 }
 
 /* Room for every source of the largest group, once: cand_push then needs
@@ -780,11 +816,6 @@ build_scan_batch(struct fr_sched *s, struct group *g, double t)
 	s->best_blocked = UINT32_MAX;
 	for (size_t j = 0; j < m; j++) {
 		uint32_t i = g->members[s->coll[j]];
-		if (j + 8 < m) { /* the state an urgency a few sources ahead reads */
-			const char *p = state_of(s, g->members[s->coll[j + 8]]);
-			for (size_t o = 0; o < s->state_size; o += 64)
-				__builtin_prefetch(p + o);
-		}
 		if (s->hold_s && s->hold_s[i] > t)
 			continue;
 		if (busy && s->host_free_s[s->host[i]] > t) {
@@ -803,7 +834,7 @@ build_scan_batch(struct fr_sched *s, struct group *g, double t)
 		for (uint32_t j = 0; j < n_low; j++)
 			cand_push(s, s->stash[j], s->low_u[j]);
 	}
-	take_top(s->cand, s->n_cand, k);
+	take_top(s->cand, s->n_cand, k, g->has_kth ? &g->last_kth : NULL);
 	g->n_batch = g->batch_pos = 0;
 	g->batch_t = t;
 	double low = INFINITY;
@@ -815,6 +846,7 @@ build_scan_batch(struct fr_sched *s, struct group *g, double t)
 		fr_heap_remove(g->heap, s->local[i]);
 	}
 	g->cut = g->n_batch == k && isfinite(low) ? SCAN_CUT * low : 0;
+	note_kth(s, g, k);
 	return 0;
 }
 
@@ -907,7 +939,8 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 			cand_push(s, i, s->ops->urgency(s->ctx, state_of(s, i), t));
 		}
 	}
-	take_top(s->cand, s->n_cand, k);
+	take_top(s->cand, s->n_cand, k, g->has_kth ? &g->last_kth : NULL);
+	note_kth(s, g, k);
 
 	/* The batch: the best k, at most one per host when hosts have gaps. */
 	g->n_batch = g->batch_pos = 0;

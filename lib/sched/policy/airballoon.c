@@ -254,15 +254,17 @@ walk(const double a[24], double e, double fl, double *t, int *hh, double frac, d
      int max, double *at)
 {
 	double va = bucket(a, *hh, e, fl);
+	/* The first segment's area from frac to the end of the hour, w0 va +
+	 * w1 vb (the later ones start at 0: (va + vb) / 2). */
+	double len = 1 - frac, w0 = len * len / 2, w1 = len * (1 + frac) / 2;
 
 	for (int n = 0; n < max; n++) {
 		int next = *hh == 23 ? 0 : *hh + 1;
 		double vb = bucket(a, next, e, fl);
-		double slope = vb - va; /* per hour */
-		double v0 = va + slope * frac;
-		double len = 1 - frac; /* hours left in this hour */
-		double seg = (v0 + slope * len / 2) * len;
+		double seg = w0 * va + w1 * vb;
 		if (seg >= *need) {
+			double slope = vb - va; /* per hour */
+			double v0 = va + slope * frac;
 			/* v0 x + slope x^2 / 2 = need, smallest x >= 0, in the
 			 * form without the difference of near equals (and without
 			 * a case for a flat hour). */
@@ -280,6 +282,8 @@ walk(const double a[24], double e, double fl, double *t, int *hh, double frac, d
 		*hh = next;
 		va = vb;
 		frac = 0;
+		len = 1;
+		w0 = w1 = 0.5;
 	}
 	return 0;
 }
