@@ -103,7 +103,7 @@ struct crawl {
 	 * ALIVE_EVERY_S): each spends 1/n_workers of every group's budget,
 	 * passing over the other choices (pass()); turn[g] counts group g's
 	 * choices. pass_state: room for one source's policy state. */
-	int n_workers;
+	int n_workers, n_beats;
 	double alive_next_s;
 	uint32_t *turn;
 	void *pass_state;
@@ -918,9 +918,12 @@ forum_page_done(struct crawl *c, uint32_t i, const struct fr_response *res, doub
 /* --once: a source another worker is fetching is asked about again this
  * soon (its commit, not its lease's end, is what the run waits for). */
 #define ONCE_RECHECK_S 1.0
-/* Workers say they are alive this often, and count as alive this long. */
-#define ALIVE_EVERY_S 5.0
-#define ALIVE_FOR_S 20.0
+/* Workers say they are alive this often (the first few times sooner:
+ * workers started together see each other at once), and count as alive
+ * this long. */
+#define ALIVE_EVERY_S 2.0
+#define ALIVE_FIRST_S 0.25
+#define ALIVE_FOR_S 15.0
 
 /* Every ALIVE_EVERY_S: this worker is alive, and how many share the store
  * (1 on SQLite). A store failure is fatal. */
@@ -930,7 +933,7 @@ heartbeat(struct crawl *c, double now)
 	char e[512];
 	int n = 1;
 
-	c->alive_next_s = now + ALIVE_EVERY_S;
+	c->alive_next_s = now + (c->n_beats++ < 4 ? ALIVE_FIRST_S : ALIVE_EVERY_S);
 	if (fr_store_workers(c->st, c->worker, now, ALIVE_FOR_S, &n, e, sizeof(e)) < 0) {
 		logf_(c, "store: workers: %s", e);
 		fatal(c, e);

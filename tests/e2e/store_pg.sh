@@ -2,9 +2,12 @@
 # on loopback (pg_lib.sh) and stopped at the end: test_store's checks run on
 # it (FRESHET_TEST_DB); then add, run --once, items and sources through
 # `--db postgresql://...` and FRESHET_DB against a served world, finding the
-# same items as the same run on SQLite; two `run --once` at once on one
-# database store no item twice; `run` killed with SIGKILL mid-crawl, twice,
-# loses no stored item. Fails (does not skip) without PostgreSQL binaries.
+# same items as the same run on SQLite; no command shows a password; two
+# `run --once` at once on one database split the sources (each fetched once)
+# and store no item twice; two `run --duration` at once fetch the feeds at
+# the rate one does (the server's request log), every item once; `run`
+# killed with SIGKILL mid-crawl, twice, loses no stored item. Fails (does
+# not skip) without PostgreSQL binaries.
 . "$(dirname "$0")/lib.sh"
 . "$(dirname "$0")/pg_lib.sh"
 
@@ -38,7 +41,7 @@ expect_stderr_contains "no_such_db"
 expect_exit 0 "$F" world --out "$WORK/w" --sources 120 --days 2 --seed 5
 start_server srv --world "$WORK/w" --hosts 12 --speed 1 --start 2012-10-03T00:00:00Z \
 	--duration 1 --misbehave off --api-limit off --opml "$WORK/feeds.opml" \
-	--truth "$WORK/truth.csv"
+	--truth "$WORK/truth.csv" --log "$WORK/requests.tsv"
 sleep 1.2
 RUN=(run --once --gap 0.2 --max-crawl-delay 0.2 --budget 200/1s --backoff 1s/5s --quiet
 	--connect-to "::127.0.0.1:$PORT")
@@ -78,7 +81,19 @@ expect_exit 0 "$F" remove --db "$PG" 5
 expect_exit 0 "$F" sources --db "$PG" --format csv
 expect_eq "remove" "$(tail -n +2 "$OUT" | wc -l)" 119
 
-# ---- two workers at once on one database ----
+# ---- no password shown: add's summary, items' error ----
+PGPW=$(pg_createdb freshet_pw)
+PW_URI="postgresql://postgres:hunter2@127.0.0.1:$PG_PORT/freshet_pw?password=hunter2&connect_timeout=5"
+expect_exit 0 "$F" add --db "$PW_URI" http://pw.example/feed
+expect_stderr_contains "added 1, already present 0 (postgresql://postgres@127.0.0.1:$PG_PORT/freshet_pw?connect_timeout=5)"
+check "add: no password shown" not grep -q hunter2 "$ERR"
+expect_exit 1 "$F" items --db "$PW_URI" --source http://nope.example/feed
+expect_stderr_contains "no source 'http://nope.example/feed' in postgresql://postgres@127.0.0.1:$PG_PORT/freshet_pw"
+check "items: no password shown" not grep -q hunter2 "$ERR"
+
+# ---- two workers at once on one database: --once ----
+# Each source is claimed before its fetch: the two split the sources, and
+# each is fetched once in all.
 PG2=$(pg_createdb freshet_two)
 expect_exit 0 "$F" add --db "$PG2" --opml "$WORK/feeds.opml"
 "$F" "${RUN[@]}" --db "$PG2" >"$WORK/w1.out" 2>"$WORK/w1.err" &
@@ -93,10 +108,66 @@ expect_eq "worker 2 exits 0 ($(head -c 300 "$WORK/w2.err"))" "$rc2" 0
 ids "$PG2" >"$WORK/two.ids"
 expect_eq "two workers: no item twice" "$(uniq -d "$WORK/two.ids" | wc -l)" 0
 expect_same_file "two workers: the same items as one" "$WORK/lite.ids" "$WORK/two.ids"
+n1=$(sed -n 's/^fetched \([0-9,]*\) times.*/\1/p' "$WORK/w1.out" | tr -d ,)
+n2=$(sed -n 's/^fetched \([0-9,]*\) times.*/\1/p' "$WORK/w2.out" | tr -d ,)
+e2e_say "two workers --once: fetches ${n1:-?} + ${n2:-?}"
+expect_eq "two workers: each source fetched once in all" "$((${n1:-0} + ${n2:-0}))" 120
 expect_eq "two workers: every fetch logged" \
-	"$(pg_psql "$PG2" 'SELECT count(*) FROM fetch_log')" 240
+	"$(pg_psql "$PG2" 'SELECT count(*), count(DISTINCT source_id) FROM fetch_log')" "120|120"
+check "two workers: both fetched" test "${n1:-0}" -gt 10 -a "${n2:-0}" -gt 10
 expect_eq "two workers: each source's item count exact" \
 	"$(pg_psql "$PG2" 'SELECT count(*) FROM sources s WHERE n_items <> (SELECT count(*) FROM items i WHERE i.source_id = s.id)')" 0
+expect_eq "two workers: no lease left" "$(pg_psql "$PG2" 'SELECT count(*) FROM leases')" 0
+
+# ---- two workers running for a while, beside one alone ----
+# A budget of 120 fetches per 6 s (one a source on average) for 12 s: one
+# worker fetches the feeds about 240 times. Two on one database share the
+# budget (each spends half: they see each other alive) and split the
+# sources (claims); the server's request log, told apart by User-Agent,
+# must show them fetching together at the rate of the one alone, not
+# double. All three run at once, against the same server.
+PGS=$(pg_createdb freshet_solo)
+PGD=$(pg_createdb freshet_duo)
+for db in "$PGS" "$PGD"; do expect_exit 0 "$F" add --db "$db" --opml "$WORK/feeds.opml"; done
+DUR=(run --duration 12s --gap 0.2 --max-crawl-delay 0.2 --budget 120/6s --backoff 1s/5s
+	--connect-to "::127.0.0.1:$PORT")
+"$F" "${DUR[@]}" --db "$PGS" --user-agent solo >"$WORK/solo.out" 2>"$WORK/solo.err" &
+ws=$!
+"$F" "${DUR[@]}" --db "$PGD" --worker duo-a --user-agent duo-a >"$WORK/da.out" 2>"$WORK/da.err" &
+wa=$!
+"$F" "${DUR[@]}" --db "$PGD" --worker duo-b --user-agent duo-b >"$WORK/db.out" 2>"$WORK/db.err" &
+wb=$!
+rcs=0 rca=0 rcb=0
+wait "$ws" || rcs=$?
+wait "$wa" || rca=$?
+wait "$wb" || rcb=$?
+expect_eq "alone: exits 0 ($(head -c 300 "$WORK/solo.err"))" "$rcs" 0
+expect_eq "worker a: exits 0 ($(head -c 300 "$WORK/da.err"))" "$rca" 0
+expect_eq "worker b: exits 0 ($(head -c 300 "$WORK/db.err"))" "$rcb" 0
+# Feed requests per User-Agent (robots.txt left out).
+feeds_by() { awk -F'\t' -v ua="$1" '$9 == ua && $4 ~ /^\/feeds\//' "$WORK/requests.tsv" | wc -l; }
+n_solo=$(feeds_by solo)
+n_a=$(feeds_by duo-a)
+n_b=$(feeds_by duo-b)
+n_duo=$((n_a + n_b))
+e2e_say "12 s at 120/6s: one worker $n_solo feed requests; two workers $n_a + $n_b = $n_duo ($((100 * n_duo / (n_solo > 0 ? n_solo : 1)))% of one)"
+check "alone: the budget spent (about 240)" test "$n_solo" -ge 180 -a "$n_solo" -le 260
+check "two workers: the rate of one, not double ($n_duo against $n_solo)" \
+	test "$((100 * n_duo))" -le "$((120 * n_solo))" -a "$((100 * n_duo))" -ge "$((80 * n_solo))"
+check "two workers: both fetched ($n_a, $n_b)" test "$((4 * n_a))" -ge "$n_duo" -a "$((4 * n_b))" -ge "$n_duo"
+expect_eq "two workers: every request a stored fetch" \
+	"$(pg_psql "$PGD" 'SELECT count(*) FROM fetch_log')" "$n_duo"
+ids "$PGD" >"$WORK/duo.ids"
+expect_eq "two workers: no item twice" "$(uniq -d "$WORK/duo.ids" | wc -l)" 0
+expect_same_file "two workers: every item found" "$WORK/lite.ids" "$WORK/duo.ids"
+expect_eq "two workers: item counts exact" \
+	"$(pg_psql "$PGD" 'SELECT count(*) FROM sources s WHERE n_items <> (SELECT count(*) FROM items i WHERE i.source_id = s.id)')" 0
+for w in a b; do
+	run cat "$WORK/d$w.err"
+	expect_stdout_contains "worker duo-$w: 2 workers share the store: each spends 1/2 of the budget"
+done
+expect_eq "two workers: none alive left, no lease" \
+	"$(pg_psql "$PGD" "SELECT (SELECT count(*) FROM meta WHERE key LIKE 'worker:%') + (SELECT count(*) FROM leases)")" 0
 
 # ---- SIGKILL mid-crawl, twice, then a full pass: nothing stored is lost ----
 PG3=$(pg_createdb freshet_kill)
