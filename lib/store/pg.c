@@ -100,8 +100,8 @@ static const struct fr_store_migration pg_migrations[] = {
      "  key text PRIMARY KEY,\n"
      "  value bytea NOT NULL\n"
      ");\n"
-     /* Who fetches a source now (fr_store_pg_claim): committed on a
-      * connection of its own, dropped by the fetch's commit. */
+     /* Who fetches a source now (fr_store_claim): committed on a
+      * connection of its own, dropped once the fetch's transaction ends. */
      "CREATE TABLE leases (\n"
      "  source_id bigint PRIMARY KEY REFERENCES sources (id) ON DELETE CASCADE,\n"
      "  owner text NOT NULL,\n"
