@@ -26,7 +26,8 @@ fr_heap_new(uint32_t cap)
 
 	if (!h)
 		return NULL;
-	h->key = malloc(n * sizeof(*h->key));
+	/* Zeroed: a lazy collect reads key[0] even when the heap is empty. */
+	h->key = calloc(n, sizeof(*h->key));
 	h->tie = malloc(n * sizeof(*h->tie));
 	h->id = malloc(n * sizeof(*h->id));
 	h->pos = malloc(n * sizeof(*h->pos));
@@ -213,11 +214,14 @@ fr_heap_collect(const struct fr_heap *h, double max_key, uint32_t *out, size_t c
 	size_t n = 0, top = 0;
 
 	if (h->dirty) {
-		/* Every entry, without a branch to mispredict per entry: out[n]
-		 * is written always and kept when it qualifies. */
-		for (uint32_t i = 0; i < h->len && n < cap; i++) {
-			out[n] = h->id[i];
-			n += h->key[i] <= max_key;
+		/* Every id, in id order (callers that read data indexed by id
+		 * then walk it forward, which the hardware prefetches), without a
+		 * branch to mispredict: out[n] is written always and kept when
+		 * the id is in and its key qualifies. */
+		for (uint32_t id = 0; id < h->cap && n < cap; id++) {
+			uint32_t i = h->pos[id];
+			out[n] = id;
+			n += i != UINT32_MAX && h->key[i < h->len ? i : 0] <= max_key;
 		}
 		return n;
 	}

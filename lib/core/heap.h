@@ -24,10 +24,10 @@ void fr_heap_remove(struct fr_heap *h, uint32_t id);
 int fr_heap_peek(struct fr_heap *h, uint32_t *id, double *key);
 /* Removes and returns the smallest entry; returns 0 when empty. */
 int fr_heap_pop(struct fr_heap *h, uint32_t *id, double *key);
-/* Writes to out (at most cap) the ids whose key is <= max_key, in no
- * particular order, without changing the heap: O(number found), or O(len)
- * while the order is broken (lazy mode). stack must have room for len
- * entries. Returns how many were written. */
+/* Writes to out (at most cap) the ids whose key is <= max_key, without
+ * changing the heap: O(number found), in no particular order; or, while the
+ * order is broken (lazy mode), O(cap), in id order. stack must have room for
+ * len entries. Returns how many were written. */
 size_t fr_heap_collect(const struct fr_heap *h, double max_key, uint32_t *out, size_t cap,
 		       uint32_t *stack);
 /* Changes the key of an id in the heap without restoring the heap order; the

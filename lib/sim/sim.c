@@ -167,7 +167,8 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 		/* Most fetches find nothing: answer those from next_item, without
 		 * touching the trace's items (megabytes, out of cache). */
 		if (next_item[src] <= t) {
-			while (k < end && tr->item_time_s[k] <= t && tr->item_time_s[k] < cfg->end_s)
+			while (k < end && tr->item_time_s[k] <= t &&
+			       tr->item_time_s[k] < cfg->end_s)
 				k++;
 			next_item[src] = next_unseen(tr, src, k, cfg->end_s);
 		}

@@ -215,10 +215,11 @@ area_from(const double a[24], double e, double fl, int hh, double frac, double s
 		area += days * day;
 		span_s -= days * 86400.0;
 	}
-	/* Then hour segments: from frac to f1 within hour hh. */
-	double v0 = bucket(a, hh, e, fl);
-	while (span_s > 0) {
-		double f1 = frac + span_s / 3600.0;
+	/* Then hour segments: from frac to f1 within hour hh (rem: the hours
+	 * left, one division for all of them). */
+	double v0 = bucket(a, hh, e, fl), rem = span_s / 3600.0;
+	while (rem > 0) {
+		double f1 = frac + rem;
 		if (f1 > 1)
 			f1 = 1;
 		int next = hh == 23 ? 0 : hh + 1;
@@ -226,7 +227,7 @@ area_from(const double a[24], double e, double fl, int hh, double frac, double s
 		area += (v0 + (v1 - v0) * (frac + f1) / 2) * (f1 - frac);
 		if (f1 < 1)
 			break;
-		span_s -= (1 - frac) * 3600.0;
+		rem -= 1 - frac;
 		hh = next;
 		v0 = v1;
 		frac = 0;
