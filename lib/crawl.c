@@ -1266,14 +1266,16 @@ on_done(void *arg, const struct fr_response *res)
 
 	if (i >= c->n)
 		return;
-	/* The request left when the fetcher's thread took it, a little after
-	 * this loop decided to send it (later still on a busy machine): the
-	 * host's gap runs from then. */
-	if (res->started_s > c->src[i].req_at && res->started_s <= now) {
-		c->src[i].req_at = res->started_s;
-		fr_sched_host_request(pick(c), i, res->started_s);
+	/* The request left when the fetcher's thread took it and a connection
+	 * was free and made, a little after this loop decided to send it
+	 * (later still on a busy machine, or behind other transfers to one
+	 * connect-to target): the host's gap runs from then. */
+	double sent = res->sent_s > res->started_s ? res->sent_s : res->started_s;
+	if (sent > c->src[i].req_at && sent <= now) {
+		c->src[i].req_at = sent;
+		fr_sched_host_request(pick(c), i, sent);
 		if (c->order)
-			fr_sched_host_request(c->sched, i, res->started_s);
+			fr_sched_host_request(c->sched, i, sent);
 	}
 	if (res->tag & TAG_ROBOTS) {
 		struct csrc *cs = &c->src[i];

@@ -59,6 +59,7 @@ struct transfer {
 	uint64_t tag;
 	uint32_t host; /* id in f->hosts */
 	double started_s, t0_mono_s;
+	double begun_s; /* wall clock when it left the queue for libcurl */
 	char errbuf[CURL_ERROR_SIZE];
 	/* The body of the current response. */
 	char *body;
@@ -635,6 +636,7 @@ start(struct fr_fetcher *f, struct transfer *t)
 {
 	if (curl_multi_add_handle(f->multi, t->h) != CURLM_OK)
 		return -1;
+	t->begun_s = fr_time_now();
 	t->next = f->active;
 	t->prev = NULL;
 	if (f->active)
@@ -776,6 +778,12 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 	r->retry_after_at_s = r->max_age_s = r->expires_at_s = r->date_s = -1;
 	r->started_s = t->started_s;
 	r->elapsed_s = mono_s() - t->t0_mono_s;
+	{
+		curl_off_t pre = 0;
+		if (curl_easy_getinfo(h, CURLINFO_PRETRANSFER_TIME_T, &pre) != CURLE_OK || pre < 0)
+			pre = 0;
+		r->sent_s = (t->begun_s > 0 ? t->begun_s : t->started_s) + (double)pre / 1e6;
+	}
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	curl_easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &eff);
 	curl_easy_getinfo(h, CURLINFO_HTTP_VERSION, &ver);

@@ -98,6 +98,10 @@ struct fr_response {
 	double expires_at_s; /* Expires header as Unix time, or -1 */
 	double date_s;       /* Date header as Unix time (the server's clock), or -1 */
 	int no_store;        /* Cache-Control no-store or no-cache was sent */
+	double sent_s;       /* wall clock (Unix s) when the request went out: when the
+	                      * transfer left the queue, plus connecting (what a host's
+	                      * gap counts from: a transfer that waited for a free
+	                      * connection reaches the server late) */
 	int redirects;       /* redirects followed */
 	int truncated;       /* body cut at max_body (truncate_body only) */
 	double connect_s;    /* from start to connected (0 on a reused connection), or -1 */

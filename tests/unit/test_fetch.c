@@ -756,6 +756,8 @@ test_connect_to_and_user_agent(void)
 struct tally {
 	int done, ok;
 	uint64_t seen_tags;
+	double max_wait_s; /* longest sent_s - started_s: time queued and connecting */
+	int sent_ok;       /* responses whose sent_s lies in [started_s, now] */
 };
 
 static void
@@ -768,6 +770,9 @@ count_done(void *arg, const struct fr_response *res)
 		t->ok++;
 	if (res->tag < 64)
 		t->seen_tags |= (uint64_t)1 << res->tag;
+	if (res->sent_s - res->started_s > t->max_wait_s)
+		t->max_wait_s = res->sent_s - res->started_s;
+	t->sent_ok += res->sent_s >= res->started_s && res->sent_s <= now_s() + 0.001;
 }
 
 /* Submits n /sleep requests (host i % hosts + 1) and polls until all are done. */
@@ -835,6 +840,10 @@ test_concurrency(void)
 	CHECK(t.done == 12 && t.ok == 12);
 	CHECK(peak <= 4 && peak >= 2);
 	CHECK(took >= 0.85);
+	/* the last four waited two sleeps in the queue: their requests went
+	 * out then (what a host's gap counts from), not when submitted */
+	CHECK(t.sent_ok == 12);
+	CHECK(t.max_wait_s >= 0.5);
 	/* max_per_host 2: eight transfers to one host go two at a time. */
 	o.max_total = 0;
 	o.max_per_host = 2;
