@@ -663,8 +663,6 @@ serve_web(const struct opts *o)
 		cli_err("serve", "%s", err);
 		goto out;
 	}
-	if (o->port_file && write_port_file("--port-file", o->port_file, fr_serve_port(srv)) < 0)
-		goto out;
 	if (cert) {
 		sc.port = tls_port;
 		sc.tls_cert = cert;
@@ -681,6 +679,9 @@ serve_web(const struct opts *o)
 		fprintf(stderr, "freshet serve: HTTPS on 127.0.0.1:%u\n",
 		        (unsigned)fr_serve_port(tls_srv));
 	}
+	/* Last: a written port file says every side is listening. */
+	if (o->port_file && write_port_file("--port-file", o->port_file, fr_serve_port(srv)) < 0)
+		goto out;
 	fprintf(stderr, "freshet serve: listening on 127.0.0.1:%u: %s\n",
 	        (unsigned)fr_serve_port(srv), what);
 	while (sigwait(&sigs, &sig) != 0)

@@ -76,6 +76,13 @@ if TRUTH=$SRC/tests/data/discovery/readability.tsv && [ -f "$TRUTH" ] &&
 		>/dev/null 2>&1 || fatal "openssl could not make a test certificate"
 	start_server readability --sites "$WORK/manifest.tsv" --log "$WORK/r.log" \
 		--tls-cert "$WORK/cert.pem" --tls-key "$WORK/key.pem" --tls-port-file "$WORK/tls.port"
+	# The HTTPS port is written after the plain one (GnuTLS starts slower,
+	# under ASan by a lot): wait for it too.
+	for ((i = 0; i < 200; i++)); do
+		[ -s "$WORK/tls.port" ] && break
+		sleep 0.05
+	done
+	[ -s "$WORK/tls.port" ] || fatal "the HTTPS side of server readability did not start"
 	TPORT=$(cat "$WORK/tls.port")
 	expect_exit 0 "$F" discover --file "$WORK/pages.txt" --format jsonl \
 		--connect-to ":80:127.0.0.1:$PORT" --connect-to ":443:127.0.0.1:$TPORT" \
