@@ -4,6 +4,7 @@
 
 #include "cmd.h"
 #include "core/err.h"
+#include "core/utf8.h"
 #include "store/store.h"
 
 #include <json-c/json.h>
@@ -56,32 +57,6 @@ dbopt_value(const char *sub, const char *name, int argc, char **argv, int *i, co
 	return 1;
 }
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 when invalid. */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		return (s[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c >= 0xE0 && c <= 0xEF) {
-		if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-			return 0;
-		if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0))
-			return 0;
-		return 3;
-	}
-	if (c >= 0xF0 && c <= 0xF4) {
-		if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80)
-			return 0;
-		if ((c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] >= 0x90))
-			return 0;
-		return 4;
-	}
-	return 0;
-}
 
 const char *
 dbopt_utf8(const char *s, char **tmp)
@@ -94,7 +69,7 @@ dbopt_utf8(const char *s, char **tmp)
 	if (!s)
 		return NULL;
 	for (p = (const unsigned char *)s; *p; p += k ? k : 1) {
-		k = utf8_len(p);
+		k = fr_utf8_len(p);
 		bad += k == 0;
 	}
 	if (!bad)
@@ -105,7 +80,7 @@ dbopt_utf8(const char *s, char **tmp)
 		return "";
 	w = out;
 	for (p = (const unsigned char *)s; *p; p += k ? k : 1) {
-		k = utf8_len(p);
+		k = fr_utf8_len(p);
 		if (k) {
 			memcpy(w, p, k);
 			w += k;
@@ -146,13 +121,13 @@ dbopt_cell(FILE *f, const char *s, size_t width, int pad)
 
 	/* Width in characters (code points), a fair guess at columns. */
 	for (const unsigned char *q = p; *q; q += k ? k : 1) {
-		k = utf8_len(q);
+		k = fr_utf8_len(q);
 		chars++;
 	}
 	cut = chars > width;
 	room = cut ? (width >= 3 ? width - 3 : 0) : width;
 	while (*p && used < room) {
-		k = utf8_len(p);
+		k = fr_utf8_len(p);
 		if (k == 0) {
 			fputs("\xEF\xBF\xBD", f);
 			k = 1;

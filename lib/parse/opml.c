@@ -3,6 +3,7 @@
 #include "parse/opml.h"
 
 #include "core/err.h"
+#include "core/utf8.h"
 
 #include <libxml/parser.h>
 #include <libxml/tree.h>
@@ -251,35 +252,16 @@ out:
 
 /* ---- writing ---- */
 
-/* Length of the valid UTF-8 sequence at s (1-4), or 0 when invalid
- * (overlong forms, surrogates and code points above U+10FFFF included). */
+/* Length of the valid UTF-8 sequence at s (1-4), or 0 when invalid or
+ * U+FFFE / U+FFFF (no XML characters). */
 static size_t
 utf8_len(const unsigned char *s)
 {
-	unsigned c = s[0];
+	size_t n = fr_utf8_len(s);
 
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		return (s[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c >= 0xE0 && c <= 0xEF) {
-		if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80)
-			return 0;
-		if ((c == 0xE0 && s[1] < 0xA0) || (c == 0xED && s[1] >= 0xA0))
-			return 0;
-		/* U+FFFE and U+FFFF are not XML characters. */
-		if (c == 0xEF && s[1] == 0xBF && (s[2] == 0xBE || s[2] == 0xBF))
-			return 0;
-		return 3;
-	}
-	if (c >= 0xF0 && c <= 0xF4) {
-		if ((s[1] & 0xC0) != 0x80 || (s[2] & 0xC0) != 0x80 || (s[3] & 0xC0) != 0x80)
-			return 0;
-		if ((c == 0xF0 && s[1] < 0x90) || (c == 0xF4 && s[1] >= 0x90))
-			return 0;
-		return 4;
-	}
-	return 0;
+	if (n == 3 && s[0] == 0xEF && s[1] == 0xBF && (s[2] == 0xBE || s[2] == 0xBF))
+		return 0;
+	return n;
 }
 
 /* The entity for c in an attribute value, or NULL when c stands as it is. */

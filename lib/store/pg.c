@@ -6,6 +6,7 @@
 #include "store/store.h"
 
 #include "core/err.h"
+#include "core/utf8.h"
 #include "core/strmap.h"
 
 #include <libpq-fe.h>
@@ -391,30 +392,6 @@ struct params {
 	int n, oom;
 };
 
-/* Length of the valid UTF-8 sequence at s (1-4), 0 when invalid. */
-static size_t
-utf8_len(const unsigned char *s)
-{
-	unsigned c = s[0];
-
-	if (c < 0x80)
-		return 1;
-	if (c >= 0xC2 && c <= 0xDF)
-		return (s[1] & 0xC0) == 0x80 ? 2 : 0;
-	if (c >= 0xE0 && c <= 0xEF) {
-		unsigned lo = c == 0xE0 ? 0xA0 : 0x80, hi = c == 0xED ? 0x9F : 0xBF;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xC0) == 0x80 ? 3 : 0;
-	}
-	if (c >= 0xF0 && c <= 0xF4) {
-		unsigned lo = c == 0xF0 ? 0x90 : 0x80, hi = c == 0xF4 ? 0x8F : 0xBF;
-
-		return s[1] >= lo && s[1] <= hi && (s[2] & 0xC0) == 0x80 && (s[3] & 0xC0) == 0x80
-		           ? 4
-		           : 0;
-	}
-	return 0;
-}
 
 /* PostgreSQL refuses text that is not UTF-8 (SQLite keeps the bytes; `items`
  * prints them as U+FFFD): *out = a copy with each bad byte as U+FFFD, or
@@ -427,7 +404,7 @@ utf8_fix(const char *s, char **out)
 	char *c;
 
 	*out = NULL;
-	while (u[i] && (n = utf8_len(u + i)) != 0)
+	while (u[i] && (n = fr_utf8_len(u + i)) != 0)
 		i += n;
 	if (!u[i])
 		return 0;
@@ -435,7 +412,7 @@ utf8_fix(const char *s, char **out)
 	if (!c)
 		return -1;
 	for (i = 0; u[i];) {
-		n = utf8_len(u + i);
+		n = fr_utf8_len(u + i);
 		if (n) {
 			memcpy(c + o, u + i, n);
 			o += n;
