@@ -1598,33 +1598,73 @@ mean_gap(const struct thread *th)
 	return n >= 2 ? (hi - lo) / (n - 1) : 0;
 }
 
-/* A thread's rate of posts now: one per its mean gap, or per its silence
- * when that is longer (threads slow down as they age). Per second. */
+/* When thread th was last known (read, or its row seen without news). */
+static double
+known_at(const struct thread *th, double now_s)
+{
+	return th->last_crawl_s > 0 ? th->last_crawl_s : now_s;
+}
+
+/* A thread's expected gap between posts now: its mean gap, or its silence
+ * when that is longer (threads slow down as they age); a minute at least. */
+static double
+thread_gap(const struct thread *th, double now_s)
+{
+	double gap = (double)mean_gap(th), silence = known_at(th, now_s) - (double)th->last_post_s;
+
+	if (silence > gap)
+		gap = silence;
+	return gap < 60 ? 60 : gap;
+}
+
+/* A thread's rate of posts now, per second. */
 static double
 thread_rate(const struct thread *th, double now_s)
 {
-	double known = th->last_crawl_s > 0 ? th->last_crawl_s : now_s;
-	double gap = (double)mean_gap(th), silence = known - (double)th->last_post_s;
-
-	if (silence > gap)
-		gap = silence;
-	return 1 / (gap < 60 ? 60 : gap);
+	return 1 / thread_gap(th, now_s);
 }
 
 /* The chance that thread th got a post between when it was last known and
- * now: a Poisson rate of one post per its mean gap, or per its silence when
- * that is longer (threads slow down as they age). */
+ * now: a Poisson process at its rate. */
 static double
 news_chance(const struct thread *th, double now_s)
 {
-	double known = th->last_crawl_s > 0 ? th->last_crawl_s : now_s;
-	double gap = (double)mean_gap(th), silence = known - (double)th->last_post_s;
+	return 1 - exp(-(now_s - known_at(th, now_s)) / thread_gap(th, now_s));
+}
 
-	if (silence > gap)
-		gap = silence;
-	if (gap < 60)
-		gap = 60;
-	return 1 - exp(-(now_s - known) / gap);
+/* Whether thread th was alive when last known: a post within alive_s of
+ * then (posts since are what is looked for: a month between cycles, as in
+ * the thesis, is longer than threads stay quiet). */
+static int
+alive_when_known(const struct thread *th, double now_s, int64_t alive_s)
+{
+	return th->last_post_s != NO_DATE &&
+	       th->last_post_s >= (int64_t)known_at(th, now_s) - alive_s;
+}
+
+/* The board's threads before this cycle (stickies and undated left out) as
+ * (first post, thread) pairs, newest first: rank r sits on index page
+ * (r + new threads) / per_page + 1 of a CRD board. malloc'd, *n of them;
+ * NULL (c->oom set) when out of memory. */
+static int64_t (*board_by_creation(struct fr_sinfo_cycle *c, int32_t b, size_t *n))[2]
+{
+	int64_t(*rank)[2] = malloc((c->threads_before + 1) * sizeof(*rank));
+
+	*n = 0;
+	if (!rank) {
+		c->oom = 1;
+		return NULL;
+	}
+	for (size_t t = 0; t < c->threads_before; t++) {
+		const struct thread *th = &c->f->threads[t];
+		if (th->board == b && !(th->sticky & 1) && th->first_post_s != NO_DATE) {
+			rank[*n][0] = th->first_post_s;
+			rank[*n][1] = (int64_t)t;
+			(*n)++;
+		}
+	}
+	qsort(rank, *n, sizeof(*rank), cmp_first_desc);
+	return rank;
 }
 
 /* Asks index page k of board b when the chances of news on it reach
@@ -1669,31 +1709,13 @@ crd_alive(struct fr_sinfo_cycle *c, int32_t b)
 		return;
 	}
 	w->jumped = 1;
-	/* (first post, thread) of the board's threads, newest first. */
-	int64_t(*rank)[2] = malloc((c->threads_before + 1) * sizeof(*rank));
-	if (!rank) {
-		c->oom = 1;
+	int64_t(*rank)[2] = board_by_creation(c, b, &n);
+	if (!rank)
 		return;
-	}
-	for (size_t t = 0; t < c->threads_before; t++) {
-		const struct thread *th = &f->threads[t];
-		if (th->board == b && !(th->sticky & 1) && th->first_post_s != NO_DATE) {
-			rank[n][0] = th->first_post_s;
-			rank[n][1] = (int64_t)t;
-			n++;
-		}
-	}
-	qsort(rank, n, sizeof(*rank), cmp_first_desc);
 	for (size_t r = 0; r < n; r++) {
 		size_t t = (size_t)rank[r][1];
 		const struct thread *th = &f->threads[t];
-		if (c->row_seen[t])
-			continue;
-		/* Alive when it was last known: posts since are what is
-		 * looked for (a month between cycles, as in the thesis, is
-		 * longer than threads stay quiet). */
-		int64_t known = th->last_crawl_s > 0 ? (int64_t)th->last_crawl_s : (int64_t)c->now_s;
-		if (th->last_post_s == NO_DATE || th->last_post_s < known - alive_s)
+		if (c->row_seen[t] || !alive_when_known(th, c->now_s, alive_s))
 			continue;
 		if (w->dated && w->pg.n) {
 			/* The page is asked once the chances that one of its
@@ -1763,25 +1785,15 @@ crd_search(struct fr_sinfo_cycle *c, int32_t b)
 		}
 		return;
 	}
-	size_t n = 0;
-	int64_t(*rank)[2] = malloc((c->threads_before + 1) * sizeof(*rank));
+	size_t n;
+	int64_t(*rank)[2] = board_by_creation(c, b, &n);
 	size_t n_pages = (c->threads_before + w->fresh) / w->per_page + 2;
-	double(*pages)[3] = calloc(n_pages, sizeof(*pages));
+	double(*pages)[3] = rank ? calloc(n_pages, sizeof(*pages)) : NULL;
 	if (!rank || !pages) {
 		free(rank);
-		free(pages);
 		c->oom = 1;
 		return;
 	}
-	for (size_t t = 0; t < c->threads_before; t++) {
-		const struct thread *th = &f->threads[t];
-		if (th->board == b && !(th->sticky & 1) && th->first_post_s != NO_DATE) {
-			rank[n][0] = th->first_post_s;
-			rank[n][1] = (int64_t)t;
-			n++;
-		}
-	}
-	qsort(rank, n, sizeof(*rank), cmp_first_desc);
 	for (size_t k = 0; k < n_pages; k++)
 		pages[k][0] = (double)k + 1;
 	double total = 0;
@@ -1792,9 +1804,7 @@ crd_search(struct fr_sinfo_cycle *c, int32_t b)
 			double rate = thread_rate(th, c->now_s);
 			pages[k][1] += rate;
 			/* As crd_alive would: threads alive when last known. */
-			int64_t known = th->last_crawl_s > 0 ? (int64_t)th->last_crawl_s
-							     : (int64_t)c->now_s;
-			if (th->last_post_s >= known - alive_s)
+			if (alive_when_known(th, c->now_s, alive_s))
 				pages[k][2] += news_chance(th, c->now_s);
 			total += rate;
 		}
