@@ -21,13 +21,13 @@ fr_week_clock(double t_s, int *dow, int *hour)
 		*hour = 23;
 }
 
-static const double sharp_exp[7] = FR_SHARP;
+static const double sharp_exp[FR_N_SHARP] = FR_SHARP;
 
 /* Recomputes the shape's powers from the aligned counts. */
 static void
 refresh_prior(struct fr_ratepop *p)
 {
-	for (int g = 0; g < 7; g++) {
+	for (int g = 0; g < FR_N_SHARP; g++) {
 		double sum = 0;
 		for (int k = 0; k < 24; k++) {
 			double q = (p->aligned[k] + 1.0) / (p->items + 24.0);
@@ -198,7 +198,7 @@ fit_profile(struct fr_ratemodel *m, const struct fr_ratepop *pop)
 	m->shift = (int8_t)arg;
 	best = -INFINITY;
 	arg = m->sharp;
-	for (int g = 0; g < 7; g++) {
+	for (int g = 0; g < FR_N_SHARP; g++) {
 		double ll = 0;
 		for (int h = 0; h < 24; h++)
 			ll += m->hour[h] * pop->logprior[g][((h - m->shift) % 24 + 24) % 24];

@@ -13,6 +13,13 @@
 
 #include <stdint.h>
 
+/* Sharpness exponents a source's profile may take, about 20% apart (a
+ * coarser grid, 0.25 to 3 in 7 steps, cost 1 s of mean delay on the default
+ * world). NOTE: keep FR_N_SHARP values and FR_SHARP_ONE the index of 1. */
+#define FR_SHARP {0.25, 0.35, 0.5, 0.6, 0.7, 0.85, 1.0, 1.2, 1.4, 1.7, 2.0, 2.5, 3.0}
+#define FR_N_SHARP 13
+#define FR_SHARP_ONE 6
+
 /* What all sources together look like; the prior of each. */
 struct fr_ratepop {
 	double hour[24];   /* decayed item counts per UTC hour of day, all sources */
@@ -20,8 +27,8 @@ struct fr_ratepop {
 			     * the shape sources share, whatever their time zone */
 	/* The shared shape raised to each sharpness of FR_SHARP and scaled to
 	 * sum 1 (refreshed every few thousand items), and its logarithm. */
-	double prior[7][24];
-	double logprior[7][24];
+	double prior[FR_N_SHARP][24];
+	double logprior[FR_N_SHARP][24];
 	double since_refresh;
 	double day[7];     /* per day of the week (Monday = 0) */
 	double items;      /* decayed total items */
@@ -55,10 +62,6 @@ struct fr_rateparams {
 	double floor_rate;  /* never below this rate (items/s): 1/30 days */
 };
 
-/* Sharpness exponents a source's profile may take. NOTE: keep 7 values and
- * FR_SHARP_ONE the index of 1. */
-#define FR_SHARP {0.25, 0.5, 0.75, 1.0, 1.5, 2.0, 3.0}
-#define FR_SHARP_ONE 3
 
 void fr_ratepop_init(struct fr_ratepop *p, double now_s, double tau_s);
 void fr_ratemodel_init(struct fr_ratemodel *m, double now_s);

@@ -87,7 +87,7 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	    fr_params_double(params, "profile_tau", 365, 0.5, 36500, &ptau_d, err, errlen) < 0 ||
 	    fr_params_double(params, "fast", 7, 0.05, 365, &fast_d, err, errlen) < 0 ||
 	    fr_params_double(params, "prior", 1, 0, 365, &prior_d, err, errlen) < 0 ||
-	    fr_params_double(params, "shrink", 300, 0, 1e6, &c->rp.prior_items, err, errlen) < 0 ||
+	    fr_params_double(params, "shrink", 1000, 0, 1e6, &c->rp.prior_items, err, errlen) < 0 ||
 	    fr_params_double(params, "change_z", 3, 0.5, 100, &c->rp.change_z, err, errlen) < 0 ||
 	    fr_params_double(params, "explore", 16, 0.5, 1e6, &explore, err, errlen) < 0 ||
 	    fr_params_double(params, "bursts", 1, 0, 1, &bursts, err, errlen) < 0 ||
@@ -305,7 +305,7 @@ struct fs_learned {
 	double log_rate_mean, log_rate_n, burst_tau_s;
 };
 
-#define FS_LEARNED_MAGIC 0x66736331u /* "fsc1" */
+#define FS_LEARNED_MAGIC 0x66736332u /* "fsc2": the population holds 13 sharpness values */
 
 static size_t
 fs_ctx_save(const void *ctx, void *buf, size_t cap)
@@ -357,7 +357,7 @@ fs_ctx_load(void *ctx, const void *buf, size_t len)
 const struct fr_policy_ops fr_policy_freshet = {
 	.name = "freshet",
 	.help = "learned rates, rhythm and bursts, square-root index: tau=60 profile_tau=365 "
-		"fast=7 prior=1 (days) shrink=300 change_z=3 explore=16 bursts=1 weight=0",
+		"fast=7 prior=1 (days) shrink=1000 change_z=3 explore=16 bursts=1 weight=0",
 	.kind = FR_POLICY_INDEX,
 	.theta0 = 100,
 	.create = fs_create,
