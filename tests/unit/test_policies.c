@@ -6,6 +6,7 @@
 #include "test.h"
 
 #include "core/err.h"
+#include "core/rng.h"
 #include "sched/params.h"
 #include "sched/policy.h"
 #include "sched/sched.h"
@@ -280,6 +281,80 @@ freshet_due_inverts_urgency(void)
 	fr_policy_freshet.destroy(ctx);
 }
 
+/* Sources that publish once a day at their own hour (a daily thread, a
+ * digest) beside Poisson sources of the same rate: what the time since a
+ * source's last item says (next to nothing for hours, then a lot) is what
+ * freshet's hazard table learns, and it must pay off in mean delay. */
+static double
+daily_run(const struct fr_trace *tr, const char *spec, double start_s, double end_s)
+{
+	struct fr_sim_config c;
+	struct fr_metrics m;
+	char err[FR_ERRLEN];
+
+	memset(&c, 0, sizeof(c));
+	c.start_s = start_s;
+	c.end_s = end_s;
+	c.mode = FR_RL_BURST;
+	c.calls = 12; /* per 600 s for 300 sources: a round-robin cycle of 4 h 10 */
+	c.window_s = 600;
+	c.seed = 1;
+	if (fr_sim_run(tr, spec, &c, &m, NULL, err, sizeof(err)) < 0) {
+		fprintf(stderr, "%s: %s\n", spec, err);
+		return NAN;
+	}
+	double mean = m.delay_mean_s;
+	fr_metrics_free(&m);
+	fprintf(stderr, "  daily posters, %-22s mean %8.1f s\n", spec, mean);
+	return mean;
+}
+
+static void
+freshet_hazard_learns_daily_posters(void)
+{
+	enum { N = 300, DAYS_D = 60 };
+	const double t0 = 1349049600.0; /* 2012-10-01, a Monday */
+	size_t cap = N * DAYS_D * 3, n = 0;
+	const char **src = malloc(cap * sizeof(*src));
+	double *t = malloc(cap * sizeof(*t));
+	char(*names)[8] = malloc(N * sizeof(*names));
+	struct fr_rng r;
+	struct fr_trace tr;
+	char err[FR_ERRLEN];
+
+	CHECK(src && t && names);
+	if (!src || !t || !names)
+		goto out;
+	fr_rng_seed(&r, 11);
+	for (int s = 0; s < N; s++) {
+		snprintf(names[s], sizeof(names[s]), "s%03d", s);
+		if (s % 2 == 0) { /* daily, at its own minute, +- 15 minutes */
+			double at = fr_rng_uniform(&r) * 86400.0;
+			for (int d = 0; d < DAYS_D; d++) {
+				src[n] = names[s];
+				t[n++] = t0 + d * 86400.0 + at + (fr_rng_uniform(&r) - 0.5) * 1800.0;
+			}
+		} else { /* Poisson, once a day on average */
+			for (double x = t0 + fr_rng_exp(&r, 1.0) * 86400.0;
+			     x < t0 + DAYS_D * 86400.0 && n < cap; x += fr_rng_exp(&r, 1.0) * 86400.0) {
+				src[n] = names[s];
+				t[n++] = x;
+			}
+		}
+	}
+	CHECK(fr_trace_from_rows(&tr, n, src, t, NULL, err, sizeof(err)) == 0);
+	double with = daily_run(&tr, "freshet", t0, t0 + DAYS_D * 86400.0);
+	double without = daily_run(&tr, "freshet:hazard=0", t0, t0 + DAYS_D * 86400.0);
+	double rr = daily_run(&tr, "round-robin", t0, t0 + DAYS_D * 86400.0);
+	CHECK(with < without * 0.9);
+	CHECK(with < rr);
+	fr_trace_free(&tr);
+out:
+	free(src);
+	free(t);
+	free(names);
+}
+
 static void
 oracle_needs_a_world(void)
 {
@@ -324,6 +399,7 @@ main(void)
 	RUN(freshet_beats_round_robin_paced);
 	RUN(same_run_twice_is_identical);
 	RUN(freshet_due_inverts_urgency);
+	RUN(freshet_hazard_learns_daily_posters);
 	RUN(oracle_needs_a_world);
 	RUN(parameter_errors);
 	fr_trace_free(&trace);

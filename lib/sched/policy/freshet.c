@@ -1,10 +1,13 @@
 /* freshet.c - freshet's own policy: learn each source's rate and daily and
  * weekly rhythm online (model/ratemodel), add the bursts the data shows
  * (an item makes another one likely soon: a self-exciting term whose share
- * and time scale are learned across sources), and fetch by the square-root
- * rule's index, the expected total waiting time of unseen items
- * (model/waitindex). No source waits longer than an exploration cap derived
- * from the budget, so a sleeping source that wakes up is found. */
+ * and time scale are learned across sources), correct both by a hazard
+ * table learned across sources (how the rate of a source of a given rate
+ * class depends on the time since its last item: a daily poster is quiet
+ * for hours, then due; a source silent for days has stopped), and fetch by
+ * the square-root rule's index, the expected total waiting time of unseen
+ * items (model/waitindex). No source waits longer than an exploration cap
+ * derived from the budget, so a sleeping source that wakes up is found. */
 #include "sched/policy.h"
 
 #include "core/err.h"
@@ -15,6 +18,21 @@
 #include <stdint.h>
 #include <stdlib.h>
 #include <string.h>
+
+/* The hazard table: sources by rate class (items per day: below 1/4, then
+ * doubling, 16 and above) and the time since their last item seen in gap
+ * buckets (hours, upper edges; the last bucket holds sources with no item
+ * seen yet). */
+#define HZ_CLASSES 8
+#define HZ_BUCKETS 17
+#define HZ_NONE (HZ_BUCKETS - 1)
+static const double hz_edge_h[HZ_BUCKETS - 2] = {1,  2,  3,  4,  6,  8,  12, 16,
+						20, 24, 28, 36, 48, 72, 120};
+/* Pseudo-items of the table's shrinkage: a class's level toward 1, its
+ * buckets toward its level; and the table's decay time. */
+#define HZ_PRIOR_LEVEL 30.0
+#define HZ_PRIOR_GAP 300.0
+#define HZ_TAU_S (60 * 86400.0)
 
 struct fs_ctx {
 	struct fr_rateparams rp;
@@ -35,6 +53,13 @@ struct fs_ctx {
 	double log_rate_mean;
 	double log_rate_n;
 	double burst_tau_s;
+	/* Hazard by time since the source's last item: items seen over items
+	 * the model expected, per rate class and gap bucket, across sources. */
+	int hazard;
+	double hz_obs[HZ_CLASSES][HZ_BUCKETS], hz_pred[HZ_CLASSES][HZ_BUCKETS];
+	double hz_g[HZ_CLASSES][HZ_BUCKETS]; /* the factor, shrunk toward 1 */
+	double hz_level[HZ_CLASSES];         /* each class's items over expected, all gaps */
+	double hz_at_s;                      /* decay clock of the table */
 };
 
 /* 160 + 32 + 8 + 8 + 8 = 216 bytes. */
@@ -60,6 +85,154 @@ follow_ratio(const struct fs_ctx *c)
 	return c->bursts && pi >= BURST_MIN_SHARE ? pi / (1 - pi) : 0;
 }
 
+static int
+hz_class(double rate_per_s)
+{
+	double d = rate_per_s * 86400.0;
+	int k = d > 0 ? (int)floor(log2(d * 4)) + 1 : 0;
+	return k < 0 ? 0 : k >= HZ_CLASSES ? HZ_CLASSES - 1 : k;
+}
+
+/* The gap bucket of a source whose last item seen is gap_s old (NAN: none
+ * seen yet). */
+static int
+hz_bucket(double gap_s)
+{
+	if (isnan(gap_s))
+		return HZ_NONE;
+	double h = gap_s / 3600.0;
+	for (int b = 0; b < HZ_BUCKETS - 2; b++)
+		if (h < hz_edge_h[b])
+			return b;
+	return HZ_BUCKETS - 2;
+}
+
+/* The rate the index integrates: the model's hourly rate times the hazard
+ * of the source's class at the hour's gap since its last item. */
+struct hz_arg {
+	const struct fr_ratesnap *snap;
+	const double *g; /* the class's row of hz_g, or NULL */
+	double last_item_s;
+};
+
+static double
+hz_rate(const void *arg, int64_t hour)
+{
+	const struct hz_arg *a = arg;
+	double r = fr_ratesnap_rate(a->snap, hour);
+	if (a->g)
+		r *= a->g[hz_bucket((double)hour * 3600.0 + 1800.0 - a->last_item_s)];
+	return r;
+}
+
+static void
+hz_decay(struct fs_ctx *c, double now_s)
+{
+	if (!(now_s - c->hz_at_s > 3600.0))
+		return;
+	double e = exp(-(now_s - c->hz_at_s) / HZ_TAU_S);
+	for (int k = 0; k < HZ_CLASSES; k++)
+		for (int b = 0; b < HZ_BUCKETS; b++) {
+			c->hz_obs[k][b] *= e;
+			c->hz_pred[k][b] *= e;
+		}
+	c->hz_at_s = now_s;
+}
+
+/* Adds to class k's expected counts those of [a, e) for a source whose last
+ * item was at last: the model's rate plus the follow-ups of the items seen
+ * at the previous fetch (b), split where the hour or the gap bucket
+ * changes. */
+static void
+hz_expect(struct fs_ctx *c, int k, const struct fr_ratesnap *snap, const struct fr_burst *b,
+	  double last, double a, double e)
+{
+	while (a < e) {
+		double nb = (floor(a / 3600.0) + 1) * 3600.0;
+		if (nb > e)
+			nb = e;
+		int bk = hz_bucket(a - last);
+		if (bk < HZ_BUCKETS - 2) {
+			double edge = last + hz_edge_h[bk] * 3600.0;
+			if (edge > a && edge < nb)
+				nb = edge;
+		}
+		if (!(nb > a)) /* rounding at a boundary */
+			nb = a + 1e-3 < e ? a + 1e-3 : e;
+		double x = fr_ratesnap_rate(snap, (int64_t)floor(a / 3600.0)) * (nb - a);
+		if (b && b->amp > 0 && nb > b->from_s) {
+			double s0 = a > b->from_s ? a : b->from_s;
+			x += b->amp * b->tau_s *
+			     (exp(-(s0 - b->from_s) / b->tau_s) - exp(-(nb - b->from_s) / b->tau_s));
+		}
+		c->hz_pred[k][bk] += x;
+		a = nb;
+	}
+}
+
+static int
+cmp_dbl(const void *x, const void *y)
+{
+	double a = *(const double *)x, b = *(const double *)y;
+	return a < b ? -1 : a > b;
+}
+
+/* What a fetch at now saw, against what the model expected since prev: the
+ * items of (prev, now] by their gaps, the expectation by the gap the
+ * source was at. Items published before prev (seen late) and items without
+ * a time only move the last item. */
+static void
+hz_learn(struct fs_ctx *c, int k, const struct fr_ratesnap *snap, const struct fr_burst *b,
+	 double beta, double last, double prev, double now, const double *pub, size_t n)
+{
+	double small[64], *p = small;
+	size_t m = 0;
+
+	if (n > 64 && !(p = malloc(n * sizeof(*p))))
+		return;
+	for (size_t i = 0; i < n; i++) {
+		if (isnan(pub[i]))
+			continue;
+		if (pub[i] > prev && pub[i] <= now)
+			p[m++] = pub[i];
+		else if (pub[i] <= prev && (isnan(last) || pub[i] > last))
+			last = pub[i];
+	}
+	qsort(p, m, sizeof(*p), cmp_dbl);
+	hz_decay(c, now);
+	/* The burst term expects the follow-ups of every item, those the
+	 * fetch found too: the table is what it leaves unexplained. */
+	struct fr_burst run = *b;
+	double t = prev;
+	for (size_t i = 0; i < m; i++) {
+		hz_expect(c, k, snap, &run, last, t, p[i]);
+		c->hz_obs[k][hz_bucket(p[i] - last)] += 1;
+		last = t = p[i];
+		if (beta > 0) {
+			double a = run.amp > 0 ? run.amp * exp(-(p[i] - run.from_s) / run.tau_s) : 0;
+			run.amp = a + beta / run.tau_s;
+			run.from_s = p[i];
+		}
+	}
+	hz_expect(c, k, snap, &run, last, t, now);
+	/* A class's level (the rate model's bias for sources of that rate),
+	 * then each gap's factor on it, shrunk toward it. */
+	double so = 0, sp = 0;
+	for (int bk = 0; bk < HZ_BUCKETS; bk++) {
+		so += c->hz_obs[k][bk];
+		sp += c->hz_pred[k][bk];
+	}
+	double level = (so + HZ_PRIOR_LEVEL) / (sp + HZ_PRIOR_LEVEL);
+	c->hz_level[k] = level;
+	for (int bk = 0; bk < HZ_BUCKETS; bk++) {
+		double g = level * (c->hz_obs[k][bk] / level + HZ_PRIOR_GAP) /
+			   (c->hz_pred[k][bk] + HZ_PRIOR_GAP);
+		c->hz_g[k][bk] = g < 0.05 ? 0.05 : g > 20 ? 20 : g;
+	}
+	if (p != small)
+		free(p);
+}
+
 static void
 snapshot(const struct fs_ctx *c, const struct fs_state *s, struct fr_ratesnap *snap,
 	 struct fr_burst *b)
@@ -79,7 +252,7 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	  size_t errlen)
 {
 	struct fs_ctx *c = calloc(1, sizeof(*c));
-	double tau_d, ptau_d, fast_d, prior_d, explore, bursts, horizon_d;
+	double tau_d, ptau_d, fast_d, prior_d, explore, bursts, hazard, horizon_d;
 
 	if (!c)
 		return fr_errf(err, errlen, "out of memory");
@@ -91,6 +264,7 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	    fr_params_double(params, "change_z", 3, 0.5, 100, &c->rp.change_z, err, errlen) < 0 ||
 	    fr_params_double(params, "explore", 16, 0.5, 1e6, &explore, err, errlen) < 0 ||
 	    fr_params_double(params, "bursts", 1, 0, 1, &bursts, err, errlen) < 0 ||
+	    fr_params_double(params, "hazard", 1, 0, 1, &hazard, err, errlen) < 0 ||
 	    fr_params_double(params, "weight", 0, 0, 4, &c->weight_exp, err, errlen) < 0 ||
 	    fr_params_double(params, "horizon", 14, 0.1, 3650, &horizon_d, err, errlen) < 0) {
 		free(c);
@@ -102,6 +276,13 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	c->rp.prior_s = prior_d * 86400;
 	c->rp.floor_rate = 1.0 / (30 * 86400.0);
 	c->bursts = bursts > 0;
+	c->hazard = hazard > 0;
+	c->hz_at_s = env->start_s;
+	for (int k = 0; k < HZ_CLASSES; k++)
+		for (int b = 0; b < HZ_BUCKETS; b++)
+			c->hz_g[k][b] = 1;
+	for (int k = 0; k < HZ_CLASSES; k++)
+		c->hz_level[k] = 1;
 	c->horizon_s = horizon_d * 86400;
 	/* Each source at least once per explore x (sources / calls per second):
 	 * explore times the round-robin cycle. */
@@ -155,7 +336,11 @@ fs_urgency(void *ctx, void *st, double now_s)
 	struct fr_burst b;
 
 	snapshot(c, f, &snap, &b);
-	double u = f->w * fr_waitacc_advance(&f->acc, now_s, fr_ratesnap_rate, &snap, &b);
+	struct hz_arg ha = {&snap, c->hazard ? c->hz_g[hz_class(snap.r)] : NULL, f->last_item_s};
+	/* The table measured the burst term too: its level scales both. */
+	if (c->hazard)
+		b.amp *= c->hz_level[hz_class(snap.r)];
+	double u = f->w * fr_waitacc_advance(&f->acc, now_s, hz_rate, &ha, &b);
 	/* Past the exploration cap a source ranks above the threshold. */
 	if (now_s >= f->acc.last_s + c->cap_s && u < 2 * c->theta_seen)
 		u = 2 * c->theta_seen;
@@ -173,8 +358,11 @@ fs_due(void *ctx, void *st, double now_s, double theta)
 
 	c->theta_seen = theta;
 	snapshot(c, f, &snap, &b);
-	double d = fr_waitacc_due(&f->acc, theta / f->w, fr_ratesnap_rate, &snap, &b,
-				  c->horizon_s);
+	struct hz_arg ha = {&snap, c->hazard ? c->hz_g[hz_class(snap.r)] : NULL, f->last_item_s};
+	/* The table measured the burst term too: its level scales both. */
+	if (c->hazard)
+		b.amp *= c->hz_level[hz_class(snap.r)];
+	double d = fr_waitacc_due(&f->acc, theta / f->w, hz_rate, &ha, &b, c->horizon_s);
 	double cap = f->acc.last_s + c->cap_s;
 	return d < cap ? d : cap;
 }
@@ -233,22 +421,27 @@ fs_fetched(void *ctx, void *st, const struct fr_fetch *fe)
 	if (fe->status == FR_FETCH_ERROR)
 		return;
 	if (fe->status == FR_FETCH_OK) {
-		if (c->bursts) {
-			/* The background is the source's own rate at the hour of
-			 * the item, rhythm included: bursts are what it does not
-			 * explain. */
+		if (c->hazard) {
 			struct fr_ratesnap snap;
-			fr_ratemodel_snapshot(&f->rm, &c->pop, &c->rp, 1 - c->follow_share, &snap);
-			for (size_t i = 0; i < fe->n_items; i++) {
-				double p = fe->published_s[i];
-				if (isnan(p))
-					continue;
-				if (!isnan(f->last_item_s) && p >= f->last_item_s)
-					learn_gap(c, p - f->last_item_s,
-						  fr_ratesnap_rate(&snap, (int64_t)floor(p / 3600)));
-				if (isnan(f->last_item_s) || p > f->last_item_s)
-					f->last_item_s = p;
-			}
+			struct fr_burst b;
+			snapshot(c, f, &snap, &b);
+			hz_learn(c, hz_class(snap.r), &snap, &b, follow_ratio(c), f->last_item_s, prev, now,
+				 fe->published_s, fe->n_items);
+		}
+		/* The background is the source's own rate at the hour of the
+		 * item, rhythm included: bursts are what it does not explain. */
+		struct fr_ratesnap bsnap;
+		if (c->bursts)
+			fr_ratemodel_snapshot(&f->rm, &c->pop, &c->rp, 1 - c->follow_share, &bsnap);
+		for (size_t i = 0; i < fe->n_items; i++) {
+			double p = fe->published_s[i];
+			if (isnan(p))
+				continue;
+			if (c->bursts && !isnan(f->last_item_s) && p >= f->last_item_s)
+				learn_gap(c, p - f->last_item_s,
+					  fr_ratesnap_rate(&bsnap, (int64_t)floor(p / 3600)));
+			if (isnan(f->last_item_s) || p > f->last_item_s)
+				f->last_item_s = p;
 		}
 		fr_ratemodel_observe(&f->rm, &c->pop, &c->rp, prev, now, fe->published_s,
 				     (unsigned)fe->n_items);
@@ -296,16 +489,18 @@ fs_rate(void *ctx, const void *st, double now_s)
 }
 
 /* What the context learns across sources: the population's rhythm and rate
- * prior and the burst fit. The parameters, weights and the scheduler's
+ * prior, the burst fit and the hazard table. The parameters, weights and the scheduler's
  * threshold are not learned state and stay as created. */
 struct fs_learned {
 	uint32_t magic, size;
 	struct fr_ratepop pop;
 	double em_items, em_short, em_follow, em_lag, follow_share;
 	double log_rate_mean, log_rate_n, burst_tau_s;
+	double hz_obs[HZ_CLASSES][HZ_BUCKETS], hz_pred[HZ_CLASSES][HZ_BUCKETS];
+	double hz_g[HZ_CLASSES][HZ_BUCKETS], hz_level[HZ_CLASSES], hz_at_s;
 };
 
-#define FS_LEARNED_MAGIC 0x66736332u /* "fsc2": the population holds 13 sharpness values */
+#define FS_LEARNED_MAGIC 0x66736333u /* "fsc3": 13 sharpness values, the hazard table */
 
 static size_t
 fs_ctx_save(const void *ctx, void *buf, size_t cap)
@@ -327,6 +522,11 @@ fs_ctx_save(const void *ctx, void *buf, size_t cap)
 	l.log_rate_mean = c->log_rate_mean;
 	l.log_rate_n = c->log_rate_n;
 	l.burst_tau_s = c->burst_tau_s;
+	memcpy(l.hz_obs, c->hz_obs, sizeof(l.hz_obs));
+	memcpy(l.hz_pred, c->hz_pred, sizeof(l.hz_pred));
+	memcpy(l.hz_g, c->hz_g, sizeof(l.hz_g));
+	memcpy(l.hz_level, c->hz_level, sizeof(l.hz_level));
+	l.hz_at_s = c->hz_at_s;
 	memcpy(buf, &l, sizeof(l));
 	return sizeof(l);
 }
@@ -351,13 +551,18 @@ fs_ctx_load(void *ctx, const void *buf, size_t len)
 	c->log_rate_mean = l.log_rate_mean;
 	c->log_rate_n = l.log_rate_n;
 	c->burst_tau_s = l.burst_tau_s;
+	memcpy(c->hz_obs, l.hz_obs, sizeof(l.hz_obs));
+	memcpy(c->hz_pred, l.hz_pred, sizeof(l.hz_pred));
+	memcpy(c->hz_g, l.hz_g, sizeof(l.hz_g));
+	memcpy(c->hz_level, l.hz_level, sizeof(l.hz_level));
+	c->hz_at_s = l.hz_at_s;
 	return 0;
 }
 
 const struct fr_policy_ops fr_policy_freshet = {
 	.name = "freshet",
 	.help = "learned rates, rhythm and bursts, square-root index: tau=60 profile_tau=365 "
-		"fast=7 prior=1 (days) shrink=1000 change_z=3 explore=16 bursts=1 weight=0",
+		"fast=7 prior=1 (days) shrink=1000 change_z=3 explore=16 bursts=1 hazard=1 weight=0",
 	.kind = FR_POLICY_INDEX,
 	.theta0 = 100,
 	.create = fs_create,
