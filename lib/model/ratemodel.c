@@ -309,6 +309,7 @@ fr_ratemodel_snapshot(const struct fr_ratemodel *m, const struct fr_ratepop *pop
 	out->r = fr_ratemodel_mean_rate(m, pop, rp);
 	out->scale = scale;
 	out->floor = rp->floor_rate;
+	out->flat = rp->flat;
 	out->kappa = rp->prior_items;
 	out->inv_den = 1.0 / (m->pcount + rp->prior_items);
 	out->inv_pop = pop->items > 0 ? 1.0 / pop->items : 0;
@@ -324,6 +325,10 @@ fr_ratesnap_rate(const void *snap, int64_t hour)
 	int h = (int)(hour - day * 24), d = (int)((day + 3) % 7);
 	if (d < 0)
 		d += 7;
+	if (s->flat) {
+		double r = s->r * s->scale;
+		return r > s->floor ? r : s->floor;
+	}
 	double qh = prior_share(s->m, s->pop, h);
 	double qd = s->inv_pop > 0 ? s->pop->day[d] * s->inv_pop : 1.0 / 7;
 	double H = 24 * (s->m->hour[h] + s->kappa * qh) * s->inv_den;

@@ -60,6 +60,7 @@ struct fr_rateparams {
 	double prior_items; /* weight of the population profile, in items: 8 */
 	double change_z;    /* z-score on the fast clock that declares a change: 3 */
 	double floor_rate;  /* never below this rate (items/s): 1/30 days */
+	int flat;           /* 1: ignore the hourly and daily shares (an ablation) */
 };
 
 
@@ -89,6 +90,7 @@ struct fr_ratesnap {
 	double r;        /* overall rate (items/s) */
 	double scale;    /* multiplies every hour's rate (e.g. the non-burst share) */
 	double floor;
+	int flat;        /* the rate is r * scale at every hour */
 	double kappa;    /* prior_items */
 	double inv_den;  /* 1 / (count + prior_items) */
 	double inv_pop;  /* 1 / population items, or 0 */

@@ -252,7 +252,7 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	  size_t errlen)
 {
 	struct fs_ctx *c = calloc(1, sizeof(*c));
-	double tau_d, ptau_d, fast_d, prior_d, explore, bursts, hazard, horizon_d;
+	double tau_d, ptau_d, fast_d, prior_d, explore, bursts, hazard, profile, horizon_d;
 
 	if (!c)
 		return fr_errf(err, errlen, "out of memory");
@@ -265,6 +265,7 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	    fr_params_double(params, "explore", 16, 0.5, 1e6, &explore, err, errlen) < 0 ||
 	    fr_params_double(params, "bursts", 1, 0, 1, &bursts, err, errlen) < 0 ||
 	    fr_params_double(params, "hazard", 1, 0, 1, &hazard, err, errlen) < 0 ||
+	    fr_params_double(params, "profile", 1, 0, 1, &profile, err, errlen) < 0 ||
 	    fr_params_double(params, "weight", 0, 0, 4, &c->weight_exp, err, errlen) < 0 ||
 	    fr_params_double(params, "horizon", 14, 0.1, 3650, &horizon_d, err, errlen) < 0) {
 		free(c);
@@ -277,6 +278,7 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	c->rp.floor_rate = 1.0 / (30 * 86400.0);
 	c->bursts = bursts > 0;
 	c->hazard = hazard > 0;
+	c->rp.flat = profile == 0;
 	c->hz_at_s = env->start_s;
 	for (int k = 0; k < HZ_CLASSES; k++)
 		for (int b = 0; b < HZ_BUCKETS; b++)
@@ -562,7 +564,8 @@ fs_ctx_load(void *ctx, const void *buf, size_t len)
 const struct fr_policy_ops fr_policy_freshet = {
 	.name = "freshet",
 	.help = "learned rates, rhythm and bursts, square-root index: tau=60 profile_tau=365 "
-		"fast=7 prior=1 (days) shrink=1000 change_z=3 explore=16 bursts=1 hazard=1 weight=0",
+		"fast=7 prior=1 (days) shrink=1000 change_z=3 explore=16 bursts=1 hazard=1 profile=1 "
+		"weight=0",
 	.kind = FR_POLICY_INDEX,
 	.theta0 = 100,
 	.create = fs_create,
