@@ -32,6 +32,11 @@ static const double hz_edge_h[HZ_BUCKETS - 2] = {1,  2,  3,  4,  6,  8,  12, 16,
  * buckets toward its level; and the table's decay time. */
 #define HZ_PRIOR_LEVEL 30.0
 #define HZ_PRIOR_GAP 300.0
+/* A source's own correction on top of its class's: 4 coarse gap buckets,
+ * shrunk toward 1 with this many pseudo-items, decayed over 90 days. */
+#define HZ_COARSE 4
+#define HZ_PRIOR_SOURCE 5.0
+#define HZ_SOURCE_TAU_S (90 * 86400.0)
 #define HZ_TAU_S (60 * 86400.0)
 
 struct fs_ctx {
@@ -62,7 +67,7 @@ struct fs_ctx {
 	double hz_at_s;                      /* decay clock of the table */
 };
 
-/* 160 + 32 + 8 + 8 + 8 = 216 bytes. */
+/* 160 + 32 + 8 + 8 + 8 + 32 = 248 bytes (the interface allows 256). */
 struct fs_state {
 	struct fr_ratemodel rm;
 	struct fr_waitacc acc;
@@ -70,6 +75,9 @@ struct fs_state {
 	double last_item_s; /* newest publication time seen, or NAN */
 	float w;            /* weight ^ weight_exp */
 	float pad;
+	/* The source's own hazard: its items, and the items the model with
+	 * the table expected, by coarse gap (HZ_COARSE), decayed. */
+	float hs_obs[HZ_COARSE], hs_pred[HZ_COARSE];
 };
 
 /* Below this share of follow-ups the fit cannot tell bursts from a
@@ -108,20 +116,29 @@ hz_bucket(double gap_s)
 }
 
 /* The rate the index integrates: the model's hourly rate times the hazard
- * of the source's class at the hour's gap since its last item. */
+ * of the source's class at the hour's gap since its last item, times the
+ * source's own correction in that gap. */
 struct hz_arg {
 	const struct fr_ratesnap *snap;
-	const double *g; /* the class's row of hz_g, or NULL */
+	const double *g; /* the class's row of hz_g, or NULL: no table */
 	double last_item_s;
+	const float *so, *sp; /* the source's own counts (hs_obs, hs_pred) */
 };
+/* The table's buckets in the source's own coarse ones: under 4 hours, 4 to
+ * 16, 16 to 32 (a day's rhythm), 32 and more or none seen yet. */
+static const int hz_coarse[HZ_BUCKETS] = {0, 0, 0, 0, 1, 1, 1, 2, 2, 2, 2, 3, 3, 3, 3, 3, 3};
 
 static double
 hz_rate(const void *arg, int64_t hour)
 {
 	const struct hz_arg *a = arg;
 	double r = fr_ratesnap_rate(a->snap, hour);
-	if (a->g)
-		r *= a->g[hz_bucket((double)hour * 3600.0 + 1800.0 - a->last_item_s)];
+	if (a->g) {
+		int bk = hz_bucket((double)hour * 3600.0 + 1800.0 - a->last_item_s);
+		r *= a->g[bk];
+		int cb = hz_coarse[bk];
+		r *= (a->so[cb] + HZ_PRIOR_SOURCE) / (a->sp[cb] + HZ_PRIOR_SOURCE);
+	}
 	return r;
 }
 
@@ -142,10 +159,11 @@ hz_decay(struct fs_ctx *c, double now_s)
 /* Adds to class k's expected counts those of [a, e) for a source whose last
  * item was at last: the model's rate plus the follow-ups of the items seen
  * at the previous fetch (b), split where the hour or the gap bucket
- * changes. */
+ * changes; and to the source's own (spred) the same with the table's
+ * factors applied. */
 static void
 hz_expect(struct fs_ctx *c, int k, const struct fr_ratesnap *snap, const struct fr_burst *b,
-	  double last, double a, double e)
+	  double last, double a, double e, float *spred)
 {
 	while (a < e) {
 		double nb = (floor(a / 3600.0) + 1) * 3600.0;
@@ -166,6 +184,8 @@ hz_expect(struct fs_ctx *c, int k, const struct fr_ratesnap *snap, const struct 
 			     (exp(-(s0 - b->from_s) / b->tau_s) - exp(-(nb - b->from_s) / b->tau_s));
 		}
 		c->hz_pred[k][bk] += x;
+		if (spred)
+			spred[hz_coarse[bk]] += (float)(x * c->hz_g[k][bk]);
 		a = nb;
 	}
 }
@@ -182,7 +202,7 @@ cmp_dbl(const void *x, const void *y)
  * source was at. Items published before prev (seen late) and items without
  * a time only move the last item. */
 static void
-hz_learn(struct fs_ctx *c, int k, const struct fr_ratesnap *snap, const struct fr_burst *b,
+hz_learn(struct fs_ctx *c, struct fs_state *f, int k, const struct fr_ratesnap *snap, const struct fr_burst *b,
 	 double beta, double last, double prev, double now, const double *pub, size_t n)
 {
 	double small[64], *p = small;
@@ -204,9 +224,15 @@ hz_learn(struct fs_ctx *c, int k, const struct fr_ratesnap *snap, const struct f
 	 * fetch found too: the table is what it leaves unexplained. */
 	struct fr_burst run = *b;
 	double t = prev;
+	float e = (float)exp(-(now - prev) / HZ_SOURCE_TAU_S);
+	for (int q = 0; q < HZ_COARSE; q++) {
+		f->hs_obs[q] *= e;
+		f->hs_pred[q] *= e;
+	}
 	for (size_t i = 0; i < m; i++) {
-		hz_expect(c, k, snap, &run, last, t, p[i]);
+		hz_expect(c, k, snap, &run, last, t, p[i], f->hs_pred);
 		c->hz_obs[k][hz_bucket(p[i] - last)] += 1;
+		f->hs_obs[hz_coarse[hz_bucket(p[i] - last)]] += 1;
 		last = t = p[i];
 		if (beta > 0) {
 			double a = run.amp > 0 ? run.amp * exp(-(p[i] - run.from_s) / run.tau_s) : 0;
@@ -214,7 +240,7 @@ hz_learn(struct fs_ctx *c, int k, const struct fr_ratesnap *snap, const struct f
 			run.from_s = p[i];
 		}
 	}
-	hz_expect(c, k, snap, &run, last, t, now);
+	hz_expect(c, k, snap, &run, last, t, now, f->hs_pred);
 	/* A class's level (the rate model's bias for sources of that rate),
 	 * then each gap's factor on it, shrunk toward it. */
 	double so = 0, sp = 0;
@@ -326,6 +352,8 @@ fs_init(void *ctx, void *st, uint32_t s, double now_s)
 	fr_waitacc_reset(&f->acc, now_s);
 	f->burst_amp = 0;
 	f->last_item_s = NAN;
+	memset(f->hs_obs, 0, sizeof(f->hs_obs));
+	memset(f->hs_pred, 0, sizeof(f->hs_pred));
 	f->w = (float)(c->weight && c->weight_exp > 0 ? pow(c->weight[s], c->weight_exp) : 1.0);
 }
 
@@ -338,7 +366,8 @@ fs_urgency(void *ctx, void *st, double now_s)
 	struct fr_burst b;
 
 	snapshot(c, f, &snap, &b);
-	struct hz_arg ha = {&snap, c->hazard ? c->hz_g[hz_class(snap.r)] : NULL, f->last_item_s};
+	struct hz_arg ha = {&snap, c->hazard ? c->hz_g[hz_class(snap.r)] : NULL, f->last_item_s,
+			    f->hs_obs, f->hs_pred};
 	/* The table measured the burst term too: its level scales both. */
 	if (c->hazard)
 		b.amp *= c->hz_level[hz_class(snap.r)];
@@ -360,7 +389,8 @@ fs_due(void *ctx, void *st, double now_s, double theta)
 
 	c->theta_seen = theta;
 	snapshot(c, f, &snap, &b);
-	struct hz_arg ha = {&snap, c->hazard ? c->hz_g[hz_class(snap.r)] : NULL, f->last_item_s};
+	struct hz_arg ha = {&snap, c->hazard ? c->hz_g[hz_class(snap.r)] : NULL, f->last_item_s,
+			    f->hs_obs, f->hs_pred};
 	/* The table measured the burst term too: its level scales both. */
 	if (c->hazard)
 		b.amp *= c->hz_level[hz_class(snap.r)];
@@ -427,7 +457,7 @@ fs_fetched(void *ctx, void *st, const struct fr_fetch *fe)
 			struct fr_ratesnap snap;
 			struct fr_burst b;
 			snapshot(c, f, &snap, &b);
-			hz_learn(c, hz_class(snap.r), &snap, &b, follow_ratio(c), f->last_item_s, prev, now,
+			hz_learn(c, f, hz_class(snap.r), &snap, &b, follow_ratio(c), f->last_item_s, prev, now,
 				 fe->published_s, fe->n_items);
 		}
 		/* The background is the source's own rate at the hour of the
