@@ -355,6 +355,65 @@ out:
 	free(names);
 }
 
+/* A feed whose items carry no date: they count as seen in the hazard table
+ * too, so its expectation and its items stay level and the source keeps
+ * the urgency its rate gives (a table that expected items and counted none
+ * would push it toward never). Two dated sources beside it for contrast. */
+static void
+freshet_undated_items_keep_their_rate(void)
+{
+	enum { N = 3 };
+	static double w[N] = {1, 1, 1};
+	static uint32_t group[N];
+	const double t0 = 1349049600.0, hour = 3600.0, rate = 2 / hour;
+	struct fr_policy_env env = {
+	    .n_sources = N, .weight = w, .group = group, .start_s = t0, .calls_per_s = 3.0 / 3600,
+	    .seed = 1};
+	struct fr_params p;
+	char err[FR_ERRLEN];
+	void *ctx = NULL;
+	union {
+		double d;
+		unsigned char b[256];
+	} st[N];
+	struct fr_rng r;
+
+	CHECK(fr_params_parse(&p, "freshet", err, sizeof(err)) == 0);
+	CHECK(fr_policy_freshet.create(&ctx, &p, &env, err, sizeof(err)) == 0);
+	if (!ctx)
+		return;
+	for (int s = 0; s < N; s++)
+		fr_policy_freshet.init(ctx, st[s].b, (uint32_t)s, t0);
+	fr_rng_seed(&r, 3);
+	/* Each source: items at 2 per hour, fetched hourly for 30 days; source
+	 * 0's come without a date. */
+	double next[N], now = t0;
+	for (int s = 0; s < N; s++)
+		next[s] = t0 + fr_rng_exp(&r, 1 / rate);
+	for (int i = 1; i <= 30 * 24; i++) {
+		now = t0 + hour * i;
+		for (int s = 0; s < N; s++) {
+			double pub[64];
+			size_t n = 0;
+			for (; next[s] <= now; next[s] += fr_rng_exp(&r, 1 / rate))
+				if (n < 64)
+					pub[n++] = s == 0 ? NAN : next[s];
+			struct fr_fetch f = {now, FR_FETCH_OK, n, pub, NULL};
+			fr_policy_freshet.urgency(ctx, st[s].b, now);
+			fr_policy_freshet.fetched(ctx, st[s].b, &f);
+		}
+	}
+	/* An hour after the last fetch U is about rate x hour^2 / 2 (3,600
+	 * item-seconds), the daily profile aside. */
+	double u0 = fr_policy_freshet.urgency(ctx, st[0].b, now + hour);
+	double u1 = fr_policy_freshet.urgency(ctx, st[1].b, now + hour);
+	fprintf(stderr, "  undated source U %.0f, dated %.0f (rate x hour^2 / 2 = %.0f)\n", u0, u1,
+	        rate * hour * hour / 2);
+	CHECK(u0 > 0.5 * rate * hour * hour / 2 && u0 < 2 * rate * hour * hour / 2);
+	CHECK(u0 > 0.5 * u1 && u0 < 2 * u1);
+	fr_policy_freshet.destroy(ctx);
+}
+
 static void
 oracle_needs_a_world(void)
 {
@@ -400,6 +459,7 @@ main(void)
 	RUN(same_run_twice_is_identical);
 	RUN(freshet_due_inverts_urgency);
 	RUN(freshet_hazard_learns_daily_posters);
+	RUN(freshet_undated_items_keep_their_rate);
 	RUN(oracle_needs_a_world);
 	RUN(parameter_errors);
 	fr_trace_free(&trace);

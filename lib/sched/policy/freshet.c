@@ -199,8 +199,10 @@ cmp_dbl(const void *x, const void *y)
 
 /* What a fetch at now saw, against what the model expected since prev: the
  * items of (prev, now] by their gaps, the expectation by the gap the
- * source was at. Items published before prev (seen late) and items without
- * a time only move the last item. */
+ * source was at. Items without a time, and items published before prev
+ * (seen late: the model expected them in an earlier window), count in the
+ * bucket the source was in halfway through the window; only the latter move
+ * the last item. */
 static void
 hz_learn(struct fs_ctx *c, struct fs_state *f, int k, const struct fr_ratesnap *snap, const struct fr_burst *b,
 	 double beta, double last, double prev, double now, const double *pub, size_t n)
@@ -210,12 +212,14 @@ hz_learn(struct fs_ctx *c, struct fs_state *f, int k, const struct fr_ratesnap *
 
 	if (n > 64 && !(p = malloc(n * sizeof(*p))))
 		return;
+	size_t undated = 0;
 	for (size_t i = 0; i < n; i++) {
-		if (isnan(pub[i]))
-			continue;
-		if (pub[i] > prev && pub[i] <= now)
+		if (!isnan(pub[i]) && pub[i] >= prev && pub[i] <= now) {
 			p[m++] = pub[i];
-		else if (pub[i] <= prev && (isnan(last) || pub[i] > last))
+			continue;
+		}
+		undated++;
+		if (!isnan(pub[i]) && pub[i] < prev && (isnan(last) || pub[i] > last))
 			last = pub[i];
 	}
 	qsort(p, m, sizeof(*p), cmp_dbl);
@@ -228,6 +232,11 @@ hz_learn(struct fs_ctx *c, struct fs_state *f, int k, const struct fr_ratesnap *
 	for (int q = 0; q < HZ_COARSE; q++) {
 		f->hs_obs[q] *= e;
 		f->hs_pred[q] *= e;
+	}
+	if (undated > 0) {
+		int bk = hz_bucket((prev + now) / 2 - last);
+		c->hz_obs[k][bk] += (double)undated;
+		f->hs_obs[hz_coarse[bk]] += (float)undated;
 	}
 	for (size_t i = 0; i < m; i++) {
 		hz_expect(c, k, snap, &run, last, t, p[i], f->hs_pred);
