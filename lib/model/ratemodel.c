@@ -321,14 +321,14 @@ double
 fr_ratesnap_rate(const void *snap, int64_t hour)
 {
 	const struct fr_ratesnap *s = snap;
-	int64_t day = hour >= 0 ? hour / 24 : (hour - 23) / 24;
-	int h = (int)(hour - day * 24), d = (int)((day + 3) % 7);
-	if (d < 0)
-		d += 7;
 	if (s->flat) {
 		double r = s->r * s->scale;
 		return r > s->floor ? r : s->floor;
 	}
+	int64_t day = hour >= 0 ? hour / 24 : (hour - 23) / 24;
+	int h = (int)(hour - day * 24), d = (int)((day + 3) % 7);
+	if (d < 0)
+		d += 7;
 	double qh = prior_share(s->m, s->pop, h);
 	double qd = s->inv_pop > 0 ? s->pop->day[d] * s->inv_pop : 1.0 / 7;
 	double H = 24 * (s->m->hour[h] + s->kappa * qh) * s->inv_den;

@@ -13,9 +13,8 @@
 
 #include <stdint.h>
 
-/* Sharpness exponents a source's profile may take, about 20% apart (a
- * coarser grid, 0.25 to 3 in 7 steps, cost 1 s of mean delay on the default
- * world). NOTE: keep FR_N_SHARP values and FR_SHARP_ONE the index of 1. */
+/* Sharpness exponents a source's profile may take, about 20% apart.
+ * NOTE: keep FR_N_SHARP values and FR_SHARP_ONE the index of 1. */
 #define FR_SHARP {0.25, 0.35, 0.5, 0.6, 0.7, 0.85, 1.0, 1.2, 1.4, 1.7, 2.0, 2.5, 3.0}
 #define FR_N_SHARP 13
 #define FR_SHARP_ONE 6

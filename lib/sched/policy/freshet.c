@@ -190,6 +190,25 @@ hz_expect(struct fs_ctx *c, int k, const struct fr_ratesnap *snap, const struct 
 	}
 }
 
+/* Class k's factors from its counts: its level (the rate model's bias for
+ * sources of that rate), then each gap's factor on it, shrunk toward it. */
+static void
+hz_refit(struct fs_ctx *c, int k)
+{
+	double so = 0, sp = 0;
+	for (int bk = 0; bk < HZ_BUCKETS; bk++) {
+		so += c->hz_obs[k][bk];
+		sp += c->hz_pred[k][bk];
+	}
+	double level = (so + HZ_PRIOR_LEVEL) / (sp + HZ_PRIOR_LEVEL);
+	c->hz_level[k] = level;
+	for (int bk = 0; bk < HZ_BUCKETS; bk++) {
+		double g = level * (c->hz_obs[k][bk] / level + HZ_PRIOR_GAP) /
+			   (c->hz_pred[k][bk] + HZ_PRIOR_GAP);
+		c->hz_g[k][bk] = g < 0.05 ? 0.05 : g > 20 ? 20 : g;
+	}
+}
+
 static int
 cmp_dbl(const void *x, const void *y)
 {
@@ -250,20 +269,7 @@ hz_learn(struct fs_ctx *c, struct fs_state *f, int k, const struct fr_ratesnap *
 		}
 	}
 	hz_expect(c, k, snap, &run, last, t, now, f->hs_pred);
-	/* A class's level (the rate model's bias for sources of that rate),
-	 * then each gap's factor on it, shrunk toward it. */
-	double so = 0, sp = 0;
-	for (int bk = 0; bk < HZ_BUCKETS; bk++) {
-		so += c->hz_obs[k][bk];
-		sp += c->hz_pred[k][bk];
-	}
-	double level = (so + HZ_PRIOR_LEVEL) / (sp + HZ_PRIOR_LEVEL);
-	c->hz_level[k] = level;
-	for (int bk = 0; bk < HZ_BUCKETS; bk++) {
-		double g = level * (c->hz_obs[k][bk] / level + HZ_PRIOR_GAP) /
-			   (c->hz_pred[k][bk] + HZ_PRIOR_GAP);
-		c->hz_g[k][bk] = g < 0.05 ? 0.05 : g > 20 ? 20 : g;
-	}
+	hz_refit(c, k);
 	if (p != small)
 		free(p);
 }
@@ -280,6 +286,22 @@ snapshot(const struct fs_ctx *c, const struct fs_state *s, struct fr_ratesnap *s
 	b->amp = s->burst_amp;
 	b->from_s = s->acc.last_s;
 	b->tau_s = c->burst_tau_s;
+}
+
+/* What the index integrates for source f: its snapshot, the burst term
+ * scaled by its class's level (the table measured the burst term too), and
+ * the hazard factors (ha->g NULL with hazard=0). */
+static void
+index_rate(const struct fs_ctx *c, const struct fs_state *f, struct fr_ratesnap *snap,
+	   struct fr_burst *b, struct hz_arg *ha)
+{
+	snapshot(c, f, snap, b);
+	*ha = (struct hz_arg){snap, NULL, f->last_item_s, f->hs_obs, f->hs_pred};
+	if (c->hazard) {
+		int k = hz_class(snap->r);
+		ha->g = c->hz_g[k];
+		b->amp *= c->hz_level[k];
+	}
 }
 
 static int
@@ -316,10 +338,7 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	c->rp.flat = profile == 0;
 	c->hz_at_s = env->start_s;
 	for (int k = 0; k < HZ_CLASSES; k++)
-		for (int b = 0; b < HZ_BUCKETS; b++)
-			c->hz_g[k][b] = 1;
-	for (int k = 0; k < HZ_CLASSES; k++)
-		c->hz_level[k] = 1;
+		hz_refit(c, k); /* no counts yet: every factor 1 */
 	c->horizon_s = horizon_d * 86400;
 	/* Each source at least once per explore x (sources / calls per second):
 	 * explore times the round-robin cycle. */
@@ -373,13 +392,9 @@ fs_urgency(void *ctx, void *st, double now_s)
 	struct fs_state *f = st;
 	struct fr_ratesnap snap;
 	struct fr_burst b;
+	struct hz_arg ha;
 
-	snapshot(c, f, &snap, &b);
-	struct hz_arg ha = {&snap, c->hazard ? c->hz_g[hz_class(snap.r)] : NULL, f->last_item_s,
-			    f->hs_obs, f->hs_pred};
-	/* The table measured the burst term too: its level scales both. */
-	if (c->hazard)
-		b.amp *= c->hz_level[hz_class(snap.r)];
+	index_rate(c, f, &snap, &b, &ha);
 	double u = f->w * fr_waitacc_advance(&f->acc, now_s, hz_rate, &ha, &b);
 	/* Past the exploration cap a source ranks above the threshold. */
 	if (now_s >= f->acc.last_s + c->cap_s && u < 2 * c->theta_seen)
@@ -394,15 +409,11 @@ fs_due(void *ctx, void *st, double now_s, double theta)
 	struct fs_state *f = st;
 	struct fr_ratesnap snap;
 	struct fr_burst b;
+	struct hz_arg ha;
 	(void)now_s;
 
 	c->theta_seen = theta;
-	snapshot(c, f, &snap, &b);
-	struct hz_arg ha = {&snap, c->hazard ? c->hz_g[hz_class(snap.r)] : NULL, f->last_item_s,
-			    f->hs_obs, f->hs_pred};
-	/* The table measured the burst term too: its level scales both. */
-	if (c->hazard)
-		b.amp *= c->hz_level[hz_class(snap.r)];
+	index_rate(c, f, &snap, &b, &ha);
 	double d = fr_waitacc_due(&f->acc, theta / f->w, hz_rate, &ha, &b, c->horizon_s);
 	double cap = f->acc.last_s + c->cap_s;
 	return d < cap ? d : cap;
@@ -537,11 +548,10 @@ struct fs_learned {
 	struct fr_ratepop pop;
 	double em_items, em_short, em_follow, em_lag, follow_share;
 	double log_rate_mean, log_rate_n, burst_tau_s;
-	double hz_obs[HZ_CLASSES][HZ_BUCKETS], hz_pred[HZ_CLASSES][HZ_BUCKETS];
-	double hz_g[HZ_CLASSES][HZ_BUCKETS], hz_level[HZ_CLASSES], hz_at_s;
+	double hz_obs[HZ_CLASSES][HZ_BUCKETS], hz_pred[HZ_CLASSES][HZ_BUCKETS], hz_at_s;
 };
 
-#define FS_LEARNED_MAGIC 0x66736333u /* "fsc3": 13 sharpness values, the hazard table */
+#define FS_LEARNED_MAGIC 0x66736334u /* "fsc4": 13 sharpness values, the hazard counts */
 
 static size_t
 fs_ctx_save(const void *ctx, void *buf, size_t cap)
@@ -565,8 +575,6 @@ fs_ctx_save(const void *ctx, void *buf, size_t cap)
 	l.burst_tau_s = c->burst_tau_s;
 	memcpy(l.hz_obs, c->hz_obs, sizeof(l.hz_obs));
 	memcpy(l.hz_pred, c->hz_pred, sizeof(l.hz_pred));
-	memcpy(l.hz_g, c->hz_g, sizeof(l.hz_g));
-	memcpy(l.hz_level, c->hz_level, sizeof(l.hz_level));
 	l.hz_at_s = c->hz_at_s;
 	memcpy(buf, &l, sizeof(l));
 	return sizeof(l);
@@ -594,9 +602,9 @@ fs_ctx_load(void *ctx, const void *buf, size_t len)
 	c->burst_tau_s = l.burst_tau_s;
 	memcpy(c->hz_obs, l.hz_obs, sizeof(l.hz_obs));
 	memcpy(c->hz_pred, l.hz_pred, sizeof(l.hz_pred));
-	memcpy(c->hz_g, l.hz_g, sizeof(l.hz_g));
-	memcpy(c->hz_level, l.hz_level, sizeof(l.hz_level));
 	c->hz_at_s = l.hz_at_s;
+	for (int k = 0; k < HZ_CLASSES; k++)
+		hz_refit(c, k); /* the factors follow from the counts */
 	return 0;
 }
 
