@@ -801,7 +801,7 @@ note_blocked(struct fr_sched *s, uint32_t i)
  * accumulation depends on it), but only those at or above the group's cut
  * (a share of the last batch's lowest urgency) enter the selection, unless
  * fewer than k do; either way the k taken are the k most urgent. */
-static int
+static void
 build_scan_batch(struct fr_sched *s, struct group *g, double t)
 {
 	uint32_t k = fr_rl_available(&g->rl, t), n_low = 0;
@@ -847,7 +847,6 @@ build_scan_batch(struct fr_sched *s, struct group *g, double t)
 	}
 	g->cut = g->n_batch == k && isfinite(low) ? SCAN_CUT * low : 0;
 	note_kth(s, g, k);
-	return 0;
 }
 
 /* Returns a leftover batch to the heap (the caller moved on in time). */
@@ -869,7 +868,7 @@ flush_batch(struct fr_sched *s, struct group *g)
  * urgency, as a scan would find. Theta is then raised to keep some due
  * sources spare; when fewer than k are due, the batch is filled in due
  * order and theta is lowered with a rebuild (rare). */
-static int
+static void
 build_index_batch(struct fr_sched *s, struct group *g, double t)
 {
 	uint32_t k = s->mode == FR_RL_PACED ? 1 : fr_rl_available(&g->rl, t);
@@ -974,9 +973,8 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 		 * Large batches step a quarter of the way, and only with 3k/2
 		 * spare: a rebuild costs them a share of n due evaluations
 		 * each time, and the urgencies they rank follow the day
-		 * (default world: 726 rebuilds instead of 1,702, 20.6 M due
-		 * evaluations instead of 28.3 M, 33.7 M urgencies instead of
-		 * 30.5 M). */
+		 * (docs/scheduler.md, "Speed"; bench_sim prints the
+		 * rebuilds). */
 		double u = 0;
 		for (uint32_t q = k; q < s->n_cand; q++)
 			if (cand_u(&s->cand[q]) > u)
@@ -1003,7 +1001,6 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 				fr_heap_rekey(g->heap, q, due_of(s, g->members[q], t),
 					      s->last_seq[g->members[q]]);
 	}
-	return 0;
 }
 
 /* Index policies: the next source of the group's batch at t, building the
@@ -1018,8 +1015,10 @@ choose_index(struct fr_sched *s, struct group *g, double t_rl, uint32_t *src, do
 		return 1;
 	}
 	flush_batch(s, g);
-	if ((s->scan ? build_scan_batch(s, g, t_rl) : build_index_batch(s, g, t_rl)) < 0)
-		return 0;
+	if (s->scan)
+		build_scan_batch(s, g, t_rl);
+	else
+		build_index_batch(s, g, t_rl);
 	if (g->n_batch > 0) {
 		*src = g->batch[0];
 		*at = t_rl;
