@@ -260,12 +260,6 @@ heapify(struct fr_heap *h)
 }
 
 void
-fr_heap_heapify(struct fr_heap *h)
-{
-	heapify(h);
-}
-
-void
 fr_heap_set_lazy(struct fr_heap *h, int lazy)
 {
 	h->lazy = lazy;

@@ -34,8 +34,6 @@ size_t fr_heap_collect(const struct fr_heap *h, double max_key, uint32_t *out, s
  * next operation that needs the order restores it, in O(n) (Floyd), once
  * for a series of these. */
 void fr_heap_rekey(struct fr_heap *h, uint32_t id, double key, double tie);
-/* Restores the heap order in O(n) (Floyd). */
-void fr_heap_heapify(struct fr_heap *h);
 /* Lazy mode (lazy = 1): set and remove cost O(1) and leave the order broken;
  * peek and pop restore it first, in O(n), and collect scans every entry.
  * For a caller that changes many entries between two collects (a burst of
