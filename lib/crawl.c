@@ -1182,7 +1182,6 @@ start(struct crawl *c, uint32_t i, double now)
 	 * that fetch to follow. */
 	if (claim(c, i, now) != 0)
 		return -2;
-	c->turn[cs->group]++;
 	if (c->robots)
 		v = fr_robots_cache_check(c->robots, cs->row.url, now, &cd);
 	if (v == FR_ROBOTS_PENDING) {
@@ -1195,6 +1194,8 @@ start(struct crawl *c, uint32_t i, double now)
 		fr_sched_hold(pick(c), i, now + 1, now);
 		return -1;
 	}
+	/* The turn passes only with a fetch that starts (see pass()). */
+	c->turn[cs->group]++;
 	fr_sched_begin(c->sched, i, now);
 	if (c->order)
 		fr_sched_begin(c->order, i, now);

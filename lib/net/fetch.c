@@ -778,12 +778,8 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 	r->retry_after_at_s = r->max_age_s = r->expires_at_s = r->date_s = -1;
 	r->started_s = t->started_s;
 	r->elapsed_s = mono_s() - t->t0_mono_s;
-	{
-		curl_off_t pre = 0;
-		if (curl_easy_getinfo(h, CURLINFO_PRETRANSFER_TIME_T, &pre) != CURLE_OK || pre < 0)
-			pre = 0;
-		r->sent_s = (t->begun_s > 0 ? t->begun_s : t->started_s) + (double)pre / 1e6;
-	}
+	double pre = info_s(h, CURLINFO_PRETRANSFER_TIME_T);
+	r->sent_s = t->begun_s + (pre > 0 ? pre : 0);
 	curl_easy_getinfo(h, CURLINFO_RESPONSE_CODE, &status);
 	curl_easy_getinfo(h, CURLINFO_EFFECTIVE_URL, &eff);
 	curl_easy_getinfo(h, CURLINFO_HTTP_VERSION, &ver);

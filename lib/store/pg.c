@@ -2059,9 +2059,9 @@ pg_checkpoint(void *impl, char *err, size_t errlen)
 
 /* ---- leases ----
  * A worker about to fetch a source claims it until until_s; another
- * worker's claim fails until the lease is dropped (by the commit of that
- * source's fetch, in the same transaction, or by pg_release, or when the
- * handle closes) or has run out (a worker killed mid-fetch). Claims go
+ * worker's claim fails until the lease is dropped (once the transaction
+ * that stored that source's fetch has ended, drop_done; or by pg_release,
+ * or when the handle closes) or has run out (a worker killed mid-fetch). Claims go
  * through a connection of their own in autocommit, so that they are seen at
  * once even while a group transaction is open. */
 

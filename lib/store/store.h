@@ -209,8 +209,8 @@ int fr_store_group_end(struct fr_store *st, int commit, char *err, size_t errlen
  *     holder may drop it sooner);
  * -1  err set (no such source, the server gone).
  * Either out pointer may be NULL. A lease ends with the commit of the
- * source's fetch by the same handle (in the fetch's own transaction or
- * group, so the next claimer sees the fetch), with fr_store_release (the
+ * source's fetch by the same handle (once the fetch's own transaction or
+ * group has committed, so the next claimer sees the fetch), with fr_store_release (the
  * source is not fetched after all), when the handle closes, or at until_s.
  * A handle claims for one worker at a time: a claim naming another worker
  * drops the leases held under the previous name. Two workers claiming under

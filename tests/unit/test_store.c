@@ -1547,8 +1547,8 @@ test_pg_leases(void)
 	/* Run out (its holder was killed, say): anyone may claim it. */
 	CHECK(fr_store_claim(sb, a, "wb", 1123, 1063, &lf, &held, err, sizeof(err)) == 0);
 	CHECK(fr_store_claim(sa, a, "wa", 1124, 1064, &lf, &held, err, sizeof(err)) == 1);
-	/* The holder's commit of a fetch drops its lease, in the same
-	 * transaction; the next claim sees the fetch's time. */
+	/* The holder's commit of a fetch drops its lease once it has
+	 * committed; the next claim sees the fetch's time. */
 	struct fr_store_fetch f = {a, 1065, 0, 304, "not-modified", 0, NULL, NULL, 0};
 	CHECK(fr_store_commit_fetch(sb, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
 	CHECK(fr_store_claim(sa, a, "wa", 1126, 1066, &lf, &held, err, sizeof(err)) == 0 &&
