@@ -1338,13 +1338,15 @@ parse_after_date(const struct ctx *c, size_t j, struct dt *d)
 	/* A connector CLDR lacks ("Hoy a las 10:15": Spanish has no atTime
 	 * pattern): after a day word, up to two short words, then a time with
 	 * its colon. */
+	if (d->rel != 2)
+		return j;
 	size_t w = j, words = 0;
 	while (words < 2 && at(c, w) && (at(c, w)->type == T_WORD || at(c, w)->type == T_NAME) &&
 	       at(c, w)->letter && at(c, w)->e - at(c, w)->b <= 4 && !name(c, w, FR_FDV_MONTH)) {
 		w++;
 		words++;
 	}
-	if (words && d->rel == 2 && time_at(c, w)) {
+	if (words && time_at(c, w)) {
 		k = parse_time(c, w, d);
 		if (k)
 			return k;

@@ -1884,7 +1884,7 @@ row_nums(const struct ctx *c, uint32_t root, struct fr_fpage_record *r)
 {
 	for (uint32_t e = root; e < c->els[root].end && r->n_nums < FR_FPAGE_MAX_NUMS; e++) {
 		const xmlNode *x = c->els[e].x;
-		int in_a = 0;
+		int32_t link = -1;
 		if (skipped(x))
 			continue;
 		for (const xmlAttr *a = x->properties; a && r->n_nums < FR_FPAGE_MAX_NUMS; a = a->next) {
@@ -1897,7 +1897,7 @@ row_nums(const struct ctx *c, uint32_t root, struct fr_fpage_record *r)
 		}
 		for (int32_t a = (int32_t)e; a >= (int32_t)root; a = c->els[a].parent)
 			if (is_tag(c->els[a].x, "a")) {
-				in_a = !lone_number_link(c, (uint32_t)a);
+				link = a;
 				break;
 			}
 		char buf[64];
@@ -1915,7 +1915,11 @@ row_nums(const struct ctx *c, uint32_t root, struct fr_fpage_record *r)
 			n += l;
 		}
 		buf[n] = 0;
-		int64_t v = too_long || in_a ? -1 : lone_number(buf);
+		int64_t v = too_long ? -1 : lone_number(buf);
+		/* A number inside a link counts only when the link stands alone
+		 * in its parent (checked only for numbers: it walks the parent). */
+		if (v >= 0 && link >= 0 && !lone_number_link(c, (uint32_t)link))
+			v = -1;
 		if (v < 0 && !too_long && !has_date(c, e) && r->n_nums < FR_FPAGE_MAX_NUMS &&
 		    c->els[e].na + c->els[e].an < 48) {
 			char *t = text_of(x, 64, 0, 0);

@@ -1244,7 +1244,6 @@ index_pager(struct fr_sinfo_cycle *c, const struct fr_fpage *p, struct fr_furl_p
 	return page_pager(c, p, &c->f->idx_fr, &c->f->pat[1], pg);
 }
 
-/* Reads a thread page: new posts, the thread's state, the way on. */
 static int
 cmp_date_page_desc(const void *a, const void *b)
 {
@@ -1297,6 +1296,7 @@ nested_next(struct fr_sinfo_cycle *c, const struct thread *t, const struct fr_fu
 	return NULL;
 }
 
+/* Reads a thread page: new posts, the thread's state, the way on. */
 static void
 on_thread(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, size_t body_len)
 {
@@ -2095,9 +2095,6 @@ on_index_incremental(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage 
 	walk_rows(c, tk);
 }
 
-/* Phase 2: the entry page lists the boards with their last activity; only
- * boards with news are walked (all of them when the rows show no date, or
- * the page cannot be read). */
 /* Whether url is shaped as a known board's address: the same shape
  * (digits and slugs aside), or one number apart. */
 static int
@@ -2116,6 +2113,9 @@ like_a_board(const struct fr_sinfo *f, const char *url)
 	return like;
 }
 
+/* Phase 2: the entry page lists the boards with their last activity; only
+ * boards with news are walked (all of them when the rows show no date, or
+ * the page cannot be read). */
 static void
 on_entry(struct fr_sinfo_cycle *c, struct fr_fpage *p, size_t body_len)
 {

@@ -685,7 +685,7 @@ batches_are_the_top_k_by_urgency(void)
 }
 
 /* Air balloon cools its buckets lazily (an evaluation cools only the ones
- * its area reads; all are cooled for good before heating and once a day):
+ * its area reads, from one cooling reference all sources share):
  * urgencies and due times match the seed's cooling of all 24 at every
  * evaluation, done here with the digest's functions, over gaps of minutes
  * to days, heating, and buckets that reach the floor. */
