@@ -21,16 +21,58 @@ fr_week_clock(double t_s, int *dow, int *hour)
 		*hour = 23;
 }
 
+/* The prior of the shift and sharpness fits: this many source-days, half
+ * on no shift and sharpness 1, the rest spread evenly, before the spread
+ * across sources is learned. */
+#define FIT_PRIOR_DAYS 50.0
+/* A source's fit counts in that spread from this many items on. */
+#define FIT_MIN_ITEMS 8.0
+
 static const double sharp_exp[FR_N_SHARP] = FR_SHARP;
 
-/* Recomputes the shape's powers from the aligned counts. */
+/* Shares of n cells (hours, weekdays) from their counts and the time each
+ * has been watched: each cell's items per second watched, a cell not watched
+ * yet at the mean of the others, plus one pseudo-item each, scaled to sum 1. */
+static void
+exp_shares(const double *cnt, const double *ex, int n, double *out)
+{
+	double c = 0, e = 0, sum = 0;
+	for (int k = 0; k < n; k++) {
+		c += cnt[k];
+		e += ex[k];
+	}
+	for (int k = 0; k < n; k++) {
+		out[k] = (e > 0 && ex[k] > 0 ? cnt[k] / ex[k] * (e / n) : c / n) + 1.0;
+		sum += out[k];
+	}
+	for (int k = 0; k < n; k++)
+		out[k] /= sum;
+}
+
+/* A log prior over n values from decayed weights w: a pseudo-weight of a
+ * (half on value one, the rest even) plus w. */
+static void
+fit_prior(const double *w, int n, int one, double a, double *lp)
+{
+	double sum = a;
+	for (int k = 0; k < n; k++)
+		sum += w[k];
+	for (int k = 0; k < n; k++)
+		lp[k] = log((w[k] + (k == one ? 0.5 : 0.5 / (n - 1)) * a) / sum);
+}
+
+/* Recomputes the shared shape (hourly shares of the aligned counts, raised
+ * to each sharpness) and the fits' priors. */
 static void
 refresh_prior(struct fr_ratepop *p)
 {
+	double sh[24];
+	exp_shares(p->aligned, p->hour_exp, 24, sh);
+	exp_shares(p->day, p->day_exp, 7, p->dshare);
 	for (int g = 0; g < FR_N_SHARP; g++) {
 		double sum = 0;
 		for (int k = 0; k < 24; k++) {
-			double q = (p->aligned[k] + 1.0) / (p->items + 24.0);
+			double q = sh[k];
 			p->prior[g][k] = pow(q, sharp_exp[g]);
 			sum += p->prior[g][k];
 		}
@@ -39,6 +81,8 @@ refresh_prior(struct fr_ratepop *p)
 			p->logprior[g][k] = log(p->prior[g][k]);
 		}
 	}
+	fit_prior(p->shift_w, 24, 11, FIT_PRIOR_DAYS * 86400.0, p->lp_shift);
+	fit_prior(p->sharp_w, FR_N_SHARP, FR_SHARP_ONE, FIT_PRIOR_DAYS * 86400.0, p->lp_sharp);
 	p->since_refresh = 0;
 }
 
@@ -58,6 +102,7 @@ fr_ratemodel_init(struct fr_ratemodel *m, double now_s)
 	m->at_s = now_s;
 	m->since_s = now_s;
 	m->sharp = FR_SHARP_ONE;
+	m->w1 = 255;
 }
 
 /* Decayed exposure over [since, at] with decay time tau. */
@@ -96,8 +141,16 @@ pop_decay_to(struct fr_ratepop *p, double now_s)
 		p->hour[h] *= e;
 		p->aligned[h] *= e;
 	}
-	for (int d = 0; d < 7; d++)
+	for (int d = 0; d < 7; d++) {
 		p->day[d] *= e;
+		p->day_exp[d] *= e;
+	}
+	for (int k = 0; k < 24; k++) {
+		p->shift_w[k] *= e;
+		p->hour_exp[k] *= e;
+	}
+	for (int g = 0; g < FR_N_SHARP; g++)
+		p->sharp_w[g] *= e;
 	p->items *= e;
 	p->exposure_s *= e;
 	p->at_s = now_s;
@@ -169,7 +222,44 @@ fr_ratemodel_mean_rate(const struct fr_ratemodel *m, const struct fr_ratepop *po
 static double
 prior_share(const struct fr_ratemodel *m, const struct fr_ratepop *pop, int h)
 {
-	return pop->prior[m->sharp][((h - m->shift) % 24 + 24) % 24];
+	const double *q = pop->prior[m->sharp];
+	double a = m->w1 * (1 / 255.0), b = m->w2 * (1 / 255.0);
+	return a * q[((h - m->shift) % 24 + 24) % 24] + b * q[((h - m->shift2) % 24 + 24) % 24] +
+	       (1 - a - b) * (1 / 24.0);
+}
+
+/* The posterior over the source's shift at its sharpness, given its hourly
+ * counts and the shifts sources have: the fitted shift's weight, the next
+ * likeliest one's and its weight; the rest of the posterior is spread flat
+ * (a source with few items borrows a profile that hedges its time zone). */
+static void
+fit_mixture(struct fr_ratemodel *m, const struct fr_ratepop *pop)
+{
+	double ll[24], best = -INFINITY;
+	const double *lq = pop->logprior[m->sharp];
+	for (int sh = -11; sh <= 12; sh++) {
+		double x = pop->lp_shift[sh + 11];
+		for (int h = 0; h < 24; h++)
+			x += m->hour[h] * lq[((h - sh) % 24 + 24) % 24];
+		ll[sh + 11] = x;
+		if (x > best)
+			best = x;
+	}
+	double sum = 0;
+	int i1 = m->shift + 11, i2 = -1;
+	for (int k = 0; k < 24; k++) {
+		ll[k] = exp(ll[k] - best);
+		sum += ll[k];
+	}
+	for (int k = 0; k < 24; k++)
+		if (k != i1 && (i2 < 0 || ll[k] > ll[i2]))
+			i2 = k;
+	double a = ll[i1] / sum, b = ll[i2] / sum;
+	m->shift2 = (int8_t)(i2 - 11);
+	m->w1 = (uint8_t)lround(a * 255);
+	m->w2 = (uint8_t)lround(b * 255);
+	if (m->w1 + m->w2 > 255)
+		m->w2 = (uint8_t)(255 - m->w1);
 }
 
 /* Picks the shift, then the sharpness, under which the source's hourly
@@ -180,16 +270,16 @@ fit_profile(struct fr_ratemodel *m, const struct fr_ratepop *pop)
 	double best = -INFINITY;
 	int arg = m->shift;
 
-	if (m->pcount < 4)
+	if (m->pcount < 4) {
+		fit_mixture(m, pop);
 		return;
+	}
 	const double *lq = pop->logprior[m->sharp];
 	for (int sh = -11; sh <= 12; sh++) {
 		double ll = 0;
 		for (int h = 0; h < 24; h++)
 			ll += m->hour[h] * lq[((h - sh) % 24 + 24) % 24];
-		/* Prefer no shift unless the data says otherwise. */
-		if (sh == 0)
-			ll += 1.0;
+		ll += pop->lp_shift[sh + 11];
 		if (ll > best) {
 			best = ll;
 			arg = sh;
@@ -202,14 +292,14 @@ fit_profile(struct fr_ratemodel *m, const struct fr_ratepop *pop)
 		double ll = 0;
 		for (int h = 0; h < 24; h++)
 			ll += m->hour[h] * pop->logprior[g][((h - m->shift) % 24 + 24) % 24];
-		if (g == FR_SHARP_ONE)
-			ll += 1.0;
+		ll += pop->lp_sharp[g];
 		if (ll > best) {
 			best = ll;
 			arg = g;
 		}
 	}
 	m->sharp = (uint8_t)arg;
+	fit_mixture(m, pop);
 }
 
 /* P(X <= k) for X ~ Poisson(mu); a normal approximation past 200. */
@@ -228,6 +318,33 @@ poisson_cdf(long k, double mu)
 	return sum < 1 ? sum : 1;
 }
 
+/* Credits the source's watched window [a, e) to the population's time
+ * watched per aligned hour (by the source's shift, as its items are) and per
+ * weekday: so a share compares items with the time the same sources were
+ * watched. Past a week the rest is spread evenly. */
+static void
+watch(const struct fr_ratemodel *m, struct fr_ratepop *pop, double a, double e)
+{
+	if (e - a > 7 * 86400.0) {
+		double rest = e - a - 7 * 86400.0;
+		for (int k = 0; k < 24; k++)
+			pop->hour_exp[k] += rest / 24;
+		for (int d = 0; d < 7; d++)
+			pop->day_exp[d] += rest / 7;
+		a = e - 7 * 86400.0;
+	}
+	while (a < e) {
+		double nb = (floor(a / 3600.0) + 1) * 3600.0;
+		if (nb > e)
+			nb = e;
+		int dw, hr;
+		fr_week_clock(a, &dw, &hr);
+		pop->hour_exp[((hr - m->shift) % 24 + 24) % 24] += nb - a;
+		pop->day_exp[dw] += nb - a;
+		a = nb;
+	}
+}
+
 int
 fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 		     const struct fr_rateparams *rp, double prev_fetch_s, double now_s,
@@ -236,6 +353,7 @@ fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 	int changed = 0;
 
 	pop_decay_to(pop, now_s);
+	watch(m, pop, prev_fetch_s > m->at_s ? prev_fetch_s : m->at_s, now_s);
 	if (now_s > m->at_s)
 		pop->exposure_s += now_s - (prev_fetch_s > m->at_s ? prev_fetch_s : m->at_s);
 	decay_to(m, rp, now_s);
@@ -266,8 +384,15 @@ fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 
 	if (pop->since_refresh > 4096)
 		refresh_prior(pop);
-	if (n > 0)
+	if (n > 0 || m->pcount == 0)
 		fit_profile(m, pop);
+	/* Sources with a few items tell the spread of shifts and sharpnesses,
+	 * each by the time since its previous fetch (so each source counts
+	 * for the time it is watched, however often it is fetched). */
+	if (m->pcount >= FIT_MIN_ITEMS && now_s > prev_fetch_s) {
+		pop->shift_w[m->shift + 11] += now_s - prev_fetch_s;
+		pop->sharp_w[m->sharp] += now_s - prev_fetch_s;
+	}
 
 	/* Change detection on the fast clock: is its count unlikely under the
 	 * current rate (prior included) for the same fast-decayed exposure?
@@ -312,7 +437,6 @@ fr_ratemodel_snapshot(const struct fr_ratemodel *m, const struct fr_ratepop *pop
 	out->flat = rp->flat;
 	out->kappa = rp->prior_items;
 	out->inv_den = 1.0 / (m->pcount + rp->prior_items);
-	out->inv_pop = pop->items > 0 ? 1.0 / pop->items : 0;
 	out->m = m;
 	out->pop = pop;
 }
@@ -330,7 +454,7 @@ fr_ratesnap_rate(const void *snap, int64_t hour)
 	if (d < 0)
 		d += 7;
 	double qh = prior_share(s->m, s->pop, h);
-	double qd = s->inv_pop > 0 ? s->pop->day[d] * s->inv_pop : 1.0 / 7;
+	double qd = s->pop->dshare[d];
 	double H = 24 * (s->m->hour[h] + s->kappa * qh) * s->inv_den;
 	double D = 7 * (s->m->day[d] + s->kappa * qd) * s->inv_den;
 	double r = s->r * H * D * s->scale;

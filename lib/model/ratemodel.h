@@ -35,6 +35,17 @@ struct fr_ratepop {
 	double at_s;       /* the decay clock */
 	double tau_s;      /* decay time */
 	double prior_rate; /* prior rate of a source (items/s) if > 0, else items / exposure */
+	/* How sources' fitted time shifts (index shift + 11) and sharpness
+	 * indices are spread, in decayed source-seconds, and the log priors
+	 * the fits use, refreshed with the shape. */
+	double shift_w[24], sharp_w[FR_N_SHARP];
+	double lp_shift[24], lp_sharp[FR_N_SHARP];
+	/* Source-seconds watched per aligned hour of the day (each source's
+	 * hours moved by its shift, as aligned[] is) and per weekday, decayed
+	 * as the counts are: a share is items over the time that could hold
+	 * them, so hours and days not watched yet do not read as quiet. */
+	double hour_exp[24], day_exp[7];
+	double dshare[7];  /* the weekday shares, refreshed with the shape */
 };
 
 struct fr_ratemodel {
@@ -46,7 +57,11 @@ struct fr_ratemodel {
 	int8_t shift;      /* hours its day runs ahead of the shared shape (time zone) */
 	uint8_t sharp;     /* index of its sharpness in FR_SHARP: how strongly it
 			    * follows the shape (1: as all do; 0.25: flat; 3: only at peaks) */
-	int8_t pad[2];
+	/* The prior profile is a mixture: the shape shifted by shift (weight
+	 * w1 / 255) and by shift2 (w2 / 255), the rest flat: the posterior
+	 * over the source's time shift, its two likeliest values kept. */
+	int8_t shift2;
+	uint8_t w1, w2;
 	double at_s;       /* both clocks are decayed up to here */
 	double since_s;    /* observed since (first fetch window) */
 };
@@ -92,7 +107,6 @@ struct fr_ratesnap {
 	int flat;        /* the rate is r * scale at every hour */
 	double kappa;    /* prior_items */
 	double inv_den;  /* 1 / (count + prior_items) */
-	double inv_pop;  /* 1 / population items, or 0 */
 	const struct fr_ratemodel *m;
 	const struct fr_ratepop *pop;
 };

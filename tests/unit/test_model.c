@@ -668,6 +668,34 @@ ratemodel_time_shift_is_fitted(void)
 			peak = h;
 	CHECK(peak == 10);
 
+	/* The prior of the shift is learned from the sources' fits: all eight
+	 * sit at shift 0 for 45 days each, against a starting prior of 50
+	 * source-days with half on shift 0, so shift 0 has about (8 x 45 + 25)
+	 * / (8 x 45 + 50) = 0.94 of it (decay aside). */
+	double p0 = exp(pop.lp_shift[11]);
+	CHECK(p0 > 0.9 && p0 < 0.97);
+	for (int k = 0; k < 24; k++)
+		CHECK(k == 11 || pop.lp_shift[k] < pop.lp_shift[11] - 4);
+	/* A new source, before its first item, borrows that prior: its
+	 * profile is the shape with weight p0, the rest flat (and a second
+	 * shift's sliver), so its peak hour is lower than the shape's. */
+	{
+		struct fr_ratemodel n0;
+		double none[1];
+		fr_ratemodel_init(&n0, T0 + POP_DAYS * DAY);
+		fr_ratemodel_observe(&n0, &pop, &rp, T0 + POP_DAYS * DAY, T0 + POP_DAYS * DAY + HOUR,
+				     none, 0);
+		CHECK_NEAR(n0.w1 / 255.0, p0, 0.01);
+		CHECK(n0.w1 + n0.w2 <= 255);
+		double prof[24];
+		rp.prior_items = 1e6; /* the prior alone */
+		fr_ratemodel_profile(&n0, &pop, &rp, prof);
+		rp.prior_items = params().prior_items;
+		double want = 24 * (p0 * pop.prior[FR_SHARP_ONE][10] + (1 - p0) / 24);
+		CHECK_NEAR(prof[10], want, 0.03 * want + 24 * (n0.w2 / 255.0));
+		CHECK(prof[10] < 24 * pop.prior[FR_SHARP_ONE][10]);
+	}
+
 	/* A source 5 hours ahead of the shape: shift 5 after a few days. */
 	double start = T0 + POP_DAYS * DAY;
 	struct shaped s5 = {start, 5};
@@ -676,6 +704,8 @@ ratemodel_time_shift_is_fitted(void)
 	fr_ratemodel_init(&g.m, start);
 	feed_run(&g, &pop, &rp, start + 5 * DAY, shaped_item, &s5, &ng, 0);
 	CHECK(g.m.shift == 5);
+	/* 60 items leave no doubt: the posterior is all on shift 5. */
+	CHECK(g.m.w1 >= 250);
 	/* Its profile peaks at the shape's peak moved by 5 hours. */
 	double prof[24];
 	fr_ratemodel_profile(&g.m, &pop, &rp, prof);
@@ -691,6 +721,55 @@ ratemodel_time_shift_is_fitted(void)
 	fr_ratemodel_init(&g2.m, start);
 	feed_run(&g2, &pop, &rp, start + 5 * DAY, shaped_item, &sm7, &ng, 0);
 	CHECK(g2.m.shift == -7);
+}
+
+/* The shares are items per hour watched: a population that publishes
+ * evenly, watched from a Monday 00:00 to a Tuesday noon, has an even
+ * weekday and hourly shape at the refresh, though Monday's and the early
+ * hours' counts are twice the others' and Wednesday to Sunday have none. */
+static void
+ratemodel_shares_by_watched_time(void)
+{
+	enum { NSRC = 64 };
+	struct fr_rateparams rp = params();
+	struct fr_ratepop pop;
+	static struct feed f[NSRC];
+	long next[NSRC];
+
+	fr_ratepop_init(&pop, T0, rp.tau_s);
+	for (int i = 0; i < NSRC; i++) {
+		f[i] = (struct feed){.last_fetch = T0};
+		next[i] = 0;
+		fr_ratemodel_init(&f[i].m, T0);
+	}
+	/* Every 30 min, each source at its own offset: 3072 items a day, so
+	 * the shape is refreshed once, about 8 h into Tuesday. */
+	struct periodic src[NSRC];
+	for (int i = 0; i < NSRC; i++)
+		src[i] = (struct periodic){T0 + 28.0 * i + 1, 1800, INFINITY};
+	for (int hr = 1; hr <= 36; hr++)
+		for (int i = 0; i < NSRC; i++)
+			feed_run(&f[i], &pop, &rp, T0 + hr * HOUR, periodic_item, &src[i], &next[i], 0);
+	CHECK(pop.day[0] > 1.5 * pop.day[1] && pop.day[2] == 0);
+	CHECK(pop.aligned[3] > 1.5 * pop.aligned[20]);
+	for (int d = 0; d < 7; d++)
+		CHECK_NEAR(pop.dshare[d], 1.0 / 7, 0.01 / 7);
+	for (int h = 0; h < 24; h++)
+		CHECK_NEAR(pop.prior[FR_SHARP_ONE][h], 1.0 / 24, 0.05 / 24);
+	/* A source's hourly rates over the coming Wednesday are as even (with
+	 * freshet's shrinkage: its own counts, uneven too, weigh little). */
+	rp.prior_items = 1000;
+	struct fr_ratesnap snap;
+	fr_ratemodel_snapshot(&f[0].m, &pop, &rp, 1, &snap);
+	int64_t wed = (int64_t)((T0 + 2 * DAY) / HOUR);
+	double lo = INFINITY, hi = 0;
+	for (int64_t h = wed; h < wed + 24; h++) {
+		double r = fr_ratesnap_rate(&snap, h);
+		lo = r < lo ? r : lo;
+		hi = r > hi ? r : hi;
+	}
+	CHECK(hi < 1.35 * lo);
+	CHECK_NEAR(per_day(snap.r), 48, 8);
 }
 
 int
@@ -709,5 +788,6 @@ main(void)
 	RUN(ratemodel_censored_items_count_the_same);
 	RUN(ratemodel_profile_peaks_at_publishing_hour);
 	RUN(ratemodel_time_shift_is_fitted);
+	RUN(ratemodel_shares_by_watched_time);
 	return TEST_DONE();
 }

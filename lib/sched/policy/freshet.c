@@ -551,7 +551,7 @@ struct fs_learned {
 	double hz_obs[HZ_CLASSES][HZ_BUCKETS], hz_pred[HZ_CLASSES][HZ_BUCKETS], hz_at_s;
 };
 
-#define FS_LEARNED_MAGIC 0x66736334u /* "fsc4": 13 sharpness values, the hazard counts */
+#define FS_LEARNED_MAGIC 0x66736335u /* "fsc5": the shift and sharpness priors, the watched time per hour */
 
 static size_t
 fs_ctx_save(const void *ctx, void *buf, size_t cap)
