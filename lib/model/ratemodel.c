@@ -223,83 +223,92 @@ static double
 prior_share(const struct fr_ratemodel *m, const struct fr_ratepop *pop, int h)
 {
 	const double *q = pop->prior[m->sharp];
-	double a = m->w1 * (1 / 255.0), b = m->w2 * (1 / 255.0);
+	/* w1 is at least 1/24 of 255 once fitted; 0 is a state saved before
+	 * the mixture (its bytes were padding): the fitted shift alone. */
+	double a = m->w1 ? m->w1 * (1 / 255.0) : 1, b = m->w1 ? m->w2 * (1 / 255.0) : 0;
 	return a * q[((h - m->shift) % 24 + 24) % 24] + b * q[((h - m->shift2) % 24 + 24) % 24] +
 	       (1 - a - b) * (1 / 24.0);
 }
 
-/* The posterior over the source's shift at its sharpness, given its hourly
- * counts and the shifts sources have: the fitted shift's weight, the next
- * likeliest one's and its weight; the rest of the posterior is spread flat
+/* The log posterior (up to a constant) of each shift (index shift + 11) at
+ * the source's sharpness: its hourly counts as draws from the shape so
+ * shifted, plus the shifts' prior. */
+static void
+shift_ll(const struct fr_ratemodel *m, const struct fr_ratepop *pop, double ll[24])
+{
+	/* The shape twice over, from hour -12: shift sh reads hour h at
+	 * lq[h - sh + 12] without a modulo. */
+	double lq[48];
+	for (int i = 0; i < 48; i++)
+		lq[i] = pop->logprior[m->sharp][(i + 12) % 24];
+	for (int sh = -11; sh <= 12; sh++) {
+		const double *q = lq + 12 - sh;
+		double x = 0;
+		for (int h = 0; h < 24; h++)
+			x += m->hour[h] * q[h];
+		ll[sh + 11] = x + pop->lp_shift[sh + 11];
+	}
+}
+
+/* From the shifts' log posterior: the fitted shift's weight, the next
+ * likeliest one and its weight; the rest of the posterior is spread flat
  * (a source with few items borrows a profile that hedges its time zone). */
 static void
-fit_mixture(struct fr_ratemodel *m, const struct fr_ratepop *pop)
+set_mixture(struct fr_ratemodel *m, const double ll[24])
 {
-	double ll[24], best = -INFINITY;
-	const double *lq = pop->logprior[m->sharp];
-	for (int sh = -11; sh <= 12; sh++) {
-		double x = pop->lp_shift[sh + 11];
-		for (int h = 0; h < 24; h++)
-			x += m->hour[h] * lq[((h - sh) % 24 + 24) % 24];
-		ll[sh + 11] = x;
-		if (x > best)
-			best = x;
-	}
-	double sum = 0;
-	int i1 = m->shift + 11, i2 = -1;
-	for (int k = 0; k < 24; k++) {
-		ll[k] = exp(ll[k] - best);
-		sum += ll[k];
-	}
+	double p[24], best = -INFINITY, sum = 0;
+	int i1 = m->shift + 11, i2 = i1 == 0 ? 1 : 0;
+
 	for (int k = 0; k < 24; k++)
-		if (k != i1 && (i2 < 0 || ll[k] > ll[i2]))
+		best = ll[k] > best ? ll[k] : best;
+	for (int k = 0; k < 24; k++) {
+		p[k] = exp(ll[k] - best);
+		sum += p[k];
+		if (k != i1 && p[k] > p[i2])
 			i2 = k;
-	double a = ll[i1] / sum, b = ll[i2] / sum;
+	}
 	m->shift2 = (int8_t)(i2 - 11);
-	m->w1 = (uint8_t)lround(a * 255);
-	m->w2 = (uint8_t)lround(b * 255);
+	m->w1 = (uint8_t)lround(p[i1] / sum * 255);
+	m->w2 = (uint8_t)lround(p[i2] / sum * 255);
+	if (m->w1 < 1) /* 0 would read as an old state (prior_share) */
+		m->w1 = 1;
 	if (m->w1 + m->w2 > 255)
 		m->w2 = (uint8_t)(255 - m->w1);
 }
 
 /* Picks the shift, then the sharpness, under which the source's hourly
- * counts are most likely as draws from the shared shape. */
+ * counts are most likely as draws from the shared shape (each with the
+ * prior the spread across sources gives), then the posterior mixture over
+ * the shift. Below 4 items the fit stays; the mixture follows the counts. */
 static void
 fit_profile(struct fr_ratemodel *m, const struct fr_ratepop *pop)
 {
-	double best = -INFINITY;
-	int arg = m->shift;
+	double ll[24];
 
-	if (m->pcount < 4) {
-		fit_mixture(m, pop);
-		return;
-	}
-	const double *lq = pop->logprior[m->sharp];
-	for (int sh = -11; sh <= 12; sh++) {
-		double ll = 0;
-		for (int h = 0; h < 24; h++)
-			ll += m->hour[h] * lq[((h - sh) % 24 + 24) % 24];
-		ll += pop->lp_shift[sh + 11];
-		if (ll > best) {
-			best = ll;
-			arg = sh;
+	shift_ll(m, pop, ll);
+	if (m->pcount >= 4) {
+		int arg = m->shift;
+		for (int k = 0; k < 24; k++)
+			if (ll[k] > ll[arg + 11])
+				arg = k - 11;
+		m->shift = (int8_t)arg;
+		double best = -INFINITY;
+		int g0 = m->sharp;
+		arg = g0;
+		for (int g = 0; g < FR_N_SHARP; g++) {
+			double x = pop->lp_sharp[g];
+			for (int h = 0; h < 24; h++)
+				x += m->hour[h] * pop->logprior[g][((h - m->shift) % 24 + 24) % 24];
+			if (x > best) {
+				best = x;
+				arg = g;
+			}
 		}
+		m->sharp = (uint8_t)arg;
+		if (arg != g0)
+			shift_ll(m, pop, ll);
 	}
-	m->shift = (int8_t)arg;
-	best = -INFINITY;
-	arg = m->sharp;
-	for (int g = 0; g < FR_N_SHARP; g++) {
-		double ll = 0;
-		for (int h = 0; h < 24; h++)
-			ll += m->hour[h] * pop->logprior[g][((h - m->shift) % 24 + 24) % 24];
-		ll += pop->lp_sharp[g];
-		if (ll > best) {
-			best = ll;
-			arg = g;
-		}
-	}
-	m->sharp = (uint8_t)arg;
-	fit_mixture(m, pop);
+	set_mixture(m, ll);
 }
 
 /* P(X <= k) for X ~ Poisson(mu); a normal approximation past 200. */
@@ -333,15 +342,23 @@ watch(const struct fr_ratemodel *m, struct fr_ratepop *pop, double a, double e)
 			pop->day_exp[d] += rest / 7;
 		a = e - 7 * 86400.0;
 	}
-	while (a < e) {
-		double nb = (floor(a / 3600.0) + 1) * 3600.0;
-		if (nb > e)
-			nb = e;
-		int dw, hr;
-		fr_week_clock(a, &dw, &hr);
-		pop->hour_exp[((hr - m->shift) % 24 + 24) % 24] += nb - a;
-		pop->day_exp[dw] += nb - a;
+	if (!(a < e))
+		return;
+	int dw, hr;
+	fr_week_clock(a, &dw, &hr);
+	int k = ((hr - m->shift) % 24 + 24) % 24;
+	for (double nb = (floor(a / 3600.0) + 1) * 3600.0;; nb += 3600.0) {
+		double x = (nb < e ? nb : e) - a;
+		pop->hour_exp[k] += x;
+		pop->day_exp[dw] += x;
+		if (nb >= e)
+			break;
 		a = nb;
+		k = k == 23 ? 0 : k + 1;
+		if (++hr == 24) {
+			hr = 0;
+			dw = dw == 6 ? 0 : dw + 1;
+		}
 	}
 }
 
@@ -384,7 +401,8 @@ fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 
 	if (pop->since_refresh > 4096)
 		refresh_prior(pop);
-	if (n > 0 || m->pcount == 0)
+	/* A source with no items yet takes the prior's mixture once. */
+	if (n > 0 || (m->pcount == 0 && m->w2 == 0 && m->shift2 == 0))
 		fit_profile(m, pop);
 	/* Sources with a few items tell the spread of shifts and sharpnesses,
 	 * each by the time since its previous fetch (so each source counts

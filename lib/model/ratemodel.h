@@ -59,7 +59,8 @@ struct fr_ratemodel {
 			    * follows the shape (1: as all do; 0.25: flat; 3: only at peaks) */
 	/* The prior profile is a mixture: the shape shifted by shift (weight
 	 * w1 / 255) and by shift2 (w2 / 255), the rest flat: the posterior
-	 * over the source's time shift, its two likeliest values kept. */
+	 * over the source's time shift, its two likeliest values kept. w1 = 0
+	 * (a state saved before these fields, zero padding): shift alone. */
 	int8_t shift2;
 	uint8_t w1, w2;
 	double at_s;       /* both clocks are decayed up to here */
