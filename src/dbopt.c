@@ -57,41 +57,15 @@ dbopt_value(const char *sub, const char *name, int argc, char **argv, int *i, co
 	return 1;
 }
 
-
 const char *
 dbopt_utf8(const char *s, char **tmp)
 {
-	const unsigned char *p;
-	size_t bad = 0, n, k;
-	char *out, *w;
-
 	*tmp = NULL;
 	if (!s)
 		return NULL;
-	for (p = (const unsigned char *)s; *p; p += k ? k : 1) {
-		k = fr_utf8_len(p);
-		bad += k == 0;
-	}
-	if (!bad)
-		return s;
-	n = strlen(s);
-	out = malloc(n + 2 * bad + 1);
-	if (!out)
+	if (fr_utf8_fix(s, tmp) < 0)
 		return "";
-	w = out;
-	for (p = (const unsigned char *)s; *p; p += k ? k : 1) {
-		k = fr_utf8_len(p);
-		if (k) {
-			memcpy(w, p, k);
-			w += k;
-		} else {
-			memcpy(w, "\xEF\xBF\xBD", 3);
-			w += 3;
-		}
-	}
-	*w = '\0';
-	*tmp = out;
-	return out;
+	return *tmp ? *tmp : s;
 }
 
 void

@@ -369,10 +369,11 @@ fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 {
 	int changed = 0;
 
+	double watched = prev_fetch_s > m->at_s ? prev_fetch_s : m->at_s; /* from */
 	pop_decay_to(pop, now_s);
-	watch(m, pop, prev_fetch_s > m->at_s ? prev_fetch_s : m->at_s, now_s);
+	watch(m, pop, watched, now_s);
 	if (now_s > m->at_s)
-		pop->exposure_s += now_s - (prev_fetch_s > m->at_s ? prev_fetch_s : m->at_s);
+		pop->exposure_s += now_s - watched;
 	decay_to(m, rp, now_s);
 	for (unsigned i = 0; i < n; i++) {
 		if (!isnan(pub_s[i])) {

@@ -5,9 +5,10 @@
  * changes (a start, a stop, a doubling) sooner than plain decay would.
  * Items without a publication time count as spread over the interval in
  * which they appeared. A source's daily profile is shrunk toward the
- * population's shared shape shifted by the source's own time shift, fitted
- * by maximum likelihood, so a source in another time zone borrows the right
- * prior. 160 bytes per source. */
+ * population's shared shape shifted by the source's own time shift (the
+ * posterior over the shift, its prior learned from how shifts are spread
+ * across sources), so a source in another time zone borrows the right
+ * prior, and one with few items hedges. 160 bytes per source. */
 #ifndef FR_MODEL_RATEMODEL_H
 #define FR_MODEL_RATEMODEL_H
 

@@ -392,42 +392,6 @@ struct params {
 	int n, oom;
 };
 
-
-/* PostgreSQL refuses text that is not UTF-8 (SQLite keeps the bytes; `items`
- * prints them as U+FFFD): *out = a copy with each bad byte as U+FFFD, or
- * NULL when s is valid. Returns 0, -1 out of memory. */
-static int
-utf8_fix(const char *s, char **out)
-{
-	const unsigned char *u = (const unsigned char *)s;
-	size_t i = 0, n, o = 0;
-	char *c;
-
-	*out = NULL;
-	while (u[i] && (n = fr_utf8_len(u + i)) != 0)
-		i += n;
-	if (!u[i])
-		return 0;
-	c = malloc(strlen(s) * 3 + 1);
-	if (!c)
-		return -1;
-	for (i = 0; u[i];) {
-		n = fr_utf8_len(u + i);
-		if (n) {
-			memcpy(c + o, u + i, n);
-			o += n;
-			i += n;
-		} else {
-			memcpy(c + o, "\xEF\xBF\xBD", 3);
-			o += 3;
-			i++;
-		}
-	}
-	c[o] = '\0';
-	*out = c;
-	return 0;
-}
-
 static void
 p_set(struct params *ps, int i, const char *v, int len, int fmt)
 {
@@ -449,12 +413,15 @@ p_own(struct params *ps, int i, char *v)
 	p_set(ps, i, v, 0, 0);
 }
 
+/* Text parameter i. PostgreSQL refuses text that is not UTF-8 (SQLite
+ * keeps the bytes; `items` prints them as U+FFFD): each bad byte goes in as
+ * U+FFFD. */
 static void
 p_text(struct params *ps, int i, const char *s)
 {
 	char *fixed = NULL;
 
-	if (s && utf8_fix(s, &fixed) < 0)
+	if (s && fr_utf8_fix(s, &fixed) < 0)
 		ps->oom = 1;
 	if (fixed)
 		p_own(ps, i, fixed);
@@ -563,7 +530,7 @@ arr_text(struct sbuf *b, const char *s)
 		sb_add(b, "NULL", 4);
 		return;
 	}
-	if (utf8_fix(s, &fixed) < 0) {
+	if (fr_utf8_fix(s, &fixed) < 0) {
 		b->oom = 1;
 		return;
 	}
@@ -1555,7 +1522,7 @@ put_items(struct pg *p, const struct fr_store_fetch *f, const struct fr_store_it
 		const char *k;
 		int added;
 
-		if (utf8_fix(keys[i].key, &fixed[i]) < 0)
+		if (fr_utf8_fix(keys[i].key, &fixed[i]) < 0)
 			goto oom;
 		k = fixed[i] ? fixed[i] : keys[i].key;
 		if (fr_strmap_intern(m, k, strlen(k), &idx[i], &added) < 0)

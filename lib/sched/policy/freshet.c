@@ -259,8 +259,9 @@ hz_learn(struct fs_ctx *c, struct fs_state *f, int k, const struct fr_ratesnap *
 	}
 	for (size_t i = 0; i < m; i++) {
 		hz_expect(c, k, snap, &run, last, t, p[i], f->hs_pred);
-		c->hz_obs[k][hz_bucket(p[i] - last)] += 1;
-		f->hs_obs[hz_coarse[hz_bucket(p[i] - last)]] += 1;
+		int bk = hz_bucket(p[i] - last);
+		c->hz_obs[k][bk] += 1;
+		f->hs_obs[hz_coarse[bk]] += 1;
 		last = t = p[i];
 		if (beta > 0) {
 			double a = run.amp > 0 ? run.amp * exp(-(p[i] - run.from_s) / run.tau_s) : 0;
