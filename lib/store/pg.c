@@ -4,6 +4,7 @@
  * transaction that locks its source's row first, and leases (below). */
 #include "store/schema.h"
 #include "store/store.h"
+#include "store/uri.h"
 
 #include "core/err.h"
 #include "core/utf8.h"
@@ -849,20 +850,14 @@ lookup(struct pg *p, int64_t id, const char *key, int64_t *out_id, int *active, 
 static char *
 uri_password(const char *uri)
 {
-	const char *a = strstr(uri, "://"), *end, *at = NULL, *colon, *q;
+	const char *pw, *pw_end, *end, *q;
+	int found = fr_store_uri_password(uri, &pw, &pw_end, &end);
 
-	if (!a)
+	if (found < 0)
 		return NULL;
-	a += 3;
-	end = a + strcspn(a, "/?#");
-	for (const char *c = a; c < end; c++)
-		if (*c == '@')
-			at = c;
-	if (at) {
-		colon = memchr(a, ':', (size_t)(at - a));
-		if (colon && at > colon + 1)
-			return strndup(colon + 1, (size_t)(at - colon - 1));
-	}
+	/* An empty one ("user:@") is none: ?password= may still give one. */
+	if (found && pw_end > pw)
+		return strndup(pw, (size_t)(pw_end - pw));
 	q = strstr(end, "password=");
 	if (q && (q[-1] == '?' || q[-1] == '&')) {
 		q += 9;
@@ -1050,6 +1045,26 @@ newer:
 	               p->name, version, FR_STORE_SCHEMA_VERSION);
 }
 
+/* Deletes the handle's heartbeat (pg_workers) on the leases' connection,
+ * when it is up, and forgets its key. Best effort: a row left behind stops
+ * counting once it is older than the readers' live_s. */
+static void
+alive_drop(struct pg *p)
+{
+	if (!p->alive_key)
+		return;
+	if (p->lease.c && PQstatus(p->lease.c) == CONNECTION_OK) {
+		struct params ps = {0};
+		char e[8];
+
+		p_text(&ps, 1, p->alive_key);
+		PQclear(xq(p, &p->lease, S_ALIVE_DROP, &ps, NULL, e, sizeof(e)));
+		p_free(&ps);
+	}
+	free(p->alive_key);
+	p->alive_key = NULL;
+}
+
 static void
 pg_close(void *impl)
 {
@@ -1067,14 +1082,7 @@ pg_close(void *impl)
 		PQclear(r);
 		p_free(&ps);
 	}
-	if (p->alive_key && p->lease.c && PQstatus(p->lease.c) == CONNECTION_OK) {
-		struct params ps = {0};
-		char e[8];
-
-		p_text(&ps, 1, p->alive_key);
-		PQclear(xq(p, &p->lease, S_ALIVE_DROP, &ps, NULL, e, sizeof(e)));
-		p_free(&ps);
-	}
+	alive_drop(p);
 	if (p->lease.c)
 		PQfinish(p->lease.c);
 	if (p->db.c)
@@ -1082,7 +1090,6 @@ pg_close(void *impl)
 	free(p->conninfo);
 	free(p->name);
 	free(p->owner);
-	free(p->alive_key);
 	free(p->secret[0]);
 	free(p->secret[1]);
 	free(p->done);
@@ -2185,13 +2192,8 @@ pg_workers(void *impl, const char *worker, double now_s, double live_s, int *n, 
 	if (lease_conn(p, err, errlen) < 0 || set_owner(p, worker, err, errlen) < 0)
 		return -1;
 	snprintf(key, sizeof(key), "worker:%.280s", p->owner);
-	if (p->alive_key && strcmp(p->alive_key, key) != 0) {
-		p_text(&ps, 1, p->alive_key);
-		PQclear(xq(p, &p->lease, S_ALIVE_DROP, &ps, NULL, val, sizeof(val)));
-		p_free(&ps);
-		free(p->alive_key);
-		p->alive_key = NULL;
-	}
+	if (p->alive_key && strcmp(p->alive_key, key) != 0)
+		alive_drop(p); /* renamed: the old name's heartbeat goes */
 	if (!p->alive_key && !(p->alive_key = strdup(key)))
 		return fr_errf(err, errlen, "%s: out of memory", p->name);
 	snprintf(val, sizeof(val), "%.3f", now_s > 0 ? now_s : 0);

@@ -2,6 +2,7 @@
  * computes what every backend needs alike (dedupe keys, hosts, item
  * identities and content hashes) and dispatches to the backend's ops. */
 #include "store/store.h"
+#include "store/uri.h"
 
 #include "core/err.h"
 #include "core/timefmt.h"
@@ -222,7 +223,7 @@ put_bytes(char *buf, size_t len, size_t *at, const char *s, size_t n)
 char *
 fr_store_display_name(const char *path, char *buf, size_t len)
 {
-	const char *p = path ? path : "", *auth, *end, *at = NULL, *colon, *q;
+	const char *p = path ? path : "", *pw, *pw_end, *end, *q;
 	size_t o = 0;
 
 	if (!buf || !len)
@@ -232,16 +233,11 @@ fr_store_display_name(const char *path, char *buf, size_t len)
 		put_bytes(buf, len, &o, p, strlen(p));
 		return buf;
 	}
-	/* The authority: "user:password@" before its last '@'. */
-	auth = strstr(p, "://") + 3;
-	end = auth + strcspn(auth, "/?#");
-	for (const char *c = auth; c < end; c++)
-		if (*c == '@')
-			at = c;
-	colon = at ? memchr(auth, ':', (size_t)(at - auth)) : NULL;
-	if (colon) {
-		put_bytes(buf, len, &o, p, (size_t)(colon - p));
-		p = at;
+	/* "user:password@" loses ":password", an empty one too ("user:@"). The
+	 * prefix has a "://", so end is always set. */
+	if (fr_store_uri_password(p, &pw, &pw_end, &end) == 1) {
+		put_bytes(buf, len, &o, p, (size_t)(pw - 1 - p));
+		p = pw_end;
 	}
 	/* The query: every "password=..." parameter goes, with its separator. */
 	q = strchr(end, '?');
