@@ -102,11 +102,10 @@ struct crawl {
 	/* Workers sharing the store (fr_store_workers, asked every
 	 * ALIVE_EVERY_S): each spends 1/n_workers of every group's budget,
 	 * passing over the other choices (pass()); turn[g] counts group g's
-	 * choices. pass_state: room for one source's policy state. */
+	 * choices. */
 	int n_workers, n_beats;
 	double alive_next_s;
 	uint32_t *turn;
-	void *pass_state;
 	int stopping;
 	int fatal;               /* the store failed: stop */
 	char *fatal_err;
@@ -948,25 +947,20 @@ heartbeat(struct crawl *c, double now)
 /* With n workers sharing the store, this one fetches one choice of n in
  * each group and passes over the others: a passed choice counts against
  * the group's budget as a fetch would, and its source keeps its state
- * (restored after the scheduler's bookkeeping, which teaches a policy
- * nothing from a failed fetch: policy.h). So the workers together spend
+ * (fr_sched_pass). So the workers together spend
  * the budget once, however differently their policies rank the sources,
  * and the source comes up again at a later choice. Returns 1 when passed. */
 static int
 pass(struct crawl *c, uint32_t i, double now)
 {
 	uint32_t g = c->src[i].group;
-	size_t sz = fr_sched_state_size(c->sched);
 
 	/* The fetching turn passes only with a fetch that starts (start()): a
 	 * claim refused is chosen again at no cost. */
 	if (c->n_workers <= 1 || c->order || c->turn[g] % (uint32_t)c->n_workers == 0)
 		return 0;
 	c->turn[g]++;
-	struct fr_fetch f = {now, FR_FETCH_ERROR, 0, NULL, NULL};
-	memcpy(c->pass_state, fr_sched_state(c->sched, i), sz);
-	fr_sched_done(c->sched, i, &f);
-	fr_sched_set_state(c->sched, i, c->pass_state, sz, now);
+	fr_sched_pass(c->sched, i, now);
 	c->stats.passed++;
 	return 1;
 }
@@ -1062,16 +1056,15 @@ claim(struct crawl *c, uint32_t i, double now)
 	c->stats.fetched_elsewhere++;
 	if (reload(c, i) < 0)
 		return 1;
+	reseed(c, i, now);
 	if (c->order) {
 		/* --once: fetched this run, by another worker. */
-		reseed(c, i, now);
 		fr_sched_hold(c->order, i, INFINITY, now);
 		if (!cs->done_once) {
 			cs->done_once = 1;
 			c->n_done_once++;
 		}
 	} else {
-		reseed(c, i, now);
 		hold_from_row(c, i, now);
 	}
 	if (fr_store_release(c->st, cs->row.id, e, sizeof(e)) < 0) {
@@ -1373,7 +1366,6 @@ crawl_free(struct crawl *c)
 	free(c->host_of);
 	free(c->group_of);
 	free(c->turn);
-	free(c->pass_state);
 }
 
 static int
@@ -1510,8 +1502,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	if (fr_sched_new(&c->sched, c->ops, params, &sc, &c->env, err, errlen) < 0)
 		goto out;
 	c->turn = calloc(n_groups, sizeof(*c->turn));
-	c->pass_state = malloc(fr_sched_state_size(c->sched) ? fr_sched_state_size(c->sched) : 1);
-	if (!c->turn || !c->pass_state)
+	if (!c->turn)
 		goto oom;
 	if (o->once) {
 		struct fr_params none;

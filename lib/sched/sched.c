@@ -1072,26 +1072,49 @@ hold_of_host(const struct fr_sched *s, uint32_t h)
 	return s->host_hold ? s->host_hold[h] : -INFINITY;
 }
 
-void
-fr_sched_done(struct fr_sched *s, uint32_t src, const struct fr_fetch *f)
+/* What a fetch of src at now costs: a call of its group's limit, its host's
+ * gap, its turn in the order of choices and in the batch. */
+static void
+charge(struct fr_sched *s, uint32_t src, double now)
 {
 	struct group *g = &s->groups[s->group[src]];
-	void *st = state_of(s, src);
-	double now = f->now_s, hold;
 	uint32_t h = s->host[src];
+	double hold;
 
 	fr_rl_record(&g->rl, now);
 	hold = hold_of_host(s, h);
 	s->host_free_s[h] = now + gap_of(s, h) > hold ? now + gap_of(s, h) : hold;
-	s->ops->fetched(s->ctx, st, f);
-	if (s->hc_theta)
-		host_cap_update(s, src, now, 1);
 	s->last_seq[src] = ++s->seq;
 	if (g->batch_pos < g->n_batch && g->batch[g->batch_pos] == src)
 		g->batch_pos++;
+}
+
+/* Src's key from its policy state at now, after charge(). */
+static void
+rekey_charged(struct fr_sched *s, uint32_t src, double now)
+{
+	struct group *g = &s->groups[s->group[src]];
+
+	if (s->hc_theta)
+		host_cap_update(s, src, now, 1);
 	fr_heap_set(g->heap, s->local[src], due_of(s, src, now), s->last_seq[src]);
 	if (s->wait)
-		wait_fetched(s, src, h);
+		wait_fetched(s, src, s->host[src]);
+}
+
+void
+fr_sched_done(struct fr_sched *s, uint32_t src, const struct fr_fetch *f)
+{
+	charge(s, src, f->now_s);
+	s->ops->fetched(s->ctx, state_of(s, src), f);
+	rekey_charged(s, src, f->now_s);
+}
+
+void
+fr_sched_pass(struct fr_sched *s, uint32_t src, double now_s)
+{
+	charge(s, src, now_s);
+	rekey_charged(s, src, now_s);
 }
 
 void

@@ -54,6 +54,11 @@ int fr_sched_next(struct fr_sched *s, double now_s, uint32_t *src, double *at_s)
 /* Records that src was fetched with outcome f (counts against its group's
  * limit and its host's gap) and lets the policy learn from it. */
 void fr_sched_done(struct fr_sched *s, uint32_t src, const struct fr_fetch *f);
+/* Passes over src at now_s: it counts against its group's limit and its
+ * host's gap as a fetch would, but nothing was fetched: the policy is told
+ * nothing and its state stays as it was (workers sharing one budget each
+ * fetch one choice in n). */
+void fr_sched_pass(struct fr_sched *s, uint32_t src, double now_s);
 
 /* Live crawling, where fetches take time and overlap: fr_sched_begin
  * records that src's fetch starts at now_s (it counts against the group's

@@ -684,6 +684,38 @@ batches_are_the_top_k_by_urgency(void)
 	CHECK(share_of_exact_bursts(500, 7, "wrr") >= 0.7);
 }
 
+/* A pass (workers sharing a budget) takes a call of the window and leaves
+ * the policy's state as it was: the policy is not told. */
+static void
+pass_charges_the_budget_and_leaves_the_policy_alone(void)
+{
+	struct fr_sched_group g = {2, 10};
+	struct fr_sched_config sc = {FR_RL_BURST, 0, 0, 1, &g, 3, NULL, NULL, 0};
+	struct fr_policy_env env = {.n_sources = 3, .calls_per_s = 0.2, .seed = 1};
+	struct fr_params p;
+	struct fr_sched *s;
+	char err[FR_ERRLEN], before[64];
+	uint32_t a, b, c;
+	double at;
+
+	CHECK(fr_params_parse(&p, "wrr", err, sizeof(err)) == 0);
+	CHECK(fr_sched_new(&s, &wrr_ops, &p, &sc, &env, err, sizeof(err)) == 0);
+	size_t sz = fr_sched_state_size(s);
+	CHECK(sz <= sizeof(before));
+	CHECK(fr_sched_next(s, 0, &a, &at) && at == 0);
+	memcpy(before, fr_sched_state(s, a), sz);
+	fr_sched_pass(s, a, 0);
+	CHECK(memcmp(before, fr_sched_state(s, a), sz) == 0);
+	CHECK(fr_sched_next(s, 0, &b, &at) && at == 0 && b != a);
+	struct fr_fetch f = {0, FR_FETCH_OK, 0, NULL, NULL};
+	fr_sched_done(s, b, &f);
+	/* The window's two calls are spent: the next waits for it to slide,
+	 * and the passed source is chosen again. */
+	CHECK(fr_sched_next(s, 0, &c, &at) && at == 10);
+	CHECK(c == a);
+	fr_sched_free(s);
+}
+
 /* Air balloon cools its buckets lazily (an evaluation cools only the ones
  * its area reads, from one cooling reference all sources share):
  * urgencies and due times match the seed's cooling of all 24 at every
@@ -758,6 +790,7 @@ main(void)
 	RUN(bad_policy_specs_are_errors);
 	RUN(host_caps_keep_a_shared_host_within_its_gap);
 	RUN(batches_are_the_top_k_by_urgency);
+	RUN(pass_charges_the_budget_and_leaves_the_policy_alone);
 	RUN(air_balloon_lazy_cooling_matches_eager);
 	return TEST_DONE();
 }
