@@ -858,11 +858,15 @@ uri_password(const char *uri)
 	/* An empty one ("user:@") is none: ?password= may still give one. */
 	if (found && pw_end > pw)
 		return strndup(pw, (size_t)(pw_end - pw));
-	q = strstr(end, "password=");
-	if (q && (q[-1] == '?' || q[-1] == '&')) {
+	/* The first parameter named password (not one that ends so, as
+	 * xpassword= does). */
+	for (q = end; (q = strstr(q, "password=")) != NULL; q += 9) {
+		if (q[-1] != '?' && q[-1] != '&')
+			continue;
 		q += 9;
 		if (*q && *q != '&' && *q != '#')
 			return strndup(q, strcspn(q, "&#"));
+		return NULL;
 	}
 	return NULL;
 }
