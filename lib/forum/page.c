@@ -1585,6 +1585,24 @@ ratios(const struct ctx *c, const struct cand *k, double *ratio, double *avg)
 	*avg = k->n ? na / (double)k->n : 0;
 }
 
+/* A post's text in r: the content block after date element e, holding
+ * neither e nor the author link (-1: none known), when its text has 15
+ * bytes or more and min_words words; else -1. */
+static int32_t
+post_text(const struct ctx *c, uint32_t r, uint32_t e, int32_t author, size_t min_words)
+{
+	int32_t content = content_alone(c, r, e, author, c->els[e].end);
+	char *t;
+	int ok;
+
+	if (content < 0)
+		return -1;
+	t = text_of(c->els[content].x, MAX_POST_TEXT, 1, 0);
+	ok = t && strlen(t) >= 15 && words(t) >= min_words;
+	free(t);
+	return ok ? content : -1;
+}
+
 /* Whether nearly every record is shaped like a post: an author link by
  * its date, and a text of a few words after the date that is neither
  * (an index row's description comes before its dates). */
@@ -1598,12 +1616,7 @@ post_shaped(const struct ctx *c, const struct cand *k)
 		int32_t author = author_near(c, r, e, -1);
 		if (author < 0)
 			continue;
-		int32_t content = content_alone(c, r, e, author, c->els[e].end);
-		if (content < 0)
-			continue;
-		char *t = text_of(c->els[content].x, MAX_POST_TEXT, 1, 0);
-		ok += t && strlen(t) >= 15 && words(t) >= 3;
-		free(t);
+		ok += post_text(c, r, e, author, 3) >= 0;
 	}
 	return ok * 10 >= k->n * 9;
 }
@@ -2445,8 +2458,6 @@ single_cand(struct ctx *c, struct cand *best)
 		int32_t author, content;
 		struct cand k;
 		double ratio, avg;
-		char *t;
-		int ok;
 
 		if (!lone_date(c, d))
 			continue;
@@ -2466,14 +2477,7 @@ single_cand(struct ctx *c, struct cand *best)
 				r = (uint32_t)c->els[r].parent;
 			if (far)
 				r = top;
-			content = content_alone(c, r, e, author, c->els[e].end);
-			if (content < 0)
-				continue;
-			t = text_of(c->els[content].x, MAX_POST_TEXT, 1, 0);
-			ok = t && strlen(t) >= 15 && words(t) >= (far ? 30u : 3u);
-			free(t);
-			if (!ok)
-				content = -1;
+			content = post_text(c, r, e, author, far ? 30 : 3);
 		}
 		if (content < 0)
 			continue;
@@ -2594,8 +2598,6 @@ opening_post(const struct ctx *c, struct cand *k)
 	for (size_t d = 0; d < c->n_dates && c->dates[d].el < k->root[0]; d++) {
 		uint32_t e = c->dates[d].el, top;
 		int32_t author, ct;
-		char *t;
-		int ok;
 
 		if (!lone_date(c, d) || c->dates[d].t > first_t + 60)
 			continue;
@@ -2603,16 +2605,13 @@ opening_post(const struct ctx *c, struct cand *k)
 		if (contains(c, top, k->root[0]))
 			continue;
 		author = author_near(c, top, e, -1);
-		ct = content_alone(c, top, e, author, c->els[e].end);
+		/* (20 words take 19 bytes at least: post_text's 15 bytes
+		 * ask nothing more here.) */
+		ct = post_text(c, top, e, author, 20);
 		if (ct < 0 || (uint32_t)ct >= k->root[0])
 			continue;
-		t = text_of(c->els[ct].x, MAX_POST_TEXT, 1, 0);
-		ok = t && words(t) >= 20;
-		free(t);
-		if (ok) {
-			best = d;
-			content = ct;
-		}
+		best = d;
+		content = ct;
 	}
 	if (best == SIZE_MAX)
 		return 0;

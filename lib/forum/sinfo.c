@@ -1682,6 +1682,22 @@ flush_jump(struct fr_sinfo_cycle *c, struct bwalk *w, int32_t b, int64_t k, doub
 	free(nu);
 }
 
+/* How known thread t is read for news (Alg. 8): DSC from page 1 forward;
+ * ASC back from the row's last-activity URL la (NULL: none), or without
+ * one forward from the last page known (else page 1, then the last).
+ * *start: the page to begin at, a borrowed pointer (la, or t's). */
+static enum dir
+news_dir(const struct fr_sinfo *f, const struct thread *t, const char *la, const char **start)
+{
+	enum dir d = f->tsort == FR_SINFO_DSC ? D_NEXT
+		     : la                     ? D_PREV
+		     : t->last_url            ? D_FULL
+					      : D_FIRST_LAST;
+
+	*start = d == D_PREV ? la : d == D_FULL ? t->last_url : t->url;
+	return d;
+}
+
 /* CRD boards, once the walk has passed the new threads: old threads still
  * alive when last known (a post within the forum's alive window) do not
  * rise to the top when they get replies. Where rows show last activity or
@@ -1730,11 +1746,9 @@ crd_alive(struct fr_sinfo_cycle *c, int32_t b)
 			}
 			jump_p += news_chance(th, c->now_s);
 		} else if (!w->dated) {
-			enum dir d = f->tsort == FR_SINFO_DSC ? D_NEXT
-				     : th->last_url          ? D_FULL
-							     : D_FIRST_LAST;
-			enqueue_thread(c, d == D_FULL ? th->last_url : th->url, b, (int32_t)t, d, 0,
-				       th->last_post_s);
+			const char *start;
+			enum dir d = news_dir(f, th, NULL, &start);
+			enqueue_thread(c, start, b, (int32_t)t, d, 0, th->last_post_s);
 		}
 	}
 	flush_jump(c, w, b, jump_k, jump_p);
@@ -1930,14 +1944,8 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 			struct thread *t = &f->threads[rw->thread];
 			if ((size_t)rw->thread < c->threads_before)
 				c->row_seen[rw->thread] = 1;
-			/* Alg. 8: DSC from page 1 forward; ASC back from the
-			 * last-activity URL, or without one forward from the
-			 * last page known (else page 1, then the last). */
-			enum dir d = f->tsort == FR_SINFO_DSC ? D_NEXT
-				     : rw->la                 ? D_PREV
-				     : t->last_url            ? D_FULL
-							      : D_FIRST_LAST;
-			const char *start = d == D_PREV ? rw->la : d == D_FULL ? t->last_url : t->url;
+			const char *start;
+			enum dir d = news_dir(f, t, rw->la, &start);
 			/* A nested thread's new replies may sit on any page: with
 			 * a count to stop at, it is read from page 1 on. */
 			if ((t->sticky & NESTED) && rw->posts >= 0) {
@@ -1946,27 +1954,18 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 				d = f->tsort == FR_SINFO_DSC || !t->last_url ? D_NEXT : D_PREV;
 				start = rw->la ? rw->la : d == D_NEXT ? t->url : t->last_url;
 			}
-			if (rw->last_s != NO_DATE) {
-				/* A date read coarsely ("23 hours ago") is only
-				 * news past its slack; a count beside it is exact. */
-				qualifies = t->last_post_s == NO_DATE ||
-					    rw->last_s > t->last_post_s + rw->slack_s ||
-					    rw->posts > (int64_t)t->n_posts;
-				if (rw->posts > (int64_t)t->n_posts && (size_t)tk->board < c->n_bw)
+			if (rw->last_s != NO_DATE || rw->posts >= 0) {
+				/* A count is exact: more posts than known is news
+				 * (with or without a date). A date read coarsely
+				 * ("23 hours ago") is only news past its slack. */
+				int more = rw->posts > (int64_t)t->n_posts;
+				qualifies = more || (rw->last_s != NO_DATE &&
+						     (t->last_post_s == NO_DATE ||
+						      rw->last_s > t->last_post_s + rw->slack_s));
+				if (more && (size_t)tk->board < c->n_bw)
 					c->bw[tk->board].acc += rw->posts - (int64_t)t->n_posts;
 				if (!qualifies)
 					t->last_crawl_s = c->now_s; /* known quiet till now */
-				if (qualifies && enqueue_thread(c, start, tk->board, rw->thread, d, 0,
-								t->last_post_s) > 0)
-					queued(c, 0)->want = rw->posts;
-			} else if (rw->posts >= 0) {
-				/* No date, but a count: more posts than known is
-				 * news. */
-				qualifies = rw->posts > (int64_t)t->n_posts;
-				if (qualifies && (size_t)tk->board < c->n_bw)
-					c->bw[tk->board].acc += rw->posts - (int64_t)t->n_posts;
-				if (!qualifies)
-					t->last_crawl_s = c->now_s;
 				if (qualifies && enqueue_thread(c, start, tk->board, rw->thread, d, 0,
 								t->last_post_s) > 0)
 					queued(c, 0)->want = rw->posts;
@@ -2347,6 +2346,25 @@ cmp_i64(const void *a, const void *b)
 	return (x > y) - (x < y);
 }
 
+/* The row number that counts, by its tally hit[j][v] (column j of a row's
+ * numbers, v 0 or 1: the variant matched): the (j, v) with the most hits,
+ * the first on a tie, into *col and *v; left as they are when nothing
+ * hit. Returns its hits. */
+static size_t
+most_hits(size_t hit[FR_FPAGE_MAX_NUMS][2], int *col, int *v)
+{
+	size_t best = 0;
+
+	for (int j = 0; j < FR_FPAGE_MAX_NUMS; j++)
+		for (int k = 0; k < 2; k++)
+			if (hit[j][k] > best) {
+				best = hit[j][k];
+				*col = j;
+				*v = k;
+			}
+	return best;
+}
+
 /* The boards' post count on the pages that list them (the entry): the
  * row number equal to the posts (or the replies) of the board's threads,
  * within what arrived while phase 1 crawled, in nearly every row. Each
@@ -2392,14 +2410,7 @@ board_counts(struct fr_sinfo_cycle *c)
 				}
 		}
 	}
-	size_t best = 0;
-	for (int j = 0; j < FR_FPAGE_MAX_NUMS; j++)
-		for (int rep = 0; rep < 2; rep++)
-			if (hit[j][rep] > best) {
-				best = hit[j][rep];
-				f->bcount_col = j;
-				f->bcount_rep = rep;
-			}
+	size_t best = most_hits(hit, &f->bcount_col, &f->bcount_rep);
 	if (rows < 2 || best * 10 < rows * 8) {
 		f->bcount_col = -1;
 		goto done;
@@ -2452,14 +2463,7 @@ decide_sorts(struct fr_sinfo_cycle *c)
 							hit[j][off]++;
 			}
 		}
-		size_t best = 0;
-		for (int j = 0; j < FR_FPAGE_MAX_NUMS; j++)
-			for (int off = 0; off < 2; off++)
-				if (hit[j][off] > best) {
-					best = hit[j][off];
-					f->count_col = j;
-					f->count_off = off;
-				}
+		size_t best = most_hits(hit, &f->count_col, &f->count_off);
 		if (rows < 5 || best * 10 < rows * 9)
 			f->count_col = -1;
 	}
