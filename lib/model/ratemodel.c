@@ -137,10 +137,8 @@ pop_decay_to(struct fr_ratepop *p, double now_s)
 	if (!(dt > 0))
 		return;
 	double e = exp(-dt / p->tau_s);
-	for (int h = 0; h < 24; h++) {
-		p->hour[h] *= e;
+	for (int h = 0; h < 24; h++)
 		p->aligned[h] *= e;
-	}
 	for (int d = 0; d < 7; d++) {
 		p->day[d] *= e;
 		p->day_exp[d] *= e;
@@ -166,7 +164,6 @@ add_item(struct fr_ratemodel *m, struct fr_ratepop *pop, double t_s, double w)
 	m->count += (float)w;
 	m->pcount += (float)w;
 	m->fast += (float)w;
-	pop->hour[h] += w;
 	pop->aligned[((h - m->shift) % 24 + 24) % 24] += w;
 	pop->day[d] += w;
 	pop->items += w;

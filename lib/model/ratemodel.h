@@ -22,9 +22,9 @@
 
 /* What all sources together look like; the prior of each. */
 struct fr_ratepop {
-	double hour[24];   /* decayed item counts per UTC hour of day, all sources */
-	double aligned[24]; /* the same, each source's items moved by its own time shift:
-			     * the shape sources share, whatever their time zone */
+	double aligned[24]; /* decayed item counts per hour of the day, all sources, each
+			     * source's items moved by its own time shift: the shape
+			     * sources share, whatever their time zone */
 	/* The shared shape raised to each sharpness of FR_SHARP and scaled to
 	 * sum 1 (refreshed every few thousand items), and its logarithm. */
 	double prior[FR_N_SHARP][24];

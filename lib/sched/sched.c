@@ -837,16 +837,15 @@ build_scan_batch(struct fr_sched *s, struct group *g, double t)
 	take_top(s->cand, s->n_cand, k, g->has_kth ? &g->last_kth : NULL);
 	g->n_batch = g->batch_pos = 0;
 	g->batch_t = t;
-	double low = INFINITY;
 	for (uint32_t j = 0; j < s->n_cand && g->n_batch < k; j++) {
 		uint32_t i = cand_src(&s->cand[j]);
-		double u = cand_u(&s->cand[j]);
-		low = u < low ? u : low;
 		g->batch[g->n_batch++] = i;
 		fr_heap_remove(g->heap, s->local[i]);
 	}
-	g->cut = g->n_batch == k && isfinite(low) ? SCAN_CUT * low : 0;
 	note_kth(s, g, k);
+	/* A full batch is the top k: its k-th is its lowest urgency. */
+	double low = g->n_batch == k && g->has_kth ? cand_u(&g->last_kth) : INFINITY;
+	g->cut = isfinite(low) ? SCAN_CUT * low : 0;
 }
 
 /* Returns a leftover batch to the heap (the caller moved on in time). */

@@ -556,7 +556,8 @@ ratemodel_censored_items_count_the_same(void)
 	fr_ratemodel_observe(&m, &pop, &rp, T0 + 10.5 * HOUR, T0 + 12 * HOUR, nan1, 1);
 	CHECK_NEAR(m.hour[10], 1.0 / 3, 1e-6);
 	CHECK_NEAR(m.hour[11], 2.0 / 3, 1e-6);
-	CHECK_NEAR(pop.hour[10] + pop.hour[11], 1, 1e-12);
+	CHECK_NEAR(pop.items, 1, 1e-12);
+	CHECK_NEAR(pop.day[0], 1, 1e-12);
 	/* A window longer than a week: spread over its last 7 days only, so
 	 * 1/7 per weekday and 1/24 per hour of the day. */
 	fr_ratepop_init(&pop, T0, rp.tau_s);

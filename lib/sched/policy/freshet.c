@@ -552,7 +552,7 @@ struct fs_learned {
 	double hz_obs[HZ_CLASSES][HZ_BUCKETS], hz_pred[HZ_CLASSES][HZ_BUCKETS], hz_at_s;
 };
 
-#define FS_LEARNED_MAGIC 0x66736335u /* "fsc5": the shift and sharpness priors, the watched time per hour */
+#define FS_LEARNED_MAGIC 0x66736336u /* "fsc6": no unaligned hourly counts in the population */
 
 static size_t
 fs_ctx_save(const void *ctx, void *buf, size_t cap)
