@@ -474,18 +474,20 @@ fs_fetched(void *ctx, void *st, const struct fr_fetch *fe)
 	if (fe->status == FR_FETCH_ERROR)
 		return;
 	if (fe->status == FR_FETCH_OK) {
-		if (c->hazard) {
-			struct fr_ratesnap snap;
-			struct fr_burst b;
+		struct fr_ratesnap snap, bsnap;
+		struct fr_burst b;
+		if (c->hazard || c->bursts)
 			snapshot(c, f, &snap, &b);
+		if (c->hazard)
 			hz_learn(c, f, hz_class(snap.r), &snap, &b, follow_ratio(c), f->last_item_s, prev, now,
 				 fe->published_s, fe->n_items);
-		}
 		/* The background is the source's own rate at the hour of the
-		 * item, rhythm included: bursts are what it does not explain. */
-		struct fr_ratesnap bsnap;
-		if (c->bursts)
-			fr_ratemodel_snapshot(&f->rm, &c->pop, &c->rp, 1 - c->follow_share, &bsnap);
+		 * item, rhythm included: bursts are what it does not explain.
+		 * The same snapshot (the model has not moved), scaled. */
+		if (c->bursts) {
+			bsnap = snap;
+			bsnap.scale = 1 - c->follow_share;
+		}
 		for (size_t i = 0; i < fe->n_items; i++) {
 			double p = fe->published_s[i];
 			if (isnan(p))
