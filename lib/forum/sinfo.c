@@ -1915,6 +1915,18 @@ on_index_full(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage *p, siz
 	}
 }
 
+/* Whether an index row shows news in known thread t: a count is exact, so
+ * more posts than known is news (with or without a date); a date read
+ * coarsely ("23 hours ago") is only news past its slack. */
+static int
+row_news(const struct thread *t, const struct row *rw)
+{
+	if (rw->posts > (int64_t)t->n_posts)
+		return 1;
+	return rw->last_s != NO_DATE &&
+	       (t->last_post_s == NO_DATE || rw->last_s > t->last_post_s + rw->slack_s);
+}
+
 /* Phase 2 (Alg. 7): the rows of a board's index page, from tk->next_row. */
 static void
 walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
@@ -1955,13 +1967,8 @@ walk_rows(struct fr_sinfo_cycle *c, struct task *tk)
 				start = rw->la ? rw->la : d == D_NEXT ? t->url : t->last_url;
 			}
 			if (rw->last_s != NO_DATE || rw->posts >= 0) {
-				/* A count is exact: more posts than known is news
-				 * (with or without a date). A date read coarsely
-				 * ("23 hours ago") is only news past its slack. */
 				int more = rw->posts > (int64_t)t->n_posts;
-				qualifies = more || (rw->last_s != NO_DATE &&
-						     (t->last_post_s == NO_DATE ||
-						      rw->last_s > t->last_post_s + rw->slack_s));
+				qualifies = row_news(t, rw);
 				if (more && (size_t)tk->board < c->n_bw)
 					c->bw[tk->board].acc += rw->posts - (int64_t)t->n_posts;
 				if (!qualifies)
@@ -2065,11 +2072,7 @@ on_index_incremental(struct fr_sinfo_cycle *c, struct task *tk, struct fr_fpage 
 				rw->la = norm(la);
 			free(urls);
 		}
-		if (rw->thread < 0 ||
-		    (rw->last_s != NO_DATE && (f->threads[rw->thread].last_post_s == NO_DATE ||
-					       rw->last_s > f->threads[rw->thread].last_post_s +
-								rw->slack_s)) ||
-		    (rw->last_s == NO_DATE && rw->posts > (int64_t)f->threads[rw->thread].n_posts))
+		if (rw->thread < 0 || row_news(&f->threads[rw->thread], rw))
 			news++;
 	}
 	if (news) {
