@@ -254,6 +254,7 @@ static const char *const SQL[N_STMT] = {
 };
 
 #define MAX_USER_TX 16
+#define MAX_SECRETS 8 /* passwords scrubbed from messages, raw and decoded */
 #define LEASE_LOCK_WAIT_MS "250"
 #define PAGE_ROWS 500
 #define MAX_PARAMS 27
@@ -271,7 +272,8 @@ struct pg {
 	char *name;        /* "postgresql://user@host:port/db", for messages */
 	char *owner;       /* this handle's name in leases */
 	char *alive_key;   /* its heartbeat's meta key (pg_workers), or NULL */
-	char *secret[2];   /* passwords in conninfo (raw, decoded): scrubbed from messages */
+	char *secret[MAX_SECRETS]; /* passwords in conninfo (raw, decoded): scrubbed from messages */
+	int n_secret;
 	int user_outer[MAX_USER_TX]; /* fr_store_begin nesting: 1 = BEGIN, 0 = SAVEPOINT */
 	int user_depth;
 	int group;   /* a group transaction is open (fr_store_group_begin) */
@@ -299,7 +301,7 @@ scrub(const struct pg *p, char *err, size_t errlen)
 {
 	if (!err || !errlen)
 		return;
-	for (int k = 0; k < 2; k++) {
+	for (int k = 0; k < p->n_secret; k++) {
 		const char *s = p->secret[k];
 		size_t n = s ? strlen(s) : 0;
 		char *at;
@@ -845,32 +847,6 @@ lookup(struct pg *p, int64_t id, const char *key, int64_t *out_id, int *active, 
 
 /* ---- open, migrate, close ---- */
 
-/* The password in a postgres URI (user:PASSWORD@ or ?password=), raw:
- * malloc'd, or NULL. */
-static char *
-uri_password(const char *uri)
-{
-	const char *pw, *pw_end, *end, *q;
-	int found = fr_store_uri_password(uri, &pw, &pw_end, &end);
-
-	if (found < 0)
-		return NULL;
-	/* An empty one ("user:@") is none: ?password= may still give one. */
-	if (found && pw_end > pw)
-		return strndup(pw, (size_t)(pw_end - pw));
-	/* The first parameter named password (not one that ends so, as
-	 * xpassword= does). */
-	for (q = end; (q = strstr(q, "password=")) != NULL; q += 9) {
-		if (q[-1] != '?' && q[-1] != '&')
-			continue;
-		q += 9;
-		if (*q && *q != '&' && *q != '#')
-			return strndup(q, strcspn(q, "&#"));
-		return NULL;
-	}
-	return NULL;
-}
-
 /* %XX decoded copy of s (malloc'd), NULL when it has no %XX. */
 static char *
 pct_decode(const char *s)
@@ -894,6 +870,57 @@ pct_decode(const char *s)
 	}
 	*o = '\0';
 	return d;
+}
+
+/* Adds a copy of [a, e) and, when it holds %XX, its decoded copy to the
+ * handle's secrets, longest first (so a short one inside a longer one does
+ * not break the longer one's scrubbing); empty ones and those past
+ * MAX_SECRETS are skipped. */
+static void
+add_secret(struct pg *p, const char *a, const char *e)
+{
+	if (!(e > a) || p->n_secret >= MAX_SECRETS)
+		return;
+	char *raw = strndup(a, (size_t)(e - a));
+	if (!raw)
+		return;
+	char *dec = pct_decode(raw);
+	char *add[2] = {raw, dec};
+	for (int i = 0; i < 2 && add[i]; i++) {
+		if (p->n_secret >= MAX_SECRETS) {
+			free(add[i]);
+			continue;
+		}
+		size_t n = strlen(add[i]);
+		int k = p->n_secret++;
+		for (; k > 0 && strlen(p->secret[k - 1]) < n; k--)
+			p->secret[k] = p->secret[k - 1];
+		p->secret[k] = add[i];
+	}
+}
+
+/* Every password a postgres URI may give libpq, raw and decoded: the
+ * userinfo's (user:PASSWORD@) and each ?password= parameter's (libpq takes
+ * the last, and a query parameter over the userinfo, but a message may
+ * quote any of them). Not a parameter whose name only ends so (xpassword=). */
+static void
+uri_secrets(struct pg *p, const char *uri)
+{
+	const char *pw, *pw_end, *end, *q;
+	int found = fr_store_uri_password(uri, &pw, &pw_end, &end);
+
+	if (found < 0)
+		return;
+	if (found)
+		add_secret(p, pw, pw_end);
+	q = strchr(end, '?');
+	while (q && *q && *q != '#') {
+		q++;
+		size_t n = strcspn(q, "&#");
+		if (n > 9 && strncmp(q, "password=", 9) == 0)
+			add_secret(p, q + 9, q + n);
+		q += n;
+	}
 }
 
 /* Connects with the handle's address: defaults for what the address does
@@ -1094,8 +1121,8 @@ pg_close(void *impl)
 	free(p->conninfo);
 	free(p->name);
 	free(p->owner);
-	free(p->secret[0]);
-	free(p->secret[1]);
+	for (int k = 0; k < p->n_secret; k++)
+		free(p->secret[k]);
 	free(p->done);
 	free(p);
 }
@@ -1108,12 +1135,11 @@ pg_open(const char *path, char *err, size_t errlen)
 
 	if (p) {
 		p->conninfo = strdup(path);
-		p->secret[0] = uri_password(path);
-		p->secret[1] = pct_decode(p->secret[0]);
+		uri_secrets(p, path);
 	}
 	if (!p || !p->conninfo) {
-		if (p)
-			free(p->secret[0]);
+		for (int k = 0; p && k < p->n_secret; k++)
+			free(p->secret[k]);
 		free(p ? p->conninfo : NULL);
 		free(p);
 		fr_errf(err, errlen, "postgresql: out of memory");

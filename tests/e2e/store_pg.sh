@@ -32,6 +32,11 @@ grep -E '^  (speed|concurrent|crash)' "$ERR" | sed 's/^ */  unit: /' >&2
 expect_exit 1 "$F" sources --db "postgresql://postgres:hunter2@127.0.0.1:1/nodb"
 expect_stderr_contains "postgresql://postgres@127.0.0.1:1/nodb: cannot connect"
 check "no password in the error" not grep -q hunter2 "$ERR"
+# libpq quotes a badly encoded ?password= in its message: scrubbed too,
+# though the userinfo holds another one.
+expect_exit 1 "$F" sources --db "postgresql://postgres:hunter2@127.0.0.1:1/nodb?password=s3cr%zzet"
+expect_stderr_contains 'invalid percent-encoded token: "***"'
+check "no query password in the error" not grep -q -e hunter2 -e s3cr "$ERR"
 expect_exit 1 "$F" sources --db "postgresql://postgres@127.0.0.1:$PG_PORT/no_such_db"
 expect_stderr_contains "no_such_db"
 
