@@ -1,4 +1,4 @@
-/* bench.h - what the benchmarks share: a monotonic clock and running a
+/* bench.h - what the benchmarks share: the monotonic and processor clocks and running a
  * shell command with a message when it fails. Header-only: every bench is
  * one executable. */
 #ifndef FR_BENCH_H
@@ -15,6 +15,17 @@ bench_now(void)
 	struct timespec ts;
 
 	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
+}
+
+/* Processor seconds of this process (all its threads): on a shared
+ * machine, steadier than the wall clock. */
+static inline double
+bench_cpu(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
 	return (double)ts.tv_sec + (double)ts.tv_nsec * 1e-9;
 }
 

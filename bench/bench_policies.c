@@ -2,6 +2,7 @@
  * trace, every policy's mean delay, coverage and requests under one budget,
  * and the ratios the acceptance asks for with PASS or MISS, all from this run.
  * Usage: bench_policies [-j N] [default] [reddit] [paced] [flat] [regime] [bursty] */
+#include "bench.h"
 #include "core/err.h"
 #include "sim/sim.h"
 #include "sim/trace.h"
@@ -39,20 +40,6 @@ static const char *const baselines[] = {
 	"newsblur",         "ttrss-fixed",           "mediacloud-overlap", "commafeed",
 };
 #define N_BASELINES (sizeof(baselines) / sizeof(baselines[0]))
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
-world_intensity(const void *arg, uint32_t s, double t_s)
-{
-	return fr_world_intensity(arg, s, t_s);
-}
 
 /* A loaded trace, with its world when it has one (the oracle needs it). */
 struct input {
@@ -205,7 +192,7 @@ load_inputs(struct input *in)
 			need |= blocks[b].selected && blocks[b].input == i;
 		if (!need)
 			continue;
-		double t0 = now_s();
+		double t0 = bench_now();
 		if (i == IN_REDDIT) {
 			if (access(REDDIT_PATH, R_OK) < 0) {
 				printf("reddit: skipped, %s: %s\n\n", REDDIT_PATH, strerror(errno));
@@ -229,7 +216,7 @@ load_inputs(struct input *in)
 			in[i].desc = shapes[i];
 		}
 		in[i].calls = scaled(BUDGET_CALLS, in[i].tr.n_sources);
-		in[i].load_s = now_s() - t0;
+		in[i].load_s = bench_now() - t0;
 		in[i].loaded = 1;
 	}
 	return 0;
@@ -371,12 +358,12 @@ child(const struct input *in, const struct run *r, int fd)
 	c.mode = blocks[b].mode;
 	c.seed = 1;
 	if (i->has_world) {
-		c.intensity = world_intensity;
+		c.intensity = fr_world_intensity_cb;
 		c.intensity_arg = &i->w;
 	}
-	double t0 = now_s();
+	double t0 = bench_now();
 	if (fr_sim_run(&i->tr, r->spec, &c, &m, NULL, res.err, sizeof(res.err)) == 0) {
-		res.wall_s = now_s() - t0;
+		res.wall_s = bench_now() - t0;
 		res.mean_s = m.delay_mean_s;
 		res.coverage = m.coverage;
 		res.items = m.items;
@@ -678,7 +665,7 @@ main(int argc, char **argv)
 		for (int b = 0; b < N_BLOCKS; b++)
 			blocks[b].selected = 1;
 
-	double t0 = now_s();
+	double t0 = bench_now();
 	if (load_inputs(in) < 0)
 		return 1;
 	printf("budget: %g calls per %g s per %g sources, scaled to each trace; %d runs at a time\n",
@@ -727,7 +714,7 @@ main(int argc, char **argv)
 		}
 		r->r.err[sizeof(r->r.err) - 1] = '\0';
 		r->state = S_DONE;
-		fprintf(stderr, "  [%5.0f s] %-8s %-40s %s\n", now_s() - t0,
+		fprintf(stderr, "  [%5.0f s] %-8s %-40s %s\n", bench_now() - t0,
 			r->block < 0 ? "tune" : blocks[r->block].name, r->spec,
 			r->r.ok ? "done" : "FAILED");
 		if (r->role == R_TUNE)
@@ -750,7 +737,7 @@ main(int argc, char **argv)
 		miss += verdicts[k].pass == 0;
 	}
 	printf("%d PASS, %d MISS; %d runs; total wall time %.1f s\n", pass, miss, n_runs,
-	       now_s() - t0);
+	       bench_now() - t0);
 	for (int i = 0; i < N_INPUTS; i++) {
 		fr_trace_free(&in[i].tr);
 		if (in[i].has_world)

@@ -19,6 +19,7 @@
  *                         [--days A,B,C] [--seed S] [--jobs J]
  * (default: the repository of 'freshet world --kind pages', 10000 pages on
  * 100 servers, 1 change a day, Zipf 1; 360,30,7 days; seed 1; 2 jobs). */
+#include "bench.h"
 #include "core/err.h"
 #include "plan/alloc.h"
 #include "sim/pages.h"
@@ -54,20 +55,6 @@ static const struct {
     {"opt-polite+delayed:share=0.8", HEADROOM},
 };
 
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
-pages_intensity(const void *arg, uint32_t s, double t_s)
-{
-	return fr_world_intensity(arg, s, t_s);
-}
-
 struct cell {
 	double fresh, age_s, wall_s;
 	uint64_t requests, violations;
@@ -86,13 +73,13 @@ run(const struct fr_trace *tr, const struct fr_pages_world *pw, const char *spec
 	    .window_s = 1 / rate, /* paced: one call every 1/rate */
 	    .host_gap_s = GAP_S,
 	    .seed = 1,
-	    .intensity = pages_intensity,
+	    .intensity = fr_world_intensity_cb,
 	    .intensity_arg = &pw->world,
 	};
 	struct fr_metrics m;
 	struct cell out = {0};
 	char err[FR_ERRLEN];
-	double t0 = now_s();
+	double t0 = bench_now();
 
 	if (fr_sim_run(tr, spec, &c, &m, NULL, err, sizeof(err)) < 0) {
 		fprintf(stderr, "bench_politeness: %s: %s\n", spec, err);
@@ -102,7 +89,7 @@ run(const struct fr_trace *tr, const struct fr_pages_world *pw, const char *spec
 	out.age_s = m.age_mean_s;
 	out.requests = m.requests;
 	out.violations = m.polite_violations;
-	out.wall_s = now_s() - t0;
+	out.wall_s = bench_now() - t0;
 	out.ok = 1;
 	fr_metrics_free(&m);
 	return out;
@@ -248,7 +235,7 @@ main(int argc, char **argv)
 		if (days[k] > p.days)
 			p.days = days[k];
 	}
-	double t0 = now_s();
+	double t0 = bench_now();
 	if (fr_pages_generate(&pw, &p, err, sizeof(err)) < 0 ||
 	    fr_pages_trace(&pw, &tr, err, sizeof(err)) < 0) {
 		fprintf(stderr, "bench_politeness: %s\n", err);
@@ -266,7 +253,7 @@ main(int argc, char **argv)
 		if (++count[pw.server[i]] > biggest)
 			biggest = count[pw.server[i]];
 	struct fr_pages pages;
-	fr_pages_from_trace(&tr, pages_intensity, &pw.world, pw.p.start_s, lam, w, srv, NULL,
+	fr_pages_from_trace(&tr, fr_world_intensity_cb, &pw.world, pw.p.start_s, lam, w, srv, NULL,
 	                    &pages);
 	double m_over_p = p.n_servers / GAP_S;
 	for (int k = 0; k < N_SHARES; k++) {
@@ -305,7 +292,7 @@ main(int argc, char **argv)
 	    "\nseed 002 (WEBBASE, 4 years): the POLITE-UNPOLITE gap grows with C, to almost 20%% "
 	    "at 90%%;\nDELAYED+OPT_POLITE within 2.4%% of POLITE; OPT_POLITE beats CHO under "
 	    "DELAYED, by up to 2.8%%.\n");
-	printf("(%.0f s)\n", now_s() - t0);
+	printf("(%.0f s)\n", bench_now() - t0);
 	free(count);
 	free(lam);
 	free(w);

@@ -3,6 +3,7 @@
  * 10 min, burst), against the thesis' reference of "over 30 minutes" per run
  * and this project's target of 2 s. Each run is a forked child so its peak
  * resident memory is its own. Usage: bench_sim [policy ...] */
+#include "bench.h"
 #include "core/err.h"
 #include "sim/sim.h"
 #include "sim/trace.h"
@@ -18,30 +19,6 @@
 
 #define THESIS_S 1800.0 /* "simulating the whole interval takes over 30 minutes" */
 #define TARGET_S 2.0
-
-static double
-now_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_MONOTONIC, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-/* Processor time of this process: on a shared machine, steadier than the
- * wall clock (the target is on the wall clock). */
-static double
-cpu_s(void)
-{
-	struct timespec ts;
-	clock_gettime(CLOCK_PROCESS_CPUTIME_ID, &ts);
-	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
-}
-
-static double
-world_intensity(const void *arg, uint32_t s, double t_s)
-{
-	return fr_world_intensity(arg, s, t_s);
-}
 
 struct result {
 	double wall_s, cpu_s;
@@ -68,13 +45,13 @@ main(int argc, char **argv)
 		n = argc - 1;
 	}
 	fr_world_defaults(&p);
-	double t0 = now_s();
+	double t0 = bench_now();
 	if (fr_world_generate(&w, &p, err, sizeof(err)) < 0 || fr_world_trace(&w, &tr, err, sizeof(err)) < 0) {
 		fprintf(stderr, "bench_sim: %s\n", err);
 		return 1;
 	}
 	printf("default world: %u sources, %zu items, generated in %.2f s\n", tr.n_sources,
-	       tr.n_items, now_s() - t0);
+	       tr.n_items, bench_now() - t0);
 	printf("%-40s %9s %7s %10s %10s %12s %8s\n", "policy", "wall s", "cpu s", "peak MiB",
 	       "mean s", "vs thesis", "target");
 	int failed = 0;
@@ -93,12 +70,12 @@ main(int argc, char **argv)
 			c.window_s = 600;
 			c.mode = FR_RL_BURST;
 			c.seed = 1;
-			c.intensity = world_intensity;
+			c.intensity = fr_world_intensity_cb;
 			c.intensity_arg = &w;
-			double s0 = now_s(), c0 = cpu_s();
+			double s0 = bench_now(), c0 = bench_cpu();
 			if (fr_sim_run(&tr, policies[i], &c, &m, NULL, err, sizeof(err)) == 0) {
-				r.wall_s = now_s() - s0;
-				r.cpu_s = cpu_s() - c0;
+				r.wall_s = bench_now() - s0;
+				r.cpu_s = bench_cpu() - c0;
 				r.mean_s = m.delay_mean_s;
 				r.coverage = m.coverage;
 				r.batches = (double)m.sched_batches;

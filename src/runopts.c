@@ -86,12 +86,6 @@ runopts_help(FILE *f)
 		MAX_SPAN_YEARS);
 }
 
-static double
-world_intensity(const void *arg, uint32_t s, double t_s)
-{
-	return fr_world_intensity(arg, s, t_s);
-}
-
 /* A budget as given: N/W (calls, window) and the S of @S (0 without). */
 struct budget {
 	double calls, window_s, scale_to;
@@ -223,7 +217,7 @@ runinput_load(struct runinput *in, const struct runopts *o, const char *sub)
 		 c->mode == FR_RL_PACED ? "paced" : "burst");
 
 	if (in->has_world) {
-		c->intensity = world_intensity;
+		c->intensity = fr_world_intensity_cb;
 		c->intensity_arg = &in->w;
 	}
 	if (!o->start)

@@ -418,6 +418,12 @@ fr_world_intensity(const struct fr_world *w, uint32_t s, double t_s)
 }
 
 double
+fr_world_intensity_cb(const void *world, uint32_t s, double t_s)
+{
+	return fr_world_intensity(world, s, t_s);
+}
+
+double
 fr_world_expected(const struct fr_world *w, uint32_t s, double t0_s, double t1_s)
 {
 	const struct fr_world_source *src;

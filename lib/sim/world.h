@@ -122,6 +122,11 @@ int fr_world_load(struct fr_world *w, const char *dir, char *err, size_t errlen)
  * their long-run average). */
 double fr_world_intensity(const struct fr_world *w, uint32_t s, double t_s);
 
+/* fr_world_intensity with the world untyped (world is a const struct
+ * fr_world *): the shape of the true-intensity callback policies take
+ * (fr_policy_env's intensity, with the world as intensity_arg). */
+double fr_world_intensity_cb(const void *world, uint32_t s, double t_s);
+
 /* Expected items of source s in [t0_s, t1_s): the exact integral of
  * fr_world_intensity. */
 double fr_world_expected(const struct fr_world *w, uint32_t s, double t0_s, double t1_s);

@@ -28,12 +28,6 @@ static struct fr_world world;
 static struct fr_trace trace;
 static int world_ok;
 
-static double
-world_intensity(const void *arg, uint32_t s, double t_s)
-{
-	return fr_world_intensity(arg, s, t_s);
-}
-
 static void
 world_open(void)
 {
@@ -67,7 +61,7 @@ config(enum fr_rl_mode mode, int with_intensity)
 	c.window_s = 600;
 	c.seed = 1;
 	if (with_intensity) {
-		c.intensity = world_intensity;
+		c.intensity = fr_world_intensity_cb;
 		c.intensity_arg = &world;
 	}
 	return c;
