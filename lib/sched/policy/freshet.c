@@ -28,6 +28,7 @@
 #define HZ_NONE (HZ_BUCKETS - 1)
 static const double hz_edge_h[HZ_BUCKETS - 2] = {1,  2,  3,  4,  6,  8,  12, 16,
 						20, 24, 28, 36, 48, 72, 120};
+#define HZ_LAST_EDGE_H 120 /* the last of hz_edge_h */
 /* Pseudo-items of the table's shrinkage: a class's level toward 1, its
  * buckets toward its level; and the table's decay time. */
 #define HZ_PRIOR_LEVEL 30.0
@@ -65,6 +66,7 @@ struct fs_ctx {
 	double hz_g[HZ_CLASSES][HZ_BUCKETS]; /* the factor, shrunk toward 1 */
 	double hz_level[HZ_CLASSES];         /* each class's items over expected, all gaps */
 	double hz_at_s;                      /* decay clock of the table */
+	unsigned char hz_by_hour[HZ_LAST_EDGE_H]; /* gap bucket by whole hour (hz_bucket) */
 };
 
 /* 160 + 32 + 8 + 8 + 8 + 32 = 248 bytes (the interface allows 256). */
@@ -101,31 +103,31 @@ hz_class(double rate_per_s)
 	return k < 0 ? 0 : k >= HZ_CLASSES ? HZ_CLASSES - 1 : k;
 }
 
-/* The gap bucket of a source whose last item seen is gap_s old (NAN: none
- * seen yet). */
-/* The bucket of each whole hour below the last edge, in step with
- * hz_edge_h: hour h goes to the first bucket whose edge is above it (the
- * edges are whole hours, so floor(h) decides). A lookup, as hz_rate runs
- * on the index's path for every hour it integrates. */
-#define HZ_LAST_EDGE_H 120
-static const unsigned char hz_by_hour[HZ_LAST_EDGE_H] = {
-	0, 1, 2, 3, 4, 4, 5, 5, 6, 6, 6, 6, 7, 7, 7, 7, 8, 8, 8, 8, 9, 9, 9, 9, 10, 10, 10,
-	10, 11, 11, 11, 11, 11, 11, 11, 11, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12, 12,
-	13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13, 13,
-	13, 13, 13, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14,
-	14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14, 14,
-	14, 14, 14, 14, 14, 14, 14, 14, 14,
-};
+/* by_hour[h] for whole hours h below the last edge: the bucket of hour h,
+ * the first whose edge is above it (the edges are whole hours, so floor(h)
+ * decides). */
+static void
+hz_fill_by_hour(unsigned char by_hour[HZ_LAST_EDGE_H])
+{
+	for (int h = 0, b = 0; h < HZ_LAST_EDGE_H; h++) {
+		while (b < HZ_BUCKETS - 3 && !(h < hz_edge_h[b]))
+			b++;
+		by_hour[h] = (unsigned char)b;
+	}
+}
 
+/* The gap bucket of a source whose last item seen is gap_s old (NAN: none
+ * seen yet), by a lookup in by_hour (hz_fill_by_hour): hz_rate asks for
+ * every hour the index integrates. */
 static int
-hz_bucket(double gap_s)
+hz_bucket(const unsigned char *by_hour, double gap_s)
 {
 	if (isnan(gap_s))
 		return HZ_NONE;
 	double h = gap_s / 3600.0;
 	if (h < 0)
 		return 0;
-	return h < HZ_LAST_EDGE_H ? hz_by_hour[(int)h] : HZ_BUCKETS - 2;
+	return h < HZ_LAST_EDGE_H ? by_hour[(int)h] : HZ_BUCKETS - 2;
 }
 
 /* The rate the index integrates: the model's hourly rate times the hazard
@@ -136,6 +138,7 @@ struct hz_arg {
 	const double *g; /* the class's row of hz_g, or NULL: no table */
 	double last_item_s;
 	const float *so, *sp; /* the source's own counts (hs_obs, hs_pred) */
+	const unsigned char *by_hour; /* the context's hz_by_hour */
 };
 /* The table's buckets in the source's own coarse ones: under 4 hours, 4 to
  * 16, 16 to 32 (a day's rhythm), 32 and more or none seen yet. */
@@ -147,7 +150,7 @@ hz_rate(const void *arg, int64_t hour)
 	const struct hz_arg *a = arg;
 	double r = fr_ratesnap_rate(a->snap, hour);
 	if (a->g) {
-		int bk = hz_bucket((double)hour * 3600.0 + 1800.0 - a->last_item_s);
+		int bk = hz_bucket(a->by_hour, (double)hour * 3600.0 + 1800.0 - a->last_item_s);
 		r *= a->g[bk];
 		int cb = hz_coarse[bk];
 		r *= (a->so[cb] + HZ_PRIOR_SOURCE) / (a->sp[cb] + HZ_PRIOR_SOURCE);
@@ -182,7 +185,7 @@ hz_expect(struct fs_ctx *c, int k, const struct fr_ratesnap *snap, const struct 
 		double nb = (floor(a / 3600.0) + 1) * 3600.0;
 		if (nb > e)
 			nb = e;
-		int bk = hz_bucket(a - last);
+		int bk = hz_bucket(c->hz_by_hour, a - last);
 		if (bk < HZ_BUCKETS - 2) {
 			double edge = last + hz_edge_h[bk] * 3600.0;
 			if (edge > a && edge < nb)
@@ -266,13 +269,13 @@ hz_learn(struct fs_ctx *c, struct fs_state *f, int k, const struct fr_ratesnap *
 		f->hs_pred[q] *= e;
 	}
 	if (undated > 0) {
-		int bk = hz_bucket((prev + now) / 2 - last);
+		int bk = hz_bucket(c->hz_by_hour, (prev + now) / 2 - last);
 		c->hz_obs[k][bk] += (double)undated;
 		f->hs_obs[hz_coarse[bk]] += (float)undated;
 	}
 	for (size_t i = 0; i < m; i++) {
 		hz_expect(c, k, snap, &run, last, t, p[i], f->hs_pred);
-		int bk = hz_bucket(p[i] - last);
+		int bk = hz_bucket(c->hz_by_hour, p[i] - last);
 		c->hz_obs[k][bk] += 1;
 		f->hs_obs[hz_coarse[bk]] += 1;
 		last = t = p[i];
@@ -310,7 +313,7 @@ index_rate(const struct fs_ctx *c, const struct fs_state *f, struct fr_ratesnap 
 	   struct fr_burst *b, struct hz_arg *ha)
 {
 	snapshot(c, f, snap, b);
-	*ha = (struct hz_arg){snap, NULL, f->last_item_s, f->hs_obs, f->hs_pred};
+	*ha = (struct hz_arg){snap, NULL, f->last_item_s, f->hs_obs, f->hs_pred, c->hz_by_hour};
 	if (c->hazard) {
 		int k = hz_class(snap->r);
 		ha->g = c->hz_g[k];
@@ -351,6 +354,7 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	c->hazard = hazard > 0;
 	c->rp.flat = profile == 0;
 	c->hz_at_s = env->start_s;
+	hz_fill_by_hour(c->hz_by_hour);
 	for (int k = 0; k < HZ_CLASSES; k++)
 		hz_refit(c, k); /* no counts yet: every factor 1 */
 	c->horizon_s = horizon_d * 86400;
