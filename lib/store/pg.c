@@ -902,7 +902,8 @@ add_secret(struct pg *p, const char *a, const char *e)
 /* Every password a postgres URI may give libpq, raw and decoded: the
  * userinfo's (user:PASSWORD@) and each ?password= parameter's (libpq takes
  * the last, and a query parameter over the userinfo, but a message may
- * quote any of them). Not a parameter whose name only ends so (xpassword=). */
+ * quote any of them), the name matched as the display name does
+ * (fr_store_uri_password_param: not xpassword=). */
 static void
 uri_secrets(struct pg *p, const char *uri)
 {
@@ -916,9 +917,9 @@ uri_secrets(struct pg *p, const char *uri)
 	q = strchr(end, '?');
 	while (q && *q && *q != '#') {
 		q++;
-		size_t n = strcspn(q, "&#");
-		if (n > 9 && strncmp(q, "password=", 9) == 0)
-			add_secret(p, q + 9, q + n);
+		size_t n = strcspn(q, "&#"), v = fr_store_uri_password_param(q, n);
+		if (v)
+			add_secret(p, q + v, q + n);
 		q += n;
 	}
 }

@@ -251,7 +251,7 @@ fr_store_display_name(const char *path, char *buf, size_t len)
 	while (*q && *q != '#') {
 		size_t n = strcspn(q, "&#");
 
-		if (!(n >= 9 && strncasecmp(q, "password=", 9) == 0)) {
+		if (!fr_store_uri_password_param(q, n)) {
 			put_bytes(buf, len, &o, &sep, 1);
 			put_bytes(buf, len, &o, q, n);
 			sep = '&';

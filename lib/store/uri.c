@@ -2,6 +2,7 @@
 #include "store/uri.h"
 
 #include <string.h>
+#include <strings.h>
 
 int
 fr_store_uri_password(const char *uri, const char **pw, const char **pw_end, const char **auth_end)
@@ -22,4 +23,10 @@ fr_store_uri_password(const char *uri, const char **pw, const char **pw_end, con
 	*pw = colon + 1;
 	*pw_end = at;
 	return 1;
+}
+
+size_t
+fr_store_uri_password_param(const char *param, size_t n)
+{
+	return n >= 9 && strncasecmp(param, "password=", 9) == 0 ? 9 : 0;
 }

@@ -4,6 +4,8 @@
 #ifndef FR_STORE_URI_H
 #define FR_STORE_URI_H
 
+#include <stddef.h>
+
 /* The userinfo password of uri ("scheme://user:PASSWORD@host:port/db?..."),
  * found without decoding anything: the authority runs from just after uri's
  * first "://" to the first '/', '?' or '#' after it (or the end); the
@@ -17,5 +19,9 @@
  * *pw_end untouched. The pointers are borrowed from uri. */
 int fr_store_uri_password(const char *uri, const char **pw, const char **pw_end,
                           const char **auth_end);
+
+/* Whether the query parameter [param, param + n) (no '&' or '#' in it) is
+ * "password=VALUE", the name in any case: 9 (the value's offset), or 0. */
+size_t fr_store_uri_password_param(const char *param, size_t n);
 
 #endif

@@ -6,6 +6,8 @@
 #include "store/store.h"
 #include "store/uri.h"
 
+#include <string.h>
+
 /* The parser's answer as text: "-1", "0 END" or "1 PASSWORD END", where END
  * is what follows the authority. */
 static const char *
@@ -85,10 +87,36 @@ display_name_cuts_the_span(void)
 		CHECK_STR(fr_store_display_name(cases[k][0], buf, sizeof(buf)), cases[k][1]);
 }
 
+/* A query parameter is a password by its whole name, in any case: the
+ * display name drops it and the PostgreSQL backend scrubs its value. */
+static void
+password_param_by_name(void)
+{
+	static const struct {
+		const char *param;
+		size_t want;
+	} cases[] = {
+	    {"password=s3cr", 9}, {"PassWord=x", 9},   {"password=", 9},
+	    {"password", 0},      {"xpassword=1", 0}, {"passwords=1", 0},
+	    {"sslpassword=k", 0}, {"user=password=", 0},
+	};
+
+	for (size_t k = 0; k < sizeof(cases) / sizeof(cases[0]); k++)
+		CHECK(fr_store_uri_password_param(cases[k].param, strlen(cases[k].param)) ==
+		      cases[k].want);
+	/* Only the first n bytes are the parameter. */
+	CHECK(fr_store_uri_password_param("password=x", 8) == 0);
+	char buf[128];
+	CHECK_STR(fr_store_display_name("postgresql://u@h/d?PASSWORD=a&sslmode=require&password=b",
+					buf, sizeof(buf)),
+		  "postgresql://u@h/d?sslmode=require");
+}
+
 int
 main(void)
 {
 	RUN(uri_password_span_by_hand);
 	RUN(display_name_cuts_the_span);
+	RUN(password_param_by_name);
 	return TEST_DONE();
 }
