@@ -1,6 +1,6 @@
-/* bench.h - what the benchmarks share: the monotonic and processor clocks and running a
- * shell command with a message when it fails. Header-only: every bench is
- * one executable. */
+/* bench.h - what the benchmarks share: the monotonic and processor clocks,
+ * and running a shell command with a message when it fails. Header-only:
+ * every bench is one executable. */
 #ifndef FR_BENCH_H
 #define FR_BENCH_H
 
