@@ -2,6 +2,7 @@
  * CHO (no politeness) and OPT_POLITE (one request per P per server), with
  * the UNPOLITE and POLITE freshness bounds and per-server totals. */
 #include "cmd.h"
+#include "dbopt.h"
 
 #include "core/err.h"
 #include "plan/alloc.h"
@@ -106,23 +107,6 @@ json_str(FILE *out, const char *s)
 	fputc('"', out);
 }
 
-/* CSV field: quoted when it holds a comma, quote or line break. */
-static void
-csv_field(FILE *out, const char *s)
-{
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, out);
-		return;
-	}
-	fputc('"', out);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', out);
-		fputc(*s, out);
-	}
-	fputc('"', out);
-}
-
 struct server_row {
 	uint32_t id;
 	size_t pages, zeros;
@@ -151,9 +135,9 @@ write_csv(const char *path, const struct fr_plan_pages *pp, const double *f, cha
 		return fr_errf(err, errlen, "%s: cannot create: %s", path, strerror(errno));
 	fputs("page,server,lambda_per_day,weight,freq_per_s,freq_per_day\n", out);
 	for (size_t i = 0; i < p->n; i++) {
-		csv_field(out, fr_plan_pages_page(pp, i));
+		dbopt_csv_field(out, fr_plan_pages_page(pp, i));
 		fputc(',', out);
-		csv_field(out, fr_plan_pages_server(pp, p->server[i]));
+		dbopt_csv_field(out, fr_plan_pages_server(pp, p->server[i]));
 		fprintf(out, ",%.10g,%.10g,%.10g,%.10g\n", pp->lambda_per_day[i],
 		        pp->weight ? pp->weight[i] : 1.0, f[i], f[i] * 86400);
 	}

@@ -2,9 +2,11 @@
  * policies with one budget and print them side by side. */
 #include "cmd.h"
 #include "costview.h"
+#include "dbopt.h"
 #include "runopts.h"
 
 #include "core/err.h"
+#include "core/strmap.h"
 #include "core/timefmt.h"
 #include "plan/alloc.h"
 #include "sched/params.h"
@@ -51,7 +53,8 @@ help(FILE *f)
 	fprintf(f, "usage: freshet simulate (--trace FILE [--sources FILE] | --world DIR)\n"
 		   "                        [--policy P[,P...]] [--budget N/W[@S]] [--mode burst|paced]\n"
 		   "                        [--format table|csv|json] [--weekly] [--report FILE]\n"
-		   "                        [--cost [--cost-target S]] [--jobs N] [--freshness]\n\n"
+		   "                        [--cost [--cost-target S]] [--jobs N] [--freshness]\n"
+		   "                        [--per-source FILE]\n\n"
 		   "Replays a publication trace against each policy with the same budget and\n"
 		   "prints coverage, discovery delay and requests side by side.\n\n"
 		   "  --policy LIST       comma-separated policies, each NAME[:key=value...], or\n"
@@ -70,7 +73,11 @@ help(FILE *f)
 		   "  --freshness         also print freshness, age and politeness violations (a\n"
 		   "                      source is a page, an item a change; on by default for a\n"
 		   "                      --world made by 'freshet world --kind pages', with the\n"
-		   "                      UNPOLITE and POLITE bounds of its true rates)\n");
+		   "                      UNPOLITE and POLITE bounds of its true rates)\n"
+		   "  --per-source FILE   also write each run's figures per source as CSV: policy,\n"
+		   "                      source, items, fetched, delay_mean_s, delay_sum_s,\n"
+		   "                      requests, empty_requests, rate_per_day (the policy's\n"
+		   "                      learned rate at the end; empty if it learns none)\n");
 	runopts_help(f);
 	fprintf(f, "policies:\n");
 	int width = 0;
@@ -248,6 +255,47 @@ print_csv(FILE *f, struct run *runs, int n, const struct fresh *fr)
 				m->polite_violations);
 		fputc('\n', f);
 	}
+}
+
+/* --per-source: one row per run and source, in the runs' order, then the
+ * sources' ids. Returns 0, or -1 when the file cannot be written. */
+static int
+write_per_source(const char *path, const struct runinput *in, struct run *runs, int n)
+{
+	FILE *f = fopen(path, "w");
+	if (!f) {
+		cli_err("simulate", "--per-source %s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	fputs("policy,source,items,fetched,delay_mean_s,delay_sum_s,requests,empty_requests,"
+	      "rate_per_day\n",
+	      f);
+	for (int r = 0; r < n; r++) {
+		const struct fr_metrics *m = &runs[r].m;
+		char spec[512];
+		fr_params_format(&runs[r].params, 0, spec, sizeof(spec));
+		for (uint32_t i = 0; m->per_source && i < m->n_sources; i++) {
+			const struct fr_source_stats *ps = &m->per_source[i];
+			dbopt_csv_field(f, spec);
+			fputc(',', f);
+			dbopt_csv_field(f, fr_strmap_name(in->tr.sources, i));
+			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", ps->items, ps->fetched);
+			if (ps->fetched)
+				fprintf(f, "%.1f", ps->delay_sum_s / (double)ps->fetched);
+			fprintf(f, ",%.0f,%" PRIu64 ",%" PRIu64 ",", ps->delay_sum_s, ps->requests,
+				ps->empty_requests);
+			if (!isnan(ps->rate_per_day))
+				fprintf(f, "%.6g", ps->rate_per_day);
+			fputc('\n', f);
+		}
+	}
+	int bad = ferror(f);
+	if (fclose(f) != 0 || bad) {
+		cli_err("simulate", "--per-source %s: cannot write: %s", path, strerror(errno));
+		return -1;
+	}
+	fprintf(stderr, "freshet simulate: per-source figures written to %s\n", path);
+	return 0;
 }
 
 static void
@@ -546,7 +594,7 @@ int
 cmd_simulate(int argc, char **argv)
 {
 	struct runopts o = {0};
-	const char *policies = DEFAULT_POLICIES, *format = "table", *report = NULL;
+	const char *policies = DEFAULT_POLICIES, *format = "table", *report = NULL, *per_source = NULL;
 	int weekly = 0, cost = 0, jobs = 2, freshness = 0;
 	double cost_target = NAN;
 
@@ -569,7 +617,8 @@ cmd_simulate(int argc, char **argv)
 		else if (!strcmp(a, "--freshness"))
 			freshness = 1;
 		else if (!strcmp(a, "--policy") || !strcmp(a, "--format") || !strcmp(a, "--report") ||
-			 !strcmp(a, "--cost-target") || !strcmp(a, "--jobs")) {
+			 !strcmp(a, "--cost-target") || !strcmp(a, "--jobs") ||
+			 !strcmp(a, "--per-source")) {
 			v = runopts_value("simulate", argc, argv, &i);
 			if (!v)
 				return EXIT_USAGE;
@@ -579,6 +628,8 @@ cmd_simulate(int argc, char **argv)
 				format = v;
 			else if (!strcmp(a, "--report"))
 				report = v;
+			else if (!strcmp(a, "--per-source"))
+				per_source = v;
 			else if (!strcmp(a, "--cost-target")) {
 				char *end;
 				cost_target = strtod(v, &end);
@@ -633,6 +684,7 @@ cmd_simulate(int argc, char **argv)
 		in.cfg.rhythm_src = rsrc;
 		in.cfg.rhythm_out = runs[r].rhythm;
 		in.cfg.rhythm_written = &runs[r].has_rhythm;
+		in.cfg.per_source = per_source != NULL;
 		runs[r].budget_needed = NAN;
 		double t0 = wall_now();
 		if (fr_sim_run(&in.tr, runs[r].spec, &in.cfg, &runs[r].m, &runs[r].params, err,
@@ -650,6 +702,7 @@ cmd_simulate(int argc, char **argv)
 	}
 	in.cfg.progress = NULL;
 	in.cfg.n_rhythm = 0;
+	in.cfg.per_source = 0;
 
 	char target_desc[256] = "";
 	double min_coverage = 0;
@@ -720,6 +773,8 @@ cmd_simulate(int argc, char **argv)
 	rc = EXIT_OK;
 	if (report && write_report(report, &in, runs, n, rsrc, n_rhythm, cost ? cost_target : NAN,
 				   target_desc) < 0)
+		rc = EXIT_FAIL;
+	if (per_source && write_per_source(per_source, &in, runs, n) < 0)
 		rc = EXIT_FAIL;
 	for (int r = 0; r < n; r++)
 		fr_metrics_free(&runs[r].m);

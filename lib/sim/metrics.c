@@ -28,7 +28,23 @@ fr_metrics_free(struct fr_metrics *m)
 {
 	free(m->weeks);
 	free(m->delays);
+	free(m->per_source);
 	memset(m, 0, sizeof(*m));
+}
+
+int
+fr_metrics_per_source(struct fr_metrics *m, uint32_t n)
+{
+	struct fr_source_stats *ps = calloc(n ? n : 1, sizeof(*ps));
+
+	if (!ps)
+		return -1;
+	for (uint32_t i = 0; i < n; i++)
+		ps[i].rate_per_day = NAN;
+	free(m->per_source);
+	m->per_source = ps;
+	m->n_sources = n;
+	return 0;
 }
 
 static struct fr_week_stats *

@@ -16,6 +16,16 @@ struct fr_week_stats {
 	uint64_t items_found; /* items found by this week's calls (by call time) */
 };
 
+/* One source's share of a run (fr_metrics_per_source). */
+struct fr_source_stats {
+	uint64_t items;        /* published in [start, end) */
+	uint64_t fetched;      /* of those, fetched */
+	double delay_sum_s;    /* sum of their delays */
+	uint64_t requests;     /* calls made to it */
+	uint64_t empty_requests;
+	double rate_per_day;   /* the policy's learned rate at the end; NAN if it has none */
+};
+
 struct fr_metrics {
 	double start_s, end_s;
 	uint64_t items;          /* published in [start, end) */
@@ -47,12 +57,19 @@ struct fr_metrics {
 	 * them unless the gap is switched off for the run, polite=0). */
 	double polite_gap_s;
 	uint64_t polite_violations;
+	/* Per source, when asked for (fr_metrics_per_source): [n_sources],
+	 * owned; NULL otherwise. The simulator fills it. */
+	struct fr_source_stats *per_source;
+	uint32_t n_sources;
 };
 
 /* Prepares m for a run over [start_s, end_s). Returns 0 or -1 on
  * out-of-memory. Free with fr_metrics_free. */
 int fr_metrics_init(struct fr_metrics *m, double start_s, double end_s);
 void fr_metrics_free(struct fr_metrics *m);
+/* Also keeps figures per source, for n sources (ids 0..n-1), every rate
+ * NAN until set. Returns 0 or -1 on out-of-memory. */
+int fr_metrics_per_source(struct fr_metrics *m, uint32_t n);
 
 /* An item published at pub_s exists in the run (call for every item in the
  * window, fetched or not). */

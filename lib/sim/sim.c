@@ -136,6 +136,10 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 		fr_errf(err, errlen, "out of memory");
 		goto out;
 	}
+	if (cfg->per_source && fr_metrics_per_source(m, n) < 0) {
+		fr_errf(err, errlen, "out of memory");
+		goto out;
+	}
 
 	m->polite_gap_s = env.host_gap_s;
 	for (uint32_t h = 0; h < n_hosts; h++)
@@ -150,8 +154,11 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 			k++;
 		cursor[i] = k;
 		next_item[i] = next_unseen(tr, i, k, cfg->end_s);
-		for (size_t j = k; j < tr->first[i + 1] && tr->item_time_s[j] < cfg->end_s; j++)
+		for (size_t j = k; j < tr->first[i + 1] && tr->item_time_s[j] < cfg->end_s; j++) {
 			fr_metrics_published(m, tr->item_time_s[j]);
+			if (m->per_source)
+				m->per_source[i].items++;
+		}
 	}
 
 	double t = cfg->start_s, span = cfg->end_s - cfg->start_s, next_report = 0;
@@ -188,6 +195,14 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 				fr_errf(err, errlen, "out of memory");
 				goto out;
 			}
+		if (m->per_source) {
+			struct fr_source_stats *ps = &m->per_source[src];
+			ps->requests++;
+			ps->empty_requests += f.n_items == 0;
+			ps->fetched += f.n_items;
+			for (size_t j = cursor[src]; j < k; j++)
+				ps->delay_sum_s += t - tr->item_time_s[j];
+		}
 		cursor[src] = k;
 		fr_sched_done(s, src, &f);
 		if (cfg->progress && t >= next_report) {
@@ -207,6 +222,9 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 		if (cfg->rhythm_src[r] < n)
 			ops->rhythm(fr_sched_policy_ctx(s), fr_sched_state(s, cfg->rhythm_src[r]),
 				    cfg->rhythm_out + 24 * r);
+	for (uint32_t i = 0; ops->rate && m->per_source && i < n; i++)
+		m->per_source[i].rate_per_day =
+		    ops->rate(fr_sched_policy_ctx(s), fr_sched_state(s, i), cfg->end_s) * 86400.0;
 	struct fr_sched_stats st;
 	fr_sched_get_stats(s, &st);
 	m->sched_batches = st.batches;

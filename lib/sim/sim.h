@@ -34,6 +34,9 @@ struct fr_sim_config {
 	 * (0..1) at most about 200 times a run. */
 	void (*progress)(void *arg, double done);
 	void *progress_arg;
+	/* 1: also fill the metrics' per-source figures (fr_metrics_per_source),
+	 * with each source's learned rate at the end (policy op rate). */
+	int per_source;
 };
 
 /* Runs the policy given as "name[:k=v...]" over tr with cfg, filling m (free

@@ -100,6 +100,23 @@ expect_stdout_contains "budget: 1 calls / 10 s (burst)"
 expect_stdout_matches '^round-robin +5 +83\.33% +23 +25 +29 +10 +5 +1\.000( |$)'
 expect_stdout_contains "mean delay per week"
 
+# --per-source: the same run source by source (round robin learns no rate):
+# A 5 -> 30, 61 -> 90 (calls 0, 30, 60, 90); B 1 -> 10, 12 -> 40 (calls 10,
+# 40, 70); C 25 -> 50, 95 missed (calls 20, 50, 80).
+expect_exit 0 "$F" "${HAND[@]}" --format csv --per-source "$D/hand-src.csv"
+expect_stderr_contains "per-source figures written to $D/hand-src.csv"
+expect_eq "per-source rows" "$(cat "$D/hand-src.csv")" "policy,source,items,fetched,delay_mean_s,delay_sum_s,requests,empty_requests,rate_per_day
+round-robin,A,2,2,27.0,54,4,2,
+round-robin,B,2,2,18.5,37,3,1,
+round-robin,C,2,1,25.0,25,3,2,"
+expect_eq "the totals are unchanged with --per-source" \
+	"$(csv_select "$OUT" items fetched delay_mean_s requests | sed -n 2p)" "6,5,23.2,10"
+# A file that cannot be written fails the command, naming it, after the
+# figures are printed.
+expect_exit 1 "$F" "${HAND[@]}" --format csv --per-source "$D/no/such/dir/x.csv"
+expect_stderr_contains "--per-source $D/no/such/dir/x.csv: cannot write"
+expect_stdout_contains '"round-robin",6,5,'
+
 # Without --start/--end the run covers the trace: first item to last plus
 # one budget window (150 + 10 s), so round robin finds the last items too.
 expect_exit 0 "$F" simulate --trace "$T" --policy round-robin --budget 1/10s --format json
@@ -222,6 +239,29 @@ print("ok")
 EOF
 	expect_eq "world json: weekly sums match the totals" "$RC:$(cat "$OUT")" "0:ok"
 fi
+
+# Per source on the world: each run's rows add up to its totals, and
+# freshet reports the rate it learned for every source.
+expect_exit 0 "$F" simulate --world "$D/w1" --policy round-robin,freshet --budget 50/10m \
+	--format csv --per-source "$D/world-src.csv"
+csv_select "$OUT" policy items fetched requests empty_requests delay_mean_s | sed 1d | tr -d '"' |
+	sort >"$D/world-tot.csv"
+# policy,items,fetched,requests,empty,sum of delays / fetched,rows,rows with a rate
+awk -F, 'NR > 1 { p = $1; n[p]++; it[p] += $3; fe[p] += $4; ds[p] += $6; rq[p] += $7; em[p] += $8
+		if ($9 != "") rated[p]++ }
+	END { for (p in n) printf "%s,%d,%d,%d,%d,%.3f,%d,%d\n", p, it[p], fe[p], rq[p], em[p],
+		ds[p] / fe[p], n[p], rated[p] }' "$D/world-src.csv" | sort >"$D/world-sum.csv"
+expect_eq "per-source counts add up to the totals" "$(cut -d, -f1-5 "$D/world-sum.csv")" \
+	"$(cut -d, -f1-5 "$D/world-tot.csv")"
+expect_eq "per-source rows, and rows with a learned rate" "$(cut -d, -f1,7,8 "$D/world-sum.csv")" \
+	"freshet,200,200
+round-robin,200,0"
+# Delays are written to the second: their sum gives the mean to well
+# within 0.05 s.
+check "per-source delays add up to the mean delay" awk -F, \
+	'NR == FNR { m[$1] = $6; next } { d = $6 - m[$1]; if (d < -0.05 || d > 0.05) exit 1 }' \
+	"$D/world-tot.csv" "$D/world-sum.csv"
+check "freshet's learned rates are numbers" awk -F, 'NR > 1 && $1 == "freshet" && $9 !~ /^[0-9.e+-]+$/ { exit 1 }' "$D/world-src.csv"
 
 # ---- tune ----
 expect_exit 0 "$F" tune --world "$D/w1" --policy air-balloon --param inertia --range 24:3600 \
