@@ -172,62 +172,24 @@ set_str(char **dst, const char *s)
  * due-time heap then costs O(log n) per choice, where an index policy
  * whose urgencies all tie (round robin at the start) re-ranks every due
  * source for each choice. */
-struct once_state {
-	double due_s;
-};
-
-static int
-once_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env, char *err,
-	    size_t errlen)
-{
-	(void)params;
-	(void)env;
-	(void)err;
-	(void)errlen;
-	*ctx = NULL;
-	return 0;
-}
-
-static size_t
-once_state_size(const void *ctx)
-{
-	(void)ctx;
-	return sizeof(struct once_state);
-}
-
-static void
-once_init(void *ctx, void *st, uint32_t s, double now_s)
-{
-	(void)ctx;
-	(void)s;
-	((struct once_state *)st)->due_s = now_s;
-}
-
 static double
 once_due(void *ctx, void *st, double now_s, double theta)
 {
 	(void)ctx;
 	(void)now_s;
 	(void)theta;
-	return ((struct once_state *)st)->due_s;
-}
-
-static void
-once_fetched(void *ctx, void *st, const struct fr_fetch *f)
-{
-	(void)ctx;
-	((struct once_state *)st)->due_s = f->now_s;
+	return fr_policy_last_fetch(st);
 }
 
 static const struct fr_policy_ops once_order = {
 	.name = "once-order",
 	.help = "--once: every source once, in id order, as politeness allows",
 	.kind = FR_POLICY_INTERVAL,
-	.create = once_create,
-	.state_size = once_state_size,
-	.init = once_init,
+	.create = fr_policy_create_no_ctx,
+	.state_size = fr_policy_last_fetch_size,
+	.init = fr_policy_last_fetch_init,
 	.due = once_due,
-	.fetched = once_fetched,
+	.fetched = fr_policy_last_fetch_done,
 };
 
 /* The scheduler that chooses (and so holds the politeness state). */

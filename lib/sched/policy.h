@@ -113,6 +113,18 @@ const struct fr_policy_ops *fr_policy_find(const char *name);
 /* Returns the n-th registered policy, or NULL past the end. */
 const struct fr_policy_ops *fr_policy_at(size_t i);
 
+/* The op create of a policy with no context and no parameters of its own. */
+int fr_policy_create_no_ctx(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
+			    char *err, size_t errlen);
+/* Building blocks for policies whose only state is the time of the
+ * source's last fetch (round robin, the crawler's --once order): the ops
+ * state_size, init (the last fetch is the start) and fetched (any outcome
+ * moves it); fr_policy_last_fetch reads it back. */
+size_t fr_policy_last_fetch_size(const void *ctx);
+void fr_policy_last_fetch_init(void *ctx, void *st, uint32_t s, double now_s);
+void fr_policy_last_fetch_done(void *ctx, void *st, const struct fr_fetch *f);
+double fr_policy_last_fetch(const void *st);
+
 extern const struct fr_policy_ops fr_policy_roundrobin;
 extern const struct fr_policy_ops fr_policy_buzzwise;
 extern const struct fr_policy_ops fr_policy_airballoon;

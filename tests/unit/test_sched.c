@@ -547,18 +547,6 @@ wrr_draw(uint64_t x)
 	return 0.2 + 2.0 * (double)(x >> 11) / 9007199254740992.0;
 }
 
-static int
-wrr_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env, char *err,
-	   size_t errlen)
-{
-	(void)params;
-	(void)env;
-	(void)err;
-	(void)errlen;
-	*ctx = NULL;
-	return 0;
-}
-
 static size_t
 wrr_state_size(const void *ctx)
 {
@@ -607,7 +595,7 @@ static const struct fr_policy_ops wrr_ops = {
 	.name = "wrr",
 	.kind = FR_POLICY_INDEX,
 	.theta0 = 1,
-	.create = wrr_create,
+	.create = fr_policy_create_no_ctx,
 	.state_size = wrr_state_size,
 	.init = wrr_init,
 	.urgency = wrr_urgency,
