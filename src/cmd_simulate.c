@@ -257,16 +257,23 @@ print_csv(FILE *f, struct run *runs, int n, const struct fresh *fr)
 	}
 }
 
-/* --per-source: one row per run and source, in the runs' order, then the
- * sources' ids. Returns 0, or -1 when the file cannot be written. */
-static int
-write_per_source(const char *path, const struct runinput *in, struct run *runs, int n)
+/* A failed command leaves no --per-source file behind. */
+static void
+drop_per_source(FILE *f, const char *path)
 {
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		cli_err("simulate", "--per-source %s: cannot write: %s", path, strerror(errno));
-		return -1;
-	}
+	if (!f)
+		return;
+	fclose(f);
+	remove(path);
+}
+
+/* --per-source: one row per run and source, in the runs' order, then the
+ * sources' ids, to f (opened before the runs, so that a path that cannot be
+ * written fails at once), which is closed. Returns 0, or -1 when the file
+ * cannot be written. */
+static int
+write_per_source(FILE *f, const char *path, const struct runinput *in, struct run *runs, int n)
+{
 	fputs("policy,source,items,fetched,delay_mean_s,delay_sum_s,requests,empty_requests,"
 	      "rate_per_day\n",
 	      f);
@@ -664,11 +671,19 @@ cmd_simulate(int argc, char **argv)
 	if (n < 0)
 		return EXIT_USAGE;
 
+	/* Opened now: a path that cannot be written fails before the runs. */
+	FILE *per_source_f = NULL;
+	if (per_source && !(per_source_f = fopen(per_source, "w"))) {
+		cli_err("simulate", "--per-source %s: cannot write: %s", per_source, strerror(errno));
+		return EXIT_FAIL;
+	}
+
 	struct runinput in;
 	char err[FR_ERRLEN];
 	int rc = runinput_load(&in, &o, "simulate");
 	if (rc != EXIT_OK) {
 		runinput_free(&in);
+		drop_per_source(per_source_f, per_source);
 		return rc;
 	}
 	n = split_policies(policies, &in, pages, runs);
@@ -694,6 +709,7 @@ cmd_simulate(int argc, char **argv)
 			for (int k = 0; k < r; k++)
 				fr_metrics_free(&runs[k].m);
 			runinput_free(&in);
+			drop_per_source(per_source_f, per_source);
 			/* A bad parameter is a usage error; the rest are failures. */
 			return strstr(err, "policy '") ? EXIT_USAGE : EXIT_FAIL;
 		}
@@ -774,7 +790,7 @@ cmd_simulate(int argc, char **argv)
 	if (report && write_report(report, &in, runs, n, rsrc, n_rhythm, cost ? cost_target : NAN,
 				   target_desc) < 0)
 		rc = EXIT_FAIL;
-	if (per_source && write_per_source(per_source, &in, runs, n) < 0)
+	if (per_source_f && write_per_source(per_source_f, per_source, &in, runs, n) < 0)
 		rc = EXIT_FAIL;
 	for (int r = 0; r < n; r++)
 		fr_metrics_free(&runs[r].m);

@@ -111,11 +111,15 @@ round-robin,B,2,2,18.5,37,3,1,
 round-robin,C,2,1,25.0,25,3,2,"
 expect_eq "the totals are unchanged with --per-source" \
 	"$(csv_select "$OUT" items fetched delay_mean_s requests | sed -n 2p)" "6,5,23.2,10"
-# A file that cannot be written fails the command, naming it, after the
-# figures are printed.
+# A file that cannot be written fails the command at once, naming it; a
+# command that fails later (here its trace is missing) leaves none behind.
 expect_exit 1 "$F" "${HAND[@]}" --format csv --per-source "$D/no/such/dir/x.csv"
 expect_stderr_contains "--per-source $D/no/such/dir/x.csv: cannot write"
-expect_stdout_contains '"round-robin",6,5,'
+expect_stdout_empty
+expect_exit 1 "$F" simulate --trace "$D/missing.csv" --policy round-robin --budget 1/10s \
+	--per-source "$D/bad-src.csv"
+expect_stderr_contains "missing.csv: cannot open"
+check "no per-source file after a failed command" test ! -e "$D/bad-src.csv"
 
 # Without --start/--end the run covers the trace: first item to last plus
 # one budget window (150 + 10 s), so round robin finds the last items too.
