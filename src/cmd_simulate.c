@@ -257,9 +257,26 @@ print_csv(FILE *f, struct run *runs, int n, const struct fresh *fr)
 	}
 }
 
-/* A failed command leaves no --per-source file behind. */
+/* An output file of option opt (--report, --per-source), opened before the
+ * runs so that a path that cannot be written fails at once. NULL when path
+ * is, or (reported) when it cannot be opened: *bad is then set. */
+static FILE *
+open_output(const char *opt, const char *path, int *bad)
+{
+	FILE *f;
+
+	if (!path)
+		return NULL;
+	if (!(f = fopen(path, "w"))) {
+		cli_err("simulate", "%s %s: cannot write: %s", opt, path, strerror(errno));
+		*bad = 1;
+	}
+	return f;
+}
+
+/* A command that fails leaves no output file behind. */
 static void
-drop_per_source(FILE *f, const char *path)
+drop_output(FILE *f, const char *path)
 {
 	if (!f)
 		return;
@@ -497,8 +514,10 @@ busiest_sources(const struct fr_trace *tr, uint32_t *out, uint32_t n_pick)
 	return n;
 }
 
+/* The HTML report to f (opened before the runs, open_output), which is
+ * closed. Returns 0, or -1 when it cannot be written. */
 static int
-write_report(const char *path, const struct runinput *in, struct run *runs, int n,
+write_report(FILE *f, const char *path, const struct runinput *in, struct run *runs, int n,
 	     const uint32_t *rsrc, uint32_t n_rhythm, double target, const char *target_desc)
 {
 	struct fr_report_run rr[MAX_RUNS];
@@ -546,11 +565,6 @@ write_report(const char *path, const struct runinput *in, struct run *runs, int 
 		.rhythm_names = names,
 		.true_rhythm = in->has_world ? truth : NULL,
 	};
-	FILE *f = fopen(path, "w");
-	if (!f) {
-		cli_err("simulate", "--report %s: cannot write: %s", path, strerror(errno));
-		return -1;
-	}
 	int rc = fr_report_html(f, &rep, err, sizeof(err));
 	if (fclose(f) != 0 && rc == 0) {
 		rc = -1;
@@ -671,10 +685,12 @@ cmd_simulate(int argc, char **argv)
 	if (n < 0)
 		return EXIT_USAGE;
 
-	/* Opened now: a path that cannot be written fails before the runs. */
-	FILE *per_source_f = NULL;
-	if (per_source && !(per_source_f = fopen(per_source, "w"))) {
-		cli_err("simulate", "--per-source %s: cannot write: %s", per_source, strerror(errno));
+	int bad_out = 0;
+	FILE *report_f = open_output("--report", report, &bad_out);
+	FILE *per_source_f = open_output("--per-source", per_source, &bad_out);
+	if (bad_out) {
+		drop_output(report_f, report);
+		drop_output(per_source_f, per_source);
 		return EXIT_FAIL;
 	}
 
@@ -683,7 +699,8 @@ cmd_simulate(int argc, char **argv)
 	int rc = runinput_load(&in, &o, "simulate");
 	if (rc != EXIT_OK) {
 		runinput_free(&in);
-		drop_per_source(per_source_f, per_source);
+		drop_output(report_f, report);
+		drop_output(per_source_f, per_source);
 		return rc;
 	}
 	n = split_policies(policies, &in, pages, runs);
@@ -709,7 +726,8 @@ cmd_simulate(int argc, char **argv)
 			for (int k = 0; k < r; k++)
 				fr_metrics_free(&runs[k].m);
 			runinput_free(&in);
-			drop_per_source(per_source_f, per_source);
+			drop_output(report_f, report);
+			drop_output(per_source_f, per_source);
 			/* A bad parameter is a usage error; the rest are failures. */
 			return strstr(err, "policy '") ? EXIT_USAGE : EXIT_FAIL;
 		}
@@ -787,8 +805,8 @@ cmd_simulate(int argc, char **argv)
 	else
 		print_table(stdout, &in, runs, n, weekly, cost ? target_desc : NULL, &fr);
 	rc = EXIT_OK;
-	if (report && write_report(report, &in, runs, n, rsrc, n_rhythm, cost ? cost_target : NAN,
-				   target_desc) < 0)
+	if (report_f && write_report(report_f, report, &in, runs, n, rsrc, n_rhythm,
+				     cost ? cost_target : NAN, target_desc) < 0)
 		rc = EXIT_FAIL;
 	if (per_source_f && write_per_source(per_source_f, per_source, &in, runs, n) < 0)
 		rc = EXIT_FAIL;

@@ -120,6 +120,17 @@ expect_exit 1 "$F" simulate --trace "$D/missing.csv" --policy round-robin --budg
 	--per-source "$D/bad-src.csv"
 expect_stderr_contains "missing.csv: cannot open"
 check "no per-source file after a failed command" test ! -e "$D/bad-src.csv"
+# --report alike: an unwritable page fails before the runs, and a failed
+# command leaves none.
+expect_exit 1 "$F" "${HAND[@]}" --report "$D/no/such/dir/r.html"
+expect_stderr_contains "--report $D/no/such/dir/r.html: cannot write"
+expect_stdout_empty
+expect_exit 1 "$F" simulate --trace "$D/missing.csv" --policy round-robin --budget 1/10s \
+	--report "$D/bad.html" --per-source "$D/bad-src.csv"
+check "no report after a failed command" test ! -e "$D/bad.html"
+check "no per-source file after a failed command (with --report)" test ! -e "$D/bad-src.csv"
+expect_exit 0 "$F" "${HAND[@]}" --report "$D/hand.html"
+check "the report is written" grep -q '</html>' "$D/hand.html"
 
 # Without --start/--end the run covers the trace: first item to last plus
 # one budget window (150 + 10 s), so round robin finds the last items too.
