@@ -154,11 +154,11 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 			k++;
 		cursor[i] = k;
 		next_item[i] = next_unseen(tr, i, k, cfg->end_s);
-		for (size_t j = k; j < tr->first[i + 1] && tr->item_time_s[j] < cfg->end_s; j++) {
+		size_t j = k;
+		for (; j < tr->first[i + 1] && tr->item_time_s[j] < cfg->end_s; j++)
 			fr_metrics_published(m, tr->item_time_s[j]);
-			if (m->per_source)
-				m->per_source[i].items++;
-		}
+		if (m->per_source)
+			m->per_source[i].items = j - k;
 	}
 
 	double t = cfg->start_s, span = cfg->end_s - cfg->start_s, next_report = 0;
@@ -190,18 +190,20 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 			.item_weight = tr->item_weight ? tr->item_weight + cursor[src] : NULL,
 		};
 		fr_metrics_request(m, t, f.n_items);
-		for (size_t j = cursor[src]; j < k; j++)
+		double delay_sum_s = 0;
+		for (size_t j = cursor[src]; j < k; j++) {
 			if (fr_metrics_fetched(m, tr->item_time_s[j], t) < 0) {
 				fr_errf(err, errlen, "out of memory");
 				goto out;
 			}
+			delay_sum_s += t - tr->item_time_s[j];
+		}
 		if (m->per_source) {
 			struct fr_source_stats *ps = &m->per_source[src];
 			ps->requests++;
 			ps->empty_requests += f.n_items == 0;
 			ps->fetched += f.n_items;
-			for (size_t j = cursor[src]; j < k; j++)
-				ps->delay_sum_s += t - tr->item_time_s[j];
+			ps->delay_sum_s += delay_sum_s;
 		}
 		cursor[src] = k;
 		fr_sched_done(s, src, &f);
