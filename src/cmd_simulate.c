@@ -6,7 +6,7 @@
 #include "runopts.h"
 
 #include "core/err.h"
-#include "core/strmap.h"
+#include "core/outfile.h"
 #include "core/timefmt.h"
 #include "plan/alloc.h"
 #include "sched/params.h"
@@ -257,40 +257,46 @@ print_csv(FILE *f, struct run *runs, int n, const struct fresh *fr)
 	}
 }
 
-/* An output file of option opt (--report, --per-source), opened before the
- * runs so that a path that cannot be written fails at once. NULL when path
- * is, or (reported) when it cannot be opened: *bad is then set. */
-static FILE *
-open_output(const char *opt, const char *path, int *bad)
+/* An output file of option opt (--report, --per-source), written whole or
+ * not at all (core/outfile): opened under a temporary name before the runs,
+ * so that a path that cannot be written fails at once, and renamed over
+ * path only once complete. o->f is NULL when path is. Returns 0, or -1
+ * after a message. */
+static int
+open_output(struct fr_outfile *o, const char *opt, const char *path)
 {
-	FILE *f;
+	char err[FR_ERRLEN];
 
-	if (!path)
-		return NULL;
-	if (!(f = fopen(path, "w"))) {
-		cli_err("simulate", "%s %s: cannot write: %s", opt, path, strerror(errno));
-		*bad = 1;
-	}
-	return f;
+	o->f = NULL;
+	if (!path || fr_outfile_open_path(o, path, err, sizeof(err)) == 0)
+		return 0;
+	size_t n = strlen(path); /* err is "PATH: reason" */
+	cli_err("simulate", "%s %s: cannot write: %s", opt, path,
+		!strncmp(err, path, n) && err[n] == ':' ? err + n + 2 : err);
+	return -1;
 }
 
-/* A command that fails leaves no output file behind. */
-static void
-drop_output(FILE *f, const char *path)
+/* Commits an output file written by the command (opt names it in a
+ * message). Returns 0, or -1 after a message. */
+static int
+commit_output(struct fr_outfile *o, const char *opt)
 {
-	if (!f)
-		return;
-	fclose(f);
-	remove(path);
+	char err[FR_ERRLEN];
+
+	if (fr_outfile_commit(o, err, sizeof(err)) == 0)
+		return 0;
+	cli_err("simulate", "%s %s", opt, err);
+	return -1;
 }
 
 /* --per-source: one row per run and source, in the runs' order, then the
- * sources' ids, to f (opened before the runs, so that a path that cannot be
- * written fails at once), which is closed. Returns 0, or -1 when the file
- * cannot be written. */
+ * sources' ids, to o (open_output), which is committed. Returns 0, or -1
+ * when the file cannot be written. */
 static int
-write_per_source(FILE *f, const char *path, const struct runinput *in, struct run *runs, int n)
+write_per_source(struct fr_outfile *o, const struct runinput *in, struct run *runs, int n)
 {
+	FILE *f = o->f;
+
 	fputs("policy,source,items,fetched,delay_mean_s,delay_sum_s,requests,empty_requests,"
 	      "rate_per_day\n",
 	      f);
@@ -302,7 +308,7 @@ write_per_source(FILE *f, const char *path, const struct runinput *in, struct ru
 			const struct fr_source_stats *ps = &m->per_source[i];
 			dbopt_csv_field(f, spec);
 			fputc(',', f);
-			dbopt_csv_field(f, fr_strmap_name(in->tr.sources, i));
+			dbopt_csv_field(f, fr_trace_source_name(&in->tr, i));
 			fprintf(f, ",%" PRIu64 ",%" PRIu64 ",", ps->items, ps->fetched);
 			if (ps->fetched)
 				fprintf(f, "%.1f", ps->delay_sum_s / (double)ps->fetched);
@@ -313,12 +319,9 @@ write_per_source(FILE *f, const char *path, const struct runinput *in, struct ru
 			fputc('\n', f);
 		}
 	}
-	int bad = ferror(f);
-	if (fclose(f) != 0 || bad) {
-		cli_err("simulate", "--per-source %s: cannot write: %s", path, strerror(errno));
+	if (commit_output(o, "--per-source") < 0)
 		return -1;
-	}
-	fprintf(stderr, "freshet simulate: per-source figures written to %s\n", path);
+	fprintf(stderr, "freshet simulate: per-source figures written to %s\n", o->path);
 	return 0;
 }
 
@@ -514,10 +517,10 @@ busiest_sources(const struct fr_trace *tr, uint32_t *out, uint32_t n_pick)
 	return n;
 }
 
-/* The HTML report to f (opened before the runs, open_output), which is
- * closed. Returns 0, or -1 when it cannot be written. */
+/* The HTML report to o (open_output), which is committed, or dropped when
+ * it cannot be written. Returns 0, or -1 after a message. */
 static int
-write_report(FILE *f, const char *path, const struct runinput *in, struct run *runs, int n,
+write_report(struct fr_outfile *o, const struct runinput *in, struct run *runs, int n,
 	     const uint32_t *rsrc, uint32_t n_rhythm, double target, const char *target_desc)
 {
 	struct fr_report_run rr[MAX_RUNS];
@@ -565,16 +568,14 @@ write_report(FILE *f, const char *path, const struct runinput *in, struct run *r
 		.rhythm_names = names,
 		.true_rhythm = in->has_world ? truth : NULL,
 	};
-	int rc = fr_report_html(f, &rep, err, sizeof(err));
-	if (fclose(f) != 0 && rc == 0) {
-		rc = -1;
-		snprintf(err, sizeof(err), "write error");
-	}
-	if (rc < 0) {
-		cli_err("simulate", "--report %s: %s", path, err);
+	if (fr_report_html(o->f, &rep, err, sizeof(err)) < 0) {
+		fr_outfile_abort(o);
+		cli_err("simulate", "--report %s: %s", o->path, err);
 		return -1;
 	}
-	fprintf(stderr, "freshet simulate: report written to %s\n", path);
+	if (commit_output(o, "--report") < 0)
+		return -1;
+	fprintf(stderr, "freshet simulate: report written to %s\n", o->path);
 	return 0;
 }
 
@@ -685,12 +686,12 @@ cmd_simulate(int argc, char **argv)
 	if (n < 0)
 		return EXIT_USAGE;
 
-	int bad_out = 0;
-	FILE *report_f = open_output("--report", report, &bad_out);
-	FILE *per_source_f = open_output("--per-source", per_source, &bad_out);
-	if (bad_out) {
-		drop_output(report_f, report);
-		drop_output(per_source_f, per_source);
+	/* A command that fails leaves no output file, and any file already at
+	 * either path as it was. */
+	struct fr_outfile report_f, per_source_f = {0};
+	if (open_output(&report_f, "--report", report) < 0 ||
+	    open_output(&per_source_f, "--per-source", per_source) < 0) {
+		fr_outfile_abort(&report_f);
 		return EXIT_FAIL;
 	}
 
@@ -699,8 +700,8 @@ cmd_simulate(int argc, char **argv)
 	int rc = runinput_load(&in, &o, "simulate");
 	if (rc != EXIT_OK) {
 		runinput_free(&in);
-		drop_output(report_f, report);
-		drop_output(per_source_f, per_source);
+		fr_outfile_abort(&report_f);
+		fr_outfile_abort(&per_source_f);
 		return rc;
 	}
 	n = split_policies(policies, &in, pages, runs);
@@ -726,8 +727,8 @@ cmd_simulate(int argc, char **argv)
 			for (int k = 0; k < r; k++)
 				fr_metrics_free(&runs[k].m);
 			runinput_free(&in);
-			drop_output(report_f, report);
-			drop_output(per_source_f, per_source);
+			fr_outfile_abort(&report_f);
+			fr_outfile_abort(&per_source_f);
 			/* A bad parameter is a usage error; the rest are failures. */
 			return strstr(err, "policy '") ? EXIT_USAGE : EXIT_FAIL;
 		}
@@ -805,10 +806,10 @@ cmd_simulate(int argc, char **argv)
 	else
 		print_table(stdout, &in, runs, n, weekly, cost ? target_desc : NULL, &fr);
 	rc = EXIT_OK;
-	if (report_f && write_report(report_f, report, &in, runs, n, rsrc, n_rhythm,
-				     cost ? cost_target : NAN, target_desc) < 0)
+	if (report_f.f && write_report(&report_f, &in, runs, n, rsrc, n_rhythm,
+				       cost ? cost_target : NAN, target_desc) < 0)
 		rc = EXIT_FAIL;
-	if (per_source_f && write_per_source(per_source_f, per_source, &in, runs, n) < 0)
+	if (per_source_f.f && write_per_source(&per_source_f, &in, runs, n) < 0)
 		rc = EXIT_FAIL;
 	for (int r = 0; r < n; r++)
 		fr_metrics_free(&runs[r].m);

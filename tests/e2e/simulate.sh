@@ -129,6 +129,16 @@ expect_exit 1 "$F" simulate --trace "$D/missing.csv" --policy round-robin --budg
 	--report "$D/bad.html" --per-source "$D/bad-src.csv"
 check "no report after a failed command" test ! -e "$D/bad.html"
 check "no per-source file after a failed command (with --report)" test ! -e "$D/bad-src.csv"
+# A file already at the path is left as it was by a failed command, and
+# replaced whole by one that succeeds.
+echo keep >"$D/kept.csv"
+expect_exit 1 "$F" simulate --trace "$D/missing.csv" --policy round-robin --budget 1/10s \
+	--per-source "$D/kept.csv"
+expect_eq "a failed command leaves an existing file as it was" "$(cat "$D/kept.csv")" "keep"
+expect_exit 0 "$F" "${HAND[@]}" --format csv --per-source "$D/kept.csv"
+expect_eq "a command that succeeds replaces it" "$(sed -n 2p "$D/kept.csv")" \
+	"round-robin,A,2,2,27.0,54,4,2,"
+check "no temporary file is left beside it" sh -c "! ls -a '$D' | grep -q '^\\.kept'"
 expect_exit 0 "$F" "${HAND[@]}" --report "$D/hand.html"
 check "the report is written" grep -q '</html>' "$D/hand.html"
 
