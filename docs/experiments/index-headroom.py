@@ -46,21 +46,20 @@ FETCHES_PER_DAY = [4, 8, 14, 25, 45, 80]
 
 
 def read_world(path):
-    hours = weekdays = None
-    rows = []
+    """The world's parameters ('# key=value' lines) and its sources by name."""
+    params = {}
+    body = []
     with open(path, newline="") as f:
-        body = []
         for line in f:
-            if line.startswith("# hour_profile="):
-                hours = np.array([float(x) for x in line.split("=", 1)[1].split()])
-            elif line.startswith("# weekday_profile="):
-                weekdays = np.array([float(x) for x in line.split("=", 1)[1].split()])
+            if line.startswith("# ") and "=" in line:
+                key, value = line[2:].split("=", 1)
+                params[key] = value.strip()
             elif not line.startswith("#"):
                 body.append(line)
-        rows = {r["source"]: r for r in csv.DictReader(body)}
-    if hours is None or weekdays is None:
-        sys.exit(f"{path}: no hour_profile or weekday_profile line")
-    return hours, weekdays, rows
+    for key in ("hour_profile", "weekday_profile", "days"):
+        if key not in params:
+            sys.exit(f"{path}: no {key} line")
+    return params, {r["source"]: r for r in csv.DictReader(body)}
 
 
 def slot_rates(hours, weekdays, sharp):
@@ -172,7 +171,10 @@ def interp(table, sharp, per_day):
 def main():
     if len(sys.argv) != 4:
         sys.exit("usage: index-headroom.py WORLD_CSV PER_SOURCE_CSV POLICY")
-    hours, weekdays, world = read_world(sys.argv[1])
+    params, world = read_world(sys.argv[1])
+    hours = np.array([float(x) for x in params["hour_profile"].split()])
+    weekdays = np.array([float(x) for x in params["weekday_profile"].split()])
+    days = float(params["days"])
     best = np.zeros((len(SHARPNESS), len(FETCHES_PER_DAY)))
     corr = np.zeros_like(best)
     print("sharpness fetches/day  best/index  corrected/index")
@@ -183,20 +185,11 @@ def main():
             best[i, j] = mean_delay(lam, at_rate(best_times, lam, f)) / base
             corr[i, j] = mean_delay(lam, at_rate(corrected_times, lam, f)) / base
             print(f"{s:9.1f} {f:13d} {best[i, j]:11.3f} {corr[i, j]:16.3f}", flush=True)
-    days = None
     items = gain_best = gain_corr = 0.0
     with open(sys.argv[2], newline="") as f:
         for r in csv.DictReader(f):
             if r["policy"] != sys.argv[3]:
                 continue
-            if days is None:
-                p = {}
-                with open(sys.argv[1]) as w:
-                    for line in w:
-                        if line.startswith("# ") and "=" in line:
-                            k, v = line[2:].split("=", 1)
-                            p[k] = v.strip()
-                days = float(p["days"])
             src = world[r["source"]]
             sharp = float(src["sharpness"])
             per_day = int(r["requests"]) / days
