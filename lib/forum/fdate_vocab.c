@@ -16,6 +16,7 @@
 
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 struct fr_fdv_node {
 	uint32_t child;   /* first child, 0 = none (the root is never a child) */
@@ -1120,7 +1121,8 @@ learn_zones(struct learn *l)
 }
 
 static int
-learn_locale(struct fr_fdv *v, int idx, const char *id, char *err, size_t errlen)
+learn_locale(struct fr_fdv *v, int idx, const char *id, const char *name, char *err,
+             size_t errlen)
 {
 	UErrorCode e = U_ZERO_ERROR;
 	UDateFormat *f = udat_open(UDAT_MEDIUM, UDAT_MEDIUM, id, u"UTC", -1, NULL, 0, &e);
@@ -1130,19 +1132,19 @@ learn_locale(struct fr_fdv *v, int idx, const char *id, char *err, size_t errlen
 	int rc = -1;
 
 	if (U_FAILURE(e))
-		return fr_errf(err, errlen, "locale '%s': ICU cannot open it (%s)", id, u_errorName(e));
+		return fr_errf(err, errlen, "locale '%s': ICU cannot open it (%s)", name, u_errorName(e));
 	valid = udat_getLocaleByType(f, ULOC_VALID_LOCALE, &e);
 	uloc_getLanguage(id, want, sizeof(want), &e);
 	if (U_SUCCESS(e) && valid)
 		uloc_getLanguage(valid, got, sizeof(got), &e);
 	if (U_FAILURE(e) || !valid || strcmp(want, got) != 0 || want[0] == '\0') {
 		udat_close(f);
-		return fr_errf(err, errlen, "locale '%s': no ICU data for it", id);
+		return fr_errf(err, errlen, "locale '%s': no ICU data for it", name);
 	}
 	l = calloc(1, sizeof(*l));
 	if (!l) {
 		udat_close(f);
-		return fr_errf(err, errlen, "locale '%s': out of memory", id);
+		return fr_errf(err, errlen, "locale '%s': out of memory", name);
 	}
 	l->v = v;
 	l->id = id;
@@ -1157,33 +1159,110 @@ learn_locale(struct fr_fdv *v, int idx, const char *id, char *err, size_t errlen
 	rc = 0;
 out:
 	if (rc < 0)
-		fr_errf(err, errlen, "locale '%s': out of memory", id);
+		fr_errf(err, errlen, "locale '%s': out of memory", name);
 	free(l);
 	udat_close(f);
 	return rc;
 }
 
+static int
+all_of(const char *s, size_t n, int digits, int letters)
+{
+	for (size_t i = 0; i < n; i++) {
+		int d = s[i] >= '0' && s[i] <= '9';
+		int a = (s[i] >= 'a' && s[i] <= 'z') || (s[i] >= 'A' && s[i] <= 'Z');
+
+		if (!((digits && d) || (letters && a)))
+			return 0;
+	}
+	return 1;
+}
+
+/* Whether id has the shape of a BCP 47 language tag or an ICU locale ID
+ * without keywords, subtags split by '-' or '_': a language of 2-3
+ * letters, then an optional script (4 letters), an optional region (2
+ * letters or 3 digits) and variants (5-8 letters or digits, or a digit and
+ * 3 more), at most FR_FDV_LOCALE_MAX bytes in all. ICU itself is not
+ * asked before this holds: some of its constructors crash on a language of
+ * 12 letters. */
+int
+fr_fdv_locale_shape(const char *id)
+{
+	size_t n = strlen(id), at = 0, part = 0;
+
+	if (n < 2 || n > FR_FDV_LOCALE_MAX)
+		return 0;
+	while (at <= n) {
+		size_t k = strcspn(id + at, "-_");
+		const char *t = id + at;
+
+		if (k == 0)
+			return 0;
+		if (part == 0) {
+			if (k < 2 || k > 3 || !all_of(t, k, 0, 1))
+				return 0;
+			part = 1;
+		} else if (part <= 1 && k == 4 && all_of(t, k, 0, 1)) {
+			part = 2; /* script */
+		} else if (part <= 2 && ((k == 2 && all_of(t, k, 0, 1)) || (k == 3 && all_of(t, k, 1, 0)))) {
+			part = 3; /* region */
+		} else if ((k >= 5 && k <= 8 && all_of(t, k, 1, 1)) ||
+		           (k == 4 && t[0] >= '0' && t[0] <= '9' && all_of(t, k, 1, 1))) {
+			part = 4; /* variant */
+		} else {
+			return 0;
+		}
+		at += k + 1;
+	}
+	return 1;
+}
+
+/* The ICU locale ID of a tag of valid shape, as ICU's own BCP 47 reader
+ * spells it: it must read the whole tag without error and find the same
+ * language. Returns 0, or -1 with err set. */
+static int
+icu_id(const char *id, char *out, size_t cap, char *err, size_t errlen)
+{
+	char tag[FR_FDV_LOCALE_MAX + 1], lang[8];
+	size_t n = strlen(id), i;
+	int32_t parsed = 0, len;
+	UErrorCode e = U_ZERO_ERROR;
+
+	for (i = 0; i <= n; i++)
+		tag[i] = id[i] == '_' ? '-' : id[i];
+	len = uloc_forLanguageTag(tag, out, (int32_t)cap, &parsed, &e);
+	if (U_FAILURE(e) || e == U_STRING_NOT_TERMINATED_WARNING || len <= 0 ||
+	    (size_t)len >= cap || parsed != (int32_t)n)
+		return fr_errf(err, errlen, "locale '%s': not a language tag ICU reads (%s)", id,
+		               u_errorName(e));
+	len = uloc_getLanguage(out, lang, sizeof(lang), &e);
+	if (U_FAILURE(e) || e == U_STRING_NOT_TERMINATED_WARNING || len < 2 || len > 3 ||
+	    strncasecmp(lang, id, (size_t)len) != 0)
+		return fr_errf(err, errlen, "locale '%s': not a language tag ICU reads", id);
+	return 0;
+}
+
 int
 fr_fdv_locale(struct fr_fdv *v, const char *id, char *err, size_t errlen)
 {
+	char icu[64];
 	size_t i, n = strlen(id);
 
 	for (i = 0; i < v->n_loc; i++)
 		if (strcmp(v->loc[i].id, id) == 0)
 			return (int)i;
-	if (n == 0 || n >= sizeof(v->loc[0].id))
-		return fr_errf(err, errlen, "locale '%s': not a locale ID", id);
-	for (i = 0; i < n; i++)
-		if (!((id[i] >= 'a' && id[i] <= 'z') || (id[i] >= 'A' && id[i] <= 'Z') ||
-		      (id[i] >= '0' && id[i] <= '9') || id[i] == '_' || id[i] == '-' || id[i] == '@' ||
-		      id[i] == '=' || id[i] == ';'))
-			return fr_errf(err, errlen, "locale '%s': not a locale ID", id);
+	if (n >= sizeof(v->loc[0].id) || !fr_fdv_locale_shape(id))
+		return fr_errf(err, errlen, "locale '%.*s': not a locale ID (a language tag such as "
+		               "'de', 'pt-BR' or 'zh_Hant' expected)",
+		               (int)(n > 40 ? 40 : n), id);
+	if (icu_id(id, icu, sizeof(icu), err, errlen) < 0)
+		return -1;
 	if (v->n_loc >= FR_FDATE_MAX_LOCALES)
 		return fr_errf(err, errlen, "locale '%s': more than %d locales in one detector", id,
 		               FR_FDATE_MAX_LOCALES);
 	memset(&v->loc[v->n_loc], 0, sizeof(v->loc[0]));
 	memcpy(v->loc[v->n_loc].id, id, n + 1);
-	if (learn_locale(v, (int)v->n_loc, id, err, errlen) < 0)
+	if (learn_locale(v, (int)v->n_loc, icu, id, err, errlen) < 0)
 		return -1;
 	return (int)v->n_loc++;
 }

@@ -94,6 +94,14 @@ void fr_fdv_free(struct fr_fdv *v);
  * data for id, the table is full, or memory ran out. */
 int fr_fdv_locale(struct fr_fdv *v, const char *id, char *err, size_t errlen);
 
+/* The longest locale ID accepted (bytes). */
+#define FR_FDV_LOCALE_MAX 35
+
+/* Whether id has the shape of a language tag (BCP 47 or ICU spelling, no
+ * keywords or extensions) within FR_FDV_LOCALE_MAX bytes; every locale ID
+ * passes this before ICU sees it. */
+int fr_fdv_locale_shape(const char *id);
+
 /* Walks the trie from s[pos] (s holds len bytes), case-folding the text as
  * the keys were folded (blanks of any kind as one space). Returns the byte
  * length of the longest key that matches there, ends at a word boundary

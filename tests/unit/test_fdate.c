@@ -8,6 +8,7 @@
 #include "core/err.h"
 #include "core/timefmt.h"
 #include "forum/fdate.h"
+#include "forum/fdate_vocab.h"
 
 #include "test.h"
 
@@ -306,6 +307,63 @@ test_refusals(void)
 }
 
 /* ---- errors, attributes, elements, page order, long texts ---- */
+
+/* Locale IDs from the web (<html lang>) are checked before ICU sees them:
+ * udat_open crashed on a language of 12 letters (issue 23 item 1). Each
+ * hostile ID is refused with an error naming it, and the detector still
+ * works afterwards. */
+static void
+test_hostile_locales(void)
+{
+	static const char *bad[] = {
+		"abcdefghijkl", "abcdefghijklmnopqrstuvwxyz", "a", "", "-", "_", "de-", "-de", "de__DE",
+		"de--DE", "x-private", "i-klingon", "de-DE-u-co-phonebk", "en@calendar=buddhist",
+		"en;x", "root", "12", "de-DE-DE", "de-abcdefghi", "en-Latn-Latn", "abcd", "abcde",
+		"abcdefgh", "en-US-POSIX-12345678901234567890", "zh-Hant-TW-abcde-abcdefg-abcdefgh-x",
+		"de\xc3\xa4", "de DE", "en\x01"};
+	static const char *shape_ok[] = {"de", "pt-BR", "pt_BR", "zh_Hant", "zh-Hans-CN", "sr_Latn",
+	                                 "sl-rozaj", "de-CH-1901", "es-419", "yue", "qq"};
+	char err[FR_ERRLEN];
+	size_t i;
+
+	for (i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		struct fr_fdate_page_opts o = {0};
+		struct fr_fdate_page *pg = NULL;
+
+		err[0] = '\0';
+		CHECK(!fr_fdv_locale_shape(bad[i]));
+		o.locales = bad[i];
+		if (bad[i][0] == '\0' || !strcmp(bad[i], "de DE"))
+			continue; /* an empty list means the defaults; a blank splits a list */
+		CHECK(fr_fdate_page_new(fd, &o, &pg, err, sizeof(err)) == -1);
+		CHECK(pg == NULL);
+		CHECK(strstr(err, "locale '") != NULL);
+		CHECK(fr_fdate_locale_order(fd, bad[i]) == FR_FDATE_ORDER_NONE);
+	}
+	for (i = 0; i < sizeof(shape_ok) / sizeof(shape_ok[0]); i++)
+		CHECK(fr_fdv_locale_shape(shape_ok[i]));
+	/* tags of valid shape that ICU reads (with data or not) neither crash
+	 * nor leave the detector broken */
+	{
+		static const char *odd[] = {"aaa-Aaaa-AA-aaaaa-aaaaaaaa-1aaa", "zz-999", "qaa-Qaaa",
+		                            "en-Zzzz-001", "de-1996", "tlh", "zxx"};
+
+		for (i = 0; i < sizeof(odd) / sizeof(odd[0]); i++) {
+			struct fr_fdate_page_opts o = {0};
+			struct fr_fdate_page *pg = NULL;
+
+			o.locales = odd[i];
+			if (fr_fdate_page_new(fd, &o, &pg, err, sizeof(err)) == 0)
+				fr_fdate_page_free(pg);
+			else
+				CHECK(strstr(err, odd[i]) != NULL);
+		}
+	}
+	CHECK(fr_fdate_locale_order(fd, "de") == FR_FDATE_DMY);
+	CHECK(fr_fdate_locale_order(fd, "pt-BR") == FR_FDATE_DMY);
+	CHECK(fr_fdate_locale_order(fd, "en-US") == FR_FDATE_MDY);
+}
+
 
 static void
 test_errors(void)
@@ -1483,6 +1541,7 @@ main(void)
 	RUN(test_table);
 	RUN(test_refusals);
 	RUN(test_errors);
+	RUN(test_hostile_locales);
 	RUN(test_attrs);
 	RUN(test_page_order);
 	RUN(test_long_text);

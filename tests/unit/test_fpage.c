@@ -889,6 +889,31 @@ test_page_contract(void)
 		      q->kind == FR_FPAGE_OTHER);
 		fr_fpage_free(q);
 	}
+	/* a hostile <html lang> (udat_open crashed on 12 letters, issue 23
+	 * item 1): the page is read with the default locales */
+	{
+		static const char *langs[] = {"abcdefghijkl", "abcdefghijklmnopqrstuvwxyz0123456789",
+		                              "de-DE-u-co-phonebk", "en@calendar=buddhist", "x-klingon",
+		                              "de__DE", "-", "qq"};
+
+		for (size_t i = 0; i < sizeof(langs) / sizeof(langs[0]); i++) {
+			char page[sizeof(html) + 80];
+			const char *at = strstr(html, "en-GB");
+			struct fr_fpage *q = NULL;
+
+			snprintf(page, sizeof(page), "%.*s%s%s", (int)(at - html), html, langs[i],
+			         at + 5);
+			q = parse_str(page, "https://forum.example.org/forum/viewtopic.php?t=1",
+			              1790000000);
+			CHECK(q != NULL);
+			if (!q)
+				continue;
+			CHECK(q->kind == FR_FPAGE_THREAD && q->n_recs == 3);
+			CHECK_STR(q->lang, langs[i]);
+			CHECK(q->n_recs == 3 && q->recs[0].date_s == t0);
+			fr_fpage_free(q);
+		}
+	}
 	CHECK_STR(fr_fpage_kind_name(FR_FPAGE_INDEX), "index");
 	CHECK_STR(fr_fpage_kind_name(FR_FPAGE_THREAD), "thread");
 	CHECK_STR(fr_fpage_kind_name(FR_FPAGE_OTHER), "other");
