@@ -1874,7 +1874,7 @@ fr_fdate_parse_attr(struct fr_fdate_page *pg, const char *s, size_t len,
 		return 0;
 	}
 	/* ISO 8601 / RFC 3339 / RFC 822 through the feed date parser */
-	if (fr_date_parse(s + a, b - a, &t) == 0) {
+	if (fr_date_parse_ex(s + a, b - a, FR_DATE_STRICT, &t) == 0) {
 		int iso = b - a >= 10 && s[a + 4] == '-' && all_digits(s + a, 4);
 		int has_time = 0, has_zone = 0, has_sec = 0;
 
