@@ -1,7 +1,8 @@
 /* bench_policies.c - the acceptance benchmark of the freshet policy: on each
  * trace, every policy's mean delay, coverage and requests under one budget,
  * and the ratios the acceptance asks for with PASS or MISS, all from this run.
- * Usage: bench_policies [-j N] [default] [reddit] [paced] [flat] [regime] [bursty] */
+ * Usage: bench_policies [-j N] [default] [paced] [flat] [regime] [bursty]
+ *        [reddit2010h2] [reddit2011h1] [reddit] [reddit2012h2] [windows] [PATH.csv[.gz]] */
 #include "bench.h"
 #include "core/err.h"
 #include "sim/sim.h"
@@ -30,10 +31,13 @@
 #define TUNE_LO_H 24.0
 #define TUNE_HI_H 1e9
 #define TUNE_EVALS 8
-#define REDDIT_PATH FR_SHARED "/data/traces/reddit-2012h1.csv.gz"
+#define TRACES FR_SHARED "/data/traces/"
+/* A source of a trace block counts as "other policy" for the issue-26 line
+ * only with at least this coverage. */
+#define MIN_COVERAGE 0.99
 
-#define MAX_RUNS 160
-#define MAX_VERDICTS 32
+#define MAX_RUNS 320
+#define MAX_VERDICTS 64
 
 static const char *const baselines[] = {
 	"nutch-adaptive",   "stormcrawler-adaptive", "heritrix-wait",      "miniflux-entry-frequency",
@@ -53,10 +57,15 @@ struct input {
 	double load_s;
 };
 
-enum { IN_DEFAULT, IN_REDDIT, IN_FLAT, IN_REGIME, IN_BURSTY, N_INPUTS };
+/* The worlds, then the recorded traces (the four reddit windows, then any
+ * trace named on the command line). */
+enum { IN_DEFAULT, IN_FLAT, IN_REGIME, IN_BURSTY, IN_TRACE0 };
+#define MAX_TRACES 8
+#define N_INPUTS (IN_TRACE0 + MAX_TRACES)
 
-/* What a run is in its block; the acceptance lines pick runs by role. */
-enum role { R_RR, R_BUZZ, R_AB, R_TUNE, R_TUNED, R_BASE, R_ORACLE, R_FRESHET };
+/* What a run is in its block; the acceptance lines pick runs by role.
+ * R_INSAMPLE: the oracle on the trace's own rates by hour of week. */
+enum role { R_RR, R_BUZZ, R_AB, R_TUNE, R_TUNED, R_BASE, R_ORACLE, R_INSAMPLE, R_FRESHET };
 
 /* One block of output: a trace under one rate-limit mode. */
 struct block {
@@ -65,15 +74,33 @@ struct block {
 	enum fr_rl_mode mode;
 	int selected;
 	int printed;
+	const char *path; /* recorded traces: the file */
 };
 
-enum { B_DEFAULT, B_REDDIT, B_PACED, B_FLAT, B_REGIME, B_BURSTY, N_BLOCKS };
+enum { B_DEFAULT, B_PACED, B_FLAT, B_REGIME, B_BURSTY, B_TRACE0 };
+#define N_BLOCKS (B_TRACE0 + MAX_TRACES)
+/* The four windows of the reddit data in ../shared/data/traces, sparse to
+ * dense ("reddit" is the development trace, 2012 H1). */
+#define N_WINDOWS 4
 
 static struct block blocks[N_BLOCKS] = {
-	{"default", IN_DEFAULT, FR_RL_BURST, 0, 0}, {"reddit", IN_REDDIT, FR_RL_BURST, 0, 0},
-	{"paced", IN_DEFAULT, FR_RL_PACED, 0, 0},   {"flat", IN_FLAT, FR_RL_BURST, 0, 0},
-	{"regime", IN_REGIME, FR_RL_BURST, 0, 0},   {"bursty", IN_BURSTY, FR_RL_BURST, 0, 0},
+	{"default", IN_DEFAULT, FR_RL_BURST, 0, 0, NULL},
+	{"paced", IN_DEFAULT, FR_RL_PACED, 0, 0, NULL},
+	{"flat", IN_FLAT, FR_RL_BURST, 0, 0, NULL},
+	{"regime", IN_REGIME, FR_RL_BURST, 0, 0, NULL},
+	{"bursty", IN_BURSTY, FR_RL_BURST, 0, 0, NULL},
+	{"reddit2010h2", IN_TRACE0, FR_RL_BURST, 0, 0, TRACES "reddit-2010h2.csv.gz"},
+	{"reddit2011h1", IN_TRACE0 + 1, FR_RL_BURST, 0, 0, TRACES "reddit-2011h1.csv.gz"},
+	{"reddit", IN_TRACE0 + 2, FR_RL_BURST, 0, 0, TRACES "reddit-2012h1.csv.gz"},
+	{"reddit2012h2", IN_TRACE0 + 3, FR_RL_BURST, 0, 0, TRACES "reddit-2012h2.csv.gz"},
 };
+static int n_blocks = B_TRACE0 + N_WINDOWS;
+
+static int
+is_trace_block(int b)
+{
+	return b >= B_TRACE0;
+}
 
 /* What a child sends back over its pipe (well under PIPE_BUF). */
 struct result {
@@ -182,24 +209,27 @@ load_world(struct input *in, const char *shape, uint64_t seed, char *err, size_t
 static int
 load_inputs(struct input *in)
 {
-	static const char *const shapes[N_INPUTS] = {"default", NULL, "flat", "regime", "bursty"};
-	static const uint64_t seeds[N_INPUTS] = {1, 0, 2, 3, 4};
+	static const char *const shapes[IN_TRACE0] = {"default", "flat", "regime", "bursty"};
+	static const uint64_t seeds[IN_TRACE0] = {1, 2, 3, 4};
 	char err[FR_ERRLEN];
 
 	for (int i = 0; i < N_INPUTS; i++) {
-		int need = 0;
-		for (int b = 0; b < N_BLOCKS; b++)
-			need |= blocks[b].selected && blocks[b].input == i;
-		if (!need)
+		int need = -1;
+		for (int b = 0; b < n_blocks; b++)
+			if (blocks[b].selected && blocks[b].input == i)
+				need = b;
+		if (need < 0)
 			continue;
 		double t0 = bench_now();
-		if (i == IN_REDDIT) {
-			if (access(REDDIT_PATH, R_OK) < 0) {
-				printf("reddit: skipped, %s: %s\n\n", REDDIT_PATH, strerror(errno));
-				blocks[B_REDDIT].selected = 0;
+		if (i >= IN_TRACE0) {
+			const char *path = blocks[need].path;
+			if (access(path, R_OK) < 0) {
+				printf("%s: skipped, %s: %s\n\n", blocks[need].name, path,
+				       strerror(errno));
+				blocks[need].selected = 0;
 				continue;
 			}
-			if (fr_trace_load(&in[i].tr, REDDIT_PATH, NULL, err, sizeof(err)) < 0) {
+			if (fr_trace_load(&in[i].tr, path, NULL, err, sizeof(err)) < 0) {
 				fprintf(stderr, "bench_policies: %s\n", err);
 				return -1;
 			}
@@ -207,7 +237,8 @@ load_inputs(struct input *in)
 			 * item, so the last items can be found. */
 			in[i].start_s = in[i].tr.start_s;
 			in[i].end_s = in[i].tr.end_s + BUDGET_WINDOW_S;
-			in[i].desc = "reddit-2012h1.csv.gz";
+			const char *slash = strrchr(path, '/');
+			in[i].desc = slash ? slash + 1 : path;
 		} else {
 			if (load_world(&in[i], shapes[i], seeds[i], err, sizeof(err)) < 0) {
 				fprintf(stderr, "bench_policies: world %s: %s\n", shapes[i], err);
@@ -227,7 +258,7 @@ plan(const struct input *in)
 {
 	int tuning = blocks[B_DEFAULT].selected || blocks[B_PACED].selected;
 
-	for (int b = 0; b < N_BLOCKS; b++) {
+	for (int b = 0; b < n_blocks; b++) {
 		tun.tuned[b] = -1;
 		if (!blocks[b].selected)
 			continue;
@@ -247,6 +278,12 @@ plan(const struct input *in)
 				add_run(b, R_BASE, S_READY, "%s", baselines[k]);
 		if (i->has_world)
 			add_run(b, R_ORACLE, S_READY, "oracle");
+		/* The in-sample reference: on a trace the oracle's default, on
+		 * the default world asked for. */
+		if (!i->has_world)
+			add_run(b, R_INSAMPLE, S_READY, "oracle");
+		else if (b == B_DEFAULT)
+			add_run(b, R_INSAMPLE, S_READY, "oracle:insample=1");
 		add_run(b, R_FRESHET, S_READY, "freshet");
 	}
 	if (tuning) {
@@ -300,7 +337,7 @@ tuner_step(void)
 			if (runs[i].role == R_TUNE &&
 			    (tun.best < 0 || runs[i].r.mean_s < runs[tun.best].r.mean_s))
 				tun.best = i;
-	for (int b = 0; b < N_BLOCKS; b++) {
+	for (int b = 0; b < n_blocks; b++) {
 		if (tun.tuned[b] < 0)
 			continue;
 		struct run *t = &runs[tun.tuned[b]];
@@ -321,7 +358,7 @@ static int
 heavy(const struct run *r)
 {
 	return r->role == R_AB || r->role == R_TUNED || r->role == R_ORACLE ||
-	       r->role == R_FRESHET;
+	       r->role == R_INSAMPLE || r->role == R_FRESHET;
 }
 
 /* The next run to start: the tuner's serial chain first, then the paced
@@ -436,7 +473,7 @@ static void
 print_verdict(const struct verdict *v, int with_block)
 {
 	int pct = strchr(v->cond, '%') != NULL;
-	printf("  %-*s%-62s %8.3f%s  %-9s %s\n", with_block ? 8 : 0, with_block ? v->block : "",
+	printf("  %-*s%-62s %8.3f%s  %-9s %s\n", with_block ? 14 : 0, with_block ? v->block : "",
 	       v->what, pct ? 100 * v->value : v->value, pct ? "%" : " ", v->cond,
 	       verdict_word(v));
 }
@@ -466,9 +503,10 @@ ab_params(int run)
 }
 
 /* freshet's mean over the least mean of the runs of block b whose role is in
- * mask (1 << role); *who names that run. NAN when one of them failed. */
+ * mask (1 << role) and whose coverage is at least min_cov; *who names that
+ * run. NAN when one of them failed. */
 static double
-ratio_to_best(int b, unsigned mask, int *who)
+ratio_to_best(int b, unsigned mask, double min_cov, int *who)
 {
 	double f = mean_of(find(b, R_FRESHET)), best = INFINITY;
 	*who = -1;
@@ -478,6 +516,8 @@ ratio_to_best(int b, unsigned mask, int *who)
 		double v = mean_of(i);
 		if (isnan(v))
 			return NAN;
+		if (runs[i].r.coverage < min_cov)
+			continue;
 		if (v < best) {
 			best = v;
 			*who = i;
@@ -486,41 +526,60 @@ ratio_to_best(int b, unsigned mask, int *who)
 	return *who < 0 ? NAN : f / best;
 }
 
+/* Every policy but freshet and the references (oracle, in-sample). */
+#define OTHERS (1u << R_RR | 1u << R_BUZZ | 1u << R_AB | 1u << R_TUNED | 1u << R_BASE)
+
+/* The issue-26 figures of block b: freshet over round robin, over the best
+ * other policy with at least MIN_COVERAGE coverage (*who), and over the
+ * in-sample reference. */
+static void
+issue26_ratios(int b, double r[3], int *who)
+{
+	double f = mean_of(find(b, R_FRESHET));
+	r[0] = f / mean_of(find(b, R_RR));
+	r[1] = ratio_to_best(b, OTHERS, MIN_COVERAGE, who);
+	r[2] = f / mean_of(find(b, R_INSAMPLE));
+}
+
 static void
 acceptance(int b)
 {
 	const char *name = blocks[b].name;
-	double f = mean_of(find(b, R_FRESHET));
+	double f = mean_of(find(b, R_FRESHET)), i26[3];
 	int who, fr = find(b, R_FRESHET);
 
+	if (is_trace_block(b)) {
+		issue26_ratios(b, i26, &who);
+		verdict(name, i26[0], "<= 0.85", i26[0] <= 0.85, "freshet / round robin");
+		verdict(name, i26[1], "< 1.00", i26[1] < 1.00,
+			"freshet / best other policy, coverage >= 99%% (%s)", spec_of(who));
+		verdict(name, i26[2], "", 1, "freshet / in-sample reference (oracle on the trace)");
+		return;
+	}
 	switch (b) {
 	case B_DEFAULT: {
-		/* The best air balloon: the search's best, or 960 if that did better. */
+		/* The best air balloon: the search's best, or 960 if that did better.
+		 * These two lines (issue 4) are retired by issue 26: no online
+		 * learner reaches them (docs/results.md); printed for information. */
 		int ab = find(b, R_AB);
 		int best = tun.best;
 		if (best < 0 || (!isnan(mean_of(ab)) && mean_of(ab) < mean_of(best)))
 			best = ab;
 		double r = f / mean_of(best);
-		verdict(name, r, "<= 0.85", r <= 0.85, "freshet / best air balloon (%s)",
-			ab_params(best));
+		verdict(name, r, "", 1, "freshet / best air balloon (%s)", ab_params(best));
 		r = f / mean_of(find(b, R_ORACLE));
-		verdict(name, r, "<= 1.00", r <= 1.00, "freshet / oracle");
+		verdict(name, r, "", 1, "freshet / oracle");
 		double cov = fr >= 0 && runs[fr].r.ok ? runs[fr].r.coverage : NAN;
 		verdict(name, cov, ">= 99.9%", cov >= 0.999, "freshet coverage");
-		break;
-	}
-	case B_REDDIT: {
-		double r = f / mean_of(find(b, R_RR));
-		verdict(name, r, "<= 0.85", r <= 0.85, "freshet / round robin");
-		r = ratio_to_best(b, 1u << R_BASE | 1u << R_AB | 1u << R_TUNED, &who);
-		verdict(name, r, "< 1.00", r < 1.00, "freshet / best baseline or air balloon (%s)",
-			spec_of(who));
+		issue26_ratios(b, i26, &who);
+		verdict(name, i26[0], "", 1, "freshet / round robin");
+		verdict(name, i26[1], "< 1.00", i26[1] < 1.00,
+			"freshet / best other policy, coverage >= 99%% (%s)", spec_of(who));
+		verdict(name, i26[2], "", 1, "freshet / in-sample reference (oracle:insample=1)");
 		break;
 	}
 	case B_PACED: {
-		unsigned others = 1u << R_RR | 1u << R_BUZZ | 1u << R_AB | 1u << R_TUNED |
-				  1u << R_BASE;
-		double r = ratio_to_best(b, others, &who);
+		double r = ratio_to_best(b, OTHERS, 0, &who);
 		verdict(name, r, "< 1.00", r < 1.00, "freshet / best other policy (%s)", spec_of(who));
 		r = f / mean_of(find(b, R_ORACLE));
 		verdict(name, r, "", 1, "freshet / oracle");
@@ -529,7 +588,7 @@ acceptance(int b)
 	default: {
 		double r = f / mean_of(find(b, R_RR));
 		verdict(name, r, "<= 1.00", r <= 1.00, "freshet / round robin");
-		r = ratio_to_best(b, 1u << R_AB | 1u << R_TUNED, &who);
+		r = ratio_to_best(b, 1u << R_AB | 1u << R_TUNED, 0, &who);
 		verdict(name, r, "< 1.00", r < 1.00, "freshet / best air balloon (%s)",
 			ab_params(who));
 		break;
@@ -598,7 +657,10 @@ print_block(const struct input *in, int b)
 	for (int k = 0; k < n_runs; k++) {
 		if (runs[k].block != b)
 			continue;
-		print_row(k, fmean, runs[k].role == R_TUNED ? " (tuned)" : "");
+		print_row(k, fmean,
+			  runs[k].role == R_TUNED      ? " (tuned)"
+			  : runs[k].role == R_INSAMPLE ? " (in-sample)"
+						       : "");
 		if (b == B_DEFAULT && runs[k].role == R_AB && tun.best >= 0)
 			print_row(tun.best, fmean, " (tuned)");
 	}
@@ -617,7 +679,7 @@ print_block(const struct input *in, int b)
 static void
 print_ready(const struct input *in)
 {
-	for (int b = 0; b < N_BLOCKS; b++) {
+	for (int b = 0; b < n_blocks; b++) {
 		if (!blocks[b].selected || blocks[b].printed)
 			continue;
 		if (!block_done(b))
@@ -630,8 +692,41 @@ print_ready(const struct input *in)
 static void
 usage(void)
 {
-	fprintf(stderr, "usage: bench_policies [-j N] [default] [reddit] [paced] [flat] [regime] "
-			"[bursty]\n       (no trace names: all of them)\n");
+	fprintf(stderr,
+		"usage: bench_policies [-j N] [default] [paced] [flat] [regime] [bursty]\n"
+		"                      [reddit2010h2] [reddit2011h1] [reddit] [reddit2012h2]\n"
+		"                      [windows] [TRACE.csv[.gz] ...]\n"
+		"       (no names: all of them; windows: the default world and the four reddit\n"
+		"       windows; a path: one more recorded trace, checked as the windows are)\n");
+}
+
+/* The issue-26 table: for the default world and every trace block, freshet
+ * over round robin, over the best other policy with >= 99% coverage and
+ * over the in-sample reference. */
+static void
+print_issue26(const struct input *in)
+{
+	int any = blocks[B_DEFAULT].selected;
+	for (int b = B_TRACE0; b < n_blocks; b++)
+		any |= blocks[b].selected;
+	if (!any)
+		return;
+	printf("== freshet against round robin, the best other policy (coverage >= 99%%) and "
+	       "the in-sample reference ==\n");
+	printf("%-14s %9s %10s %10s %10s  %s\n", "trace", "items/src", "/ rr", "/ best", "/ in-sample",
+	       "best other policy");
+	for (int b = 0; b < n_blocks; b++) {
+		if (!blocks[b].selected || !(b == B_DEFAULT || is_trace_block(b)))
+			continue;
+		const struct input *i = &in[blocks[b].input];
+		double r[3];
+		int who;
+		issue26_ratios(b, r, &who);
+		printf("%-14s %9.1f %10.3f %10.3f %10.3f  %s\n", blocks[b].name,
+		       i->tr.n_sources ? (double)i->tr.n_items / i->tr.n_sources : 0, r[0], r[1], r[2],
+		       spec_of(who));
+	}
+	printf("\n");
 }
 
 int
@@ -651,10 +746,26 @@ main(int argc, char **argv)
 			jobs = (int)j;
 			continue;
 		}
+		if (!strcmp(argv[a], "windows")) {
+			blocks[B_DEFAULT].selected = any = 1;
+			for (int b = B_TRACE0; b < B_TRACE0 + N_WINDOWS; b++)
+				blocks[b].selected = 1;
+			continue;
+		}
 		int b = 0;
-		while (b < N_BLOCKS && strcmp(argv[a], blocks[b].name))
+		while (b < n_blocks && strcmp(argv[a], blocks[b].name))
 			b++;
-		if (b == N_BLOCKS) {
+		if (b == n_blocks && (strchr(argv[a], '/') || strstr(argv[a], ".csv"))) {
+			if (n_blocks == N_BLOCKS) {
+				fprintf(stderr, "bench_policies: at most %d traces\n", MAX_TRACES);
+				return 2;
+			}
+			const char *slash = strrchr(argv[a], '/');
+			blocks[b] = (struct block){slash ? slash + 1 : argv[a], IN_TRACE0 + (b - B_TRACE0),
+						   FR_RL_BURST, 0, 0, argv[a]};
+			n_blocks++;
+		}
+		if (b == n_blocks) {
 			fprintf(stderr, "bench_policies: unknown trace '%s'\n", argv[a]);
 			usage();
 			return 2;
@@ -662,7 +773,7 @@ main(int argc, char **argv)
 		blocks[b].selected = any = 1;
 	}
 	if (!any)
-		for (int b = 0; b < N_BLOCKS; b++)
+		for (int b = 0; b < n_blocks; b++)
 			blocks[b].selected = 1;
 
 	double t0 = bench_now();
@@ -726,6 +837,7 @@ main(int argc, char **argv)
 	for (int i = 0; i < n_runs; i++)
 		if (!runs[i].r.ok)
 			failures = 1;
+	print_issue26(in);
 	printf("== summary ==\n");
 	for (int k = 0; k < n_verdicts; k++)
 		print_verdict(&verdicts[k], 1);

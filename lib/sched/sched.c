@@ -978,8 +978,9 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 		for (uint32_t q = k; q < s->n_cand; q++)
 			if (cand_u(&s->cand[q]) > u)
 				u = cand_u(&s->cand[q]);
+		/* (A theta of 0 would stay 0, or turn NaN: it jumps to u.) */
 		if (u > th && isfinite(u))
-			set_theta(g, bulk ? th * sqrt(sqrt(u / th)) : sqrt(u * th));
+			set_theta(g, !(th > 0) ? u : bulk ? th * sqrt(sqrt(u / th)) : sqrt(u * th));
 	} else if (n_due < k && g->n_batch > 0 &&
 		   (double)++g->short_batches * k * REBUILD_SHARE >= g->n_members) {
 		/* Rebuilds are O(n): with small batches (paced mode) they are
@@ -990,10 +991,17 @@ build_index_batch(struct fr_sched *s, struct group *g, double t)
 		for (uint32_t q = 1; q < g->n_batch; q++)
 			if (cand_u(&s->cand[q]) < u)
 				u = cand_u(&s->cand[q]);
+		/* A batch that reached sources of urgency 0 (a rate of 0 since
+		 * their last fetch: the in-sample oracle on a sparse trace) has
+		 * run out of sources with anything waiting: a lower theta
+		 * would find none more, and rebuilding at every such batch
+		 * cost O(n) each (theta halved down to 0, then NaN). */
+		if (!(u > 0))
+			return;
 		/* Undershoot, so that the next bursts find slack and raise theta
 		 * lazily instead of rebuilding again. */
 		u *= THETA_UNDERSHOOT;
-		set_theta(g, u > 0 && u < th ? u : th / 2);
+		set_theta(g, u < th ? u : th / 2 > 0 ? th / 2 : th);
 		s->stats.rebuilds++;
 		for (uint32_t q = 0; q < g->n_members; q++)
 			if (fr_heap_contains(g->heap, q))

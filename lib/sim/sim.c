@@ -6,6 +6,7 @@
 #include "core/err.h"
 #include "core/timefmt.h"
 #include "sched/sched.h"
+#include "sim/insample.h"
 #include "sim/trace.h"
 
 #include <math.h>
@@ -42,6 +43,29 @@ take_polite(struct fr_params *p, const struct fr_policy_ops *ops, int *polite, c
 	return 0;
 }
 
+/* The oracle's key insample=0|1, taken only when given: 1 runs it on the
+ * in-sample rates of the trace itself (fr_insample), its default on a
+ * trace without a world; 0 on the true intensity, which a world has. */
+static int
+take_insample(struct fr_params *p, const struct fr_sim_config *cfg, int *insample, char *err,
+	      size_t errlen)
+{
+	double v;
+
+	*insample = !cfg->intensity;
+	for (int i = 0; i < p->n; i++)
+		if (!strcmp(p->kv[i].key, "insample")) {
+			if (fr_params_double(p, "insample", *insample, 0, 1, &v, err, errlen) < 0)
+				return -1;
+			if (v != 0 && v != 1)
+				return fr_errf(err, errlen, "policy '%s': insample=%g: expected 0 or 1",
+					       p->name, v);
+			*insample = v == 1;
+			break;
+		}
+	return 0;
+}
+
 /* The time of source i's item k, its first unseen one, or +inf when none is
  * left before end_s. */
 static double
@@ -58,6 +82,7 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 	struct fr_sched *s = NULL;
 	size_t *cursor = NULL;
 	struct fr_sched_group *groups = NULL;
+	struct fr_insample ins = {0};
 	double *host_last = NULL, *next_item = NULL;
 	uint32_t n_groups = 1, n = tr->n_sources, n_hosts = 0;
 	int rc = -1, polite = 1;
@@ -84,6 +109,11 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 		return fr_errf(err, errlen, "budget needs at least 1 call per window");
 	if (take_polite(&params, ops, &polite, err, errlen) < 0)
 		return -1;
+	int insample = 0;
+	if (ops == &fr_policy_oracle && take_insample(&params, cfg, &insample, err, errlen) < 0)
+		return -1;
+	if (insample && fr_insample_build(&ins, tr, cfg->start_s, cfg->end_s) < 0)
+		return fr_errf(err, errlen, "out of memory for the in-sample rates");
 	for (uint32_t i = 0; i < n; i++)
 		if (tr->group[i] + 1 > n_groups)
 			n_groups = tr->group[i] + 1;
@@ -111,8 +141,8 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 		.start_s = cfg->start_s,
 		.calls_per_s = calls_per_s,
 		.seed = cfg->seed,
-		.intensity = cfg->intensity,
-		.intensity_arg = cfg->intensity_arg,
+		.intensity = insample ? fr_insample_intensity_cb : cfg->intensity,
+		.intensity_arg = insample ? (const void *)&ins : cfg->intensity_arg,
 		.host_gap_s = cfg->host_gap_s > 0 ? cfg->host_gap_s : 0,
 		.host = tr->host,
 		.n_hosts = n_hosts,
@@ -246,5 +276,6 @@ out:
 	free(cursor);
 	free(host_last);
 	free(next_item);
+	fr_insample_free(&ins);
 	return rc;
 }

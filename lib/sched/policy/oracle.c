@@ -1,7 +1,10 @@
 /* oracle.c - the limit for policies that cannot see the future: it knows
  * each source's true intensity (the world's rates, not its item times) and
  * fetches by the square-root-rule index, the expected total waiting time of
- * the items published since the last fetch. Only runs on synthetic worlds. */
+ * the items published since the last fetch. On a recorded trace the
+ * simulator hands it the in-sample rates instead (sim/insample.h: each
+ * source's rate by hour of the week over the whole trace), a reference in
+ * hindsight, not a limit. */
 #include "sched/policy.h"
 
 #include "core/err.h"
@@ -44,8 +47,8 @@ oracle_create(void **ctx, struct fr_params *params, const struct fr_policy_env *
 
 	if (!env->intensity)
 		return fr_errf(err, errlen,
-			       "policy 'oracle' needs a synthetic world (--world DIR): the true "
-			       "intensities of a recorded trace are unknown");
+			       "policy 'oracle' needs rates: a synthetic world's (--world DIR) "
+			       "or, on a trace, the in-sample ones (insample=1)");
 	if (fr_params_double(params, "horizon", 14, 0.1, 3650, &horizon_d, err, errlen) < 0)
 		return -1;
 	struct oracle_ctx *c = malloc(sizeof(*c));
@@ -109,7 +112,8 @@ oracle_fetched(void *ctx, void *st, const struct fr_fetch *f)
 
 const struct fr_policy_ops fr_policy_oracle = {
 	.name = "oracle",
-	.help = "square-root rule with the true rates of a --world (the practical limit): horizon=14 (days)",
+	.help = "square-root rule with the true rates of a --world (the practical limit), or on a --trace "
+		"the in-sample rates by hour of week (hindsight, no limit): horizon=14 (days) insample=0|1",
 	.kind = FR_POLICY_INDEX,
 	.theta0 = 100,
 	.create = oracle_create,
