@@ -178,12 +178,12 @@ pop_rate(const struct fr_ratepop *pop)
 	return pop->exposure_s > 0 ? pop->items / pop->exposure_s : 1.0 / 86400.0;
 }
 
-/* The slow clock's rate (prior included). */
+/* The slow clock's rate (prior included), given its exposure e (exposure()
+ * on tau_s: one exp, computed once by the callers that need it too). */
 static double
 slow_rate(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
-	  const struct fr_rateparams *rp)
+	  const struct fr_rateparams *rp, double e)
 {
-	double e = exposure(m->since_s, m->at_s, rp->tau_s);
 	return (m->count + pop_rate(pop) * rp->prior_s) / (e + rp->prior_s);
 }
 
@@ -196,8 +196,8 @@ double
 fr_ratemodel_mean_rate(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
 		       const struct fr_rateparams *rp)
 {
-	double rs = slow_rate(m, pop, rp);
 	double es = exposure(m->since_s, m->at_s, rp->tau_s);
+	double rs = slow_rate(m, pop, rp, es);
 	double ef = exposure(m->since_s, m->at_s, rp->fast_tau_s);
 	double r = rs;
 	if (ef > 0 && es > ef) {
@@ -417,7 +417,7 @@ fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 	double ef = exposure(m->since_s, m->at_s, rp->fast_tau_s);
 	double es = exposure(m->since_s, m->at_s, rp->tau_s);
 	if (ef > 0 && es > 2 * ef) {
-		double expect = slow_rate(m, pop, rp) * ef;
+		double expect = slow_rate(m, pop, rp, es) * ef;
 		double alpha = 0.5 * erfc(rp->change_z / sqrt(2.0));
 		/* The decayed count is not a whole number: test a rise with
 		 * its floor (P(X >= floor) is the larger, so the cautious

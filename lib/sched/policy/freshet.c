@@ -99,7 +99,12 @@ static int
 hz_class(double rate_per_s)
 {
 	double d = rate_per_s * 86400.0;
-	int k = d > 0 ? (int)floor(log2(d * 4)) + 1 : 0;
+	/* floor(log2(x)) + 1 is frexp's exponent (x = f 2^e, f in [0.5, 1)),
+	 * without the logarithm (called at every urgency and due). */
+	int e = 0;
+	if (d > 0)
+		(void)frexp(d * 4, &e);
+	int k = d > 0 ? e : 0;
 	return k < 0 ? 0 : k >= HZ_CLASSES ? HZ_CLASSES - 1 : k;
 }
 
