@@ -538,6 +538,14 @@ issue26_ratios(int b, double r[3], int *who)
 	double f = mean_of(find(b, R_FRESHET));
 	r[0] = f / mean_of(find(b, R_RR));
 	r[1] = ratio_to_best(b, OTHERS, MIN_COVERAGE, who);
+	/* The default world's tuned air balloon is the search's best run,
+	 * which belongs to no block. */
+	int t = tun.best;
+	if (b == B_DEFAULT && t >= 0 && !isnan(r[1]) && runs[t].r.coverage >= MIN_COVERAGE &&
+	    f / mean_of(t) > r[1]) {
+		r[1] = f / mean_of(t);
+		*who = t;
+	}
 	r[2] = f / mean_of(find(b, R_INSAMPLE));
 }
 
