@@ -61,12 +61,16 @@ static const char USAGE[] =
     "  --user-agent UA     User-Agent (default 'freshet/0.1 (+CONTACT)')\n"
     "  --contact URL       the contact URL named in the default User-Agent\n"
     "  --timeout S         total time per transfer (default 30)\n"
-    "  --transfers N       concurrent transfers (default 64)\n"
-    "  --sites-at-once N   sites crawled at once (default 1024)\n"
+    "  --transfers N       concurrent transfers at most (default 64); fewer while\n"
+    "                      transfers time out (halved), growing back as answers come\n"
+    "  --sites-at-once N   sites crawled at once at most (default 1024); a site starts\n"
+    "                      when a transfer is free, and its --max-time runs from its\n"
+    "                      first request\n"
     "  --quiet             no per-site messages on stderr, only errors\n" DBOPT_HELP
     "  --help              show this help\n"
     "\n"
-    "Exit status: 0 when every site was read, 1 when a site was unreachable or a\n"
+    "Exit status: 0 when every site was read, 1 when a site was unreachable or\n"
+    "failed (every answer an error: named on stderr) or a\n"
     "line of LIST was bad (the others are done all the same), 2 on bad usage.\n";
 
 #define MAX_CONNECT_TO 64
@@ -108,24 +112,59 @@ add_feed(struct out *o, const struct fr_discover_site *s, const struct fr_discov
 	free(url);
 }
 
+/* "; stopped by the page limit (12 links left), ..." when a limit cut the
+ * walk short, else "". */
+static void
+limits_text(const struct fr_discover_site *s, char *buf, size_t cap)
+{
+	size_t n = 0;
+	const struct {
+		size_t v;
+		const char *what;
+	} l[] = {{s->limit_pages, "the page limit (--max-pages)"},
+	         {s->limit_depth, "the depth limit (--depth)"},
+	         {s->limit_queries, "the query limit (--max-queries) or a looping path"},
+	         {s->limit_candidates, "the candidate limit (--max-candidates)"}};
+
+	buf[0] = '\0';
+	for (size_t i = 0; i < sizeof(l) / sizeof(l[0]); i++) {
+		int w;
+
+		if (!l[i].v)
+			continue;
+		w = snprintf(buf + n, cap - n, "%s%s: %zu links not followed", n ? ", " : "; stopped by ",
+		             l[i].what, l[i].v);
+		if (w < 0 || (size_t)w >= cap - n)
+			return;
+		n += (size_t)w;
+	}
+}
+
 static void
 on_site(void *arg, const struct fr_discover_site *s)
 {
 	struct out *o = arg;
+	char lim[512];
 
 	o->sites++;
-	if (s->end == FR_END_UNREACHABLE && s->n_feeds == 0) {
+	limits_text(s, lim, sizeof(lim));
+	if ((s->end == FR_END_UNREACHABLE || s->end == FR_END_FAILED) && s->n_feeds == 0) {
 		o->unreachable++;
-		cli_err("discover", "%s: unreachable: %s", s->url, s->error ? s->error : "no answer");
+		cli_err("discover", "%s: %s: %s", s->url, fr_discover_end_name(s->end),
+		        s->error ? s->error : "no answer");
 	} else if (s->n_feeds == 0) {
 		o->no_feed++;
 		if (!o->quiet)
-			cli_err("discover", "%s: no feed found (%zu pages, %zu candidates, %zu probes%s)",
+			cli_err("discover", "%s: no feed found (%zu pages, %zu candidates, %zu probes%s%s)",
 			        s->url, s->pages, s->candidates, s->probes,
-			        s->end == FR_END_TIME ? "; time ran out" : "");
+			        s->end == FR_END_TIME ? "; time ran out" : "", lim);
 	} else if (!o->quiet && s->end == FR_END_TIME) {
-		cli_err("discover", "%s: time ran out after %zu pages", s->url, s->pages);
+		cli_err("discover", "%s: time ran out after %zu pages%s", s->url, s->pages, lim);
+	} else if (!o->quiet && lim[0]) {
+		cli_err("discover", "%s: %zu feeds (%zu pages%s)", s->url, s->n_feeds, s->pages, lim);
 	}
+	if (!o->quiet && s->note && s->end != FR_END_FAILED)
+		cli_err("discover", "%s: %s", s->url, s->note);
 	for (size_t i = 0; i < s->n_feeds; i++) {
 		const struct fr_discovered_feed *fd = &s->feeds[i];
 

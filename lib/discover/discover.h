@@ -18,7 +18,8 @@ struct fr_discover_opts {
 	                             * 5 redirects itself, each hop under its host's
 	                             * robots.txt and gap) */
 	size_t max_pages;           /* HTML pages fetched per site (0: 50) */
-	double max_time_s;          /* wall time per site from its first request (0: 60) */
+	double max_time_s;          /* wall time per site from its first request (0: 60); a
+	                             * site waiting its turn has not started */
 	int max_depth;              /* link depth from the start page (negative: 3) */
 	size_t max_queries;         /* distinct query strings per path per site (0: 5) */
 	size_t max_candidates;      /* feed candidates fetched per site (0: 50) */
@@ -27,7 +28,10 @@ struct fr_discover_opts {
 	double gap_s;               /* per-host minimum gap between requests (negative: 1) */
 	double max_crawl_delay_s;   /* robots.txt Crawl-delay honoured up to this (0: 30) */
 	int robots;                 /* 1: honour robots.txt (fr_discover_opts_init's default) */
-	size_t max_active;          /* sites crawled at once (0: 1024) */
+	size_t max_active;          /* at most this many sites at once (0: 1024); fewer are
+	                             * admitted as the transfers allow: a new site starts
+	                             * only while a transfer slot is free and no admitted
+	                             * site has a request ready to send */
 };
 
 /* Fills o with the defaults (every field 0 or -1 as above, robots 1). */
@@ -57,7 +61,9 @@ enum fr_discover_end {
 	FR_END_DONE,      /* nothing left to fetch within the limits */
 	FR_END_TIME,      /* max_time_s ran out */
 	FR_END_FEEDS,     /* max_feeds reached */
-	FR_END_UNREACHABLE /* the start URL gave no page (error says why) */
+	FR_END_UNREACHABLE, /* the start URL gave no page (error says why) */
+	FR_END_FAILED       /* the site answered, but no page, feed or probe could be read
+	                     * (error says what the answers were) */
 };
 const char *fr_discover_end_name(enum fr_discover_end e);
 
@@ -71,8 +77,16 @@ struct fr_discover_site {
 	size_t pages, candidates, probes, requests; /* fetches by kind; requests counts all,
 	                                               robots.txt included */
 	size_t skipped_robots, skipped_limits; /* URLs not fetched: robots.txt, trap limits */
+	/* skipped_limits by limit: links past max_pages, past max_depth, past
+	 * max_queries (or a path repeating a segment), past max_candidates */
+	size_t limit_pages, limit_depth, limit_queries, limit_candidates;
+	size_t failed;     /* requests of the site that gave no usable answer */
 	enum fr_discover_end end;
-	const char *error; /* for UNREACHABLE: the start URL's error; else NULL */
+	const char *error; /* for UNREACHABLE and FAILED: what happened ("robots.txt of
+	                    * http://h/ answered HTTP 500: ...", "redirect loop: ...",
+	                    * "every request failed: ..."); else NULL */
+	const char *note;  /* a problem that did not stop the site (a page over the size
+	                    * cap read in part, a failed request), or NULL */
 	double elapsed_s;
 };
 

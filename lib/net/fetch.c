@@ -34,6 +34,7 @@ static const char DEF_ACCEPT[] =
 
 struct fr_fetcher {
 	CURLM *multi;
+	CURLSH *share; /* TLS sessions and DNS, shared by every transfer */
 	struct curl_slist *connect_to;
 	char *user_agent, *proxy, *accept, *cainfo;
 	long connect_timeout_ms, timeout_ms, low_speed_time_s, low_speed_bytes;
@@ -270,6 +271,15 @@ fr_fetcher_new(struct fr_fetcher **out, const struct fr_fetch_opts *opts, char *
 	curl_multi_setopt(f->multi, CURLMOPT_MAX_TOTAL_CONNECTIONS, cache);
 	curl_multi_setopt(f->multi, CURLMOPT_MAXCONNECTS, cache);
 	curl_multi_setopt(f->multi, CURLMOPT_PIPELINING, (long)CURLPIPE_MULTIPLEX);
+	/* Each transfer has its own easy handle, whose TLS session cache dies
+	 * with it: shared, a new connection to a host seen before resumes its
+	 * session (an abbreviated handshake) instead of a full one. One thread
+	 * uses the fetcher, so no lock callbacks. */
+	f->share = curl_share_init();
+	if (!f->share)
+		goto oom;
+	curl_share_setopt(f->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_SSL_SESSION);
+	curl_share_setopt(f->share, CURLSHOPT_SHARE, CURL_LOCK_DATA_DNS);
 	*out = f;
 	return 0;
 oom:
@@ -321,6 +331,8 @@ fr_fetcher_free(struct fr_fetcher *f)
 	}
 	if (f->multi)
 		curl_multi_cleanup(f->multi);
+	if (f->share) /* after every easy handle that used it */
+		curl_share_cleanup(f->share);
 	curl_slist_free_all(f->connect_to);
 	if (f->hosts)
 		fr_strmap_free(f->hosts);
@@ -510,6 +522,7 @@ setup_handle(struct transfer *t, const struct fr_request *req)
 	    add_header(&t->headers, "If-Modified-Since", req->last_modified) < 0)
 		return -1;
 	curl_easy_setopt(h, CURLOPT_URL, t->url);
+	curl_easy_setopt(h, CURLOPT_SHARE, f->share);
 	curl_easy_setopt(h, CURLOPT_PRIVATE, t);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, t->errbuf);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
