@@ -5,6 +5,8 @@
 #   ./dev.sh build   install missing packages and build (build/freshet)
 #   ./dev.sh bench   build and run the benchmarks
 #   ./dev.sh deps    only install the missing Debian packages
+#   ./dev.sh fuzz SECONDS [NAME...]  build the libFuzzer harnesses (clang) and run each
+#                    (or those named) for SECONDS into a copy of its seeds; prints runs and findings
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -100,11 +102,48 @@ bench() {
 	done
 }
 
+# fuzz SECONDS [NAME...]: every libFuzzer harness (or those named) for SECONDS
+# each, one after the other, into a scratch copy of its seeds (corpus/NAME/
+# and the folders corpus/NAME.shared lists); a crash leaves its input in
+# build-fuzz/findings/ and the verb exits 1 after the rest have run.
+fuzz() {
+	local secs=${1:-}
+	shift || true
+	case "$secs" in '' | *[!0-9]*) echo "dev.sh fuzz wants SECONDS [NAME...]" >&2; exit 2 ;; esac
+	command -v clang >/dev/null || { echo "dev.sh fuzz: clang is needed" >&2; exit 1; }
+	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+		-DFRESHET_FUZZ=ON >/dev/null
+	local names=("$@") n f out bad=0 work
+	if [ ${#names[@]} -eq 0 ]; then
+		for f in fuzz/fuzz_*.c; do n=${f#fuzz/fuzz_}; names+=("${n%.c}"); done
+	fi
+	cmake --build build-fuzz -j"$JOBS" --target "${names[@]/#/fuzz_}" \
+		$(printf 'fuzz_%s_libfuzzer ' "${names[@]}") >/dev/null
+	mkdir -p build-fuzz/findings
+	work=$(mktemp -d)
+	for n in "${names[@]}"; do
+		mkdir -p "$work/$n"
+		cp -r fuzz/corpus/"$n"/. "$work/$n"/ 2>/dev/null || true
+		local seeds=("$work/$n")
+		if [ -f "fuzz/corpus/$n.shared" ]; then
+			while read -r rel; do [ -d "../shared/$rel" ] && seeds+=("../shared/$rel"); done \
+				<"fuzz/corpus/$n.shared"
+		fi
+		out=$(TMPDIR=$work build-fuzz/fuzz/fuzz_"$n"_libfuzzer -max_total_time="$secs" -timeout=10 \
+			-rss_limit_mb=2048 -artifact_prefix=build-fuzz/findings/"$n"- "${seeds[@]}" 2>&1) || bad=1
+		printf 'fuzz_%-8s %s\n' "$n" "$(printf '%s\n' "$out" | grep -E '^(#[0-9]+.*(DONE|pulse)|Done [0-9]+ runs)' | tail -1)"
+		printf '%s\n' "$out" | grep -E 'ERROR|broken promise|SUMMARY' | head -3 || true
+	done
+	rm -rf "$work"
+	[ "$bad" = 0 ] || { echo "dev.sh fuzz: findings in build-fuzz/findings/" >&2; exit 1; }
+}
+
 case "${1:-}" in
 demo) deps; build; demo ;;
+fuzz) shift; fuzz "$@" ;;
 test) deps; build; run_tests ;;
 build) deps; build ;;
 bench) deps; build; bench ;;
 deps) deps ;;
-*) sed -n '2,8p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
+*) sed -n '2,10p' "$0" | sed 's/^# \{0,1\}//'; exit 2 ;;
 esac
