@@ -6,6 +6,7 @@
 
 #include "core/err.h"
 #include "core/lines.h"
+#include "net/addrpolicy.h"
 #include "net/url.h"
 #include "parse/opml.h"
 #include "store/store.h"
@@ -17,7 +18,7 @@
 
 static const char USAGE[] =
     "usage: freshet add [URL...] [--file LIST] [--opml FILE] [--kind feed|forum]\n"
-    "                   [--group G] [--db PATH]\n"
+    "                   [--group G] [--allow-private] [--db PATH]\n"
     "\n"
     "Subscribes to sources: each URL, each line of LIST, each feed outline (an\n"
     "outline with xmlUrl) of an OPML 1.0/2.0 file, whose folders become the\n"
@@ -30,11 +31,17 @@ static const char USAGE[] =
     "LIST: one absolute http(s) URL a line (gzip accepted); blank lines and lines\n"
     "starting with '#' are skipped; blanks around a URL are ignored.\n"
     "\n"
+    "An address whose host is a loopback, private, link-local or other internal\n"
+    "address literal (127.0.0.1, 10.0.0.1, 169.254.169.254, [::1], localhost) is\n"
+    "refused unless --allow-private is given; 'freshet run' also refuses names\n"
+    "that resolve to such addresses (see docs/crawl.md).\n"
+    "\n"
     "options:\n"
     "  --file LIST       add the URLs listed in LIST (may be repeated)\n"
     "  --opml FILE       add the feeds of an OPML file (may be repeated)\n"
     "  --kind K          feed (default) or forum\n"
-    "  --group G         rate-limit group of the new sources (default: default)\n" DBOPT_HELP
+    "  --group G         rate-limit group of the new sources (default: default)\n"
+    "  --allow-private   accept internal addresses (your own network's servers)\n" DBOPT_HELP
     "  --help            show this help\n";
 
 #define OPML_MAX (64u << 20) /* bytes of an OPML file read at most */
@@ -42,6 +49,7 @@ static const char USAGE[] =
 struct adder {
 	struct fr_store *st;
 	const char *kind, *grp;
+	int allow_private;
 	unsigned long added, present, bad;
 };
 
@@ -64,6 +72,14 @@ add_one(struct adder *a, const char *where, const char *raw, const char *title,
 	if (!url) {
 		cli_err("add", "%s: %s", where, err);
 		a->bad++;
+		return;
+	}
+	const char *why = a->allow_private ? NULL : fr_url_forbidden(url);
+	if (why) {
+		cli_err("add", "%s: %s: refused: its host is a %s address (--allow-private "
+		        "accepts it)", where, url, why);
+		a->bad++;
+		free(url);
 		return;
 	}
 	if (fr_store_add_source(a->st, url, a->kind, a->grp, title, site_url, &id, &existed, err,
@@ -257,6 +273,10 @@ cmd_add(int argc, char **argv)
 			fputs(USAGE, stdout);
 			rc = EXIT_OK;
 			goto out;
+		}
+		if (!strcmp(arg, "--allow-private")) {
+			a.allow_private = 1;
+			continue;
 		}
 		/* NOTE: OPTS and the switch below go together. */
 		for (k = 0, rc = 0; k < sizeof(OPTS) / sizeof(OPTS[0]); k++) {

@@ -7,6 +7,7 @@
 #include "core/err.h"
 #include "core/lines.h"
 #include "discover/discover.h"
+#include "net/addrpolicy.h"
 #include "net/url.h"
 #include "sched/ratelimit.h"
 #include "store/store.h"
@@ -55,7 +56,10 @@ static const char USAGE[] =
     "  --gap S             minimum seconds between two requests to one host (default 1)\n"
     "  --max-crawl-delay S robots.txt Crawl-delay honoured up to S seconds (default 30)\n"
     "  --no-robots         ignore robots.txt (only for your own servers)\n"
-    "  --connect-to SPEC   curl's CONNECT_TO, e.g. '::127.0.0.1:8080' (repeatable)\n"
+    "  --connect-to SPEC   curl's CONNECT_TO, e.g. '::127.0.0.1:8080' (repeatable);\n"
+    "                      the hosts it names may be reached at internal addresses\n"
+    "  --allow-private     connect to loopback, private, link-local and other internal\n"
+    "                      addresses (refused by default, also after a redirect)\n"
     "  --cacert FILE       trust the CA certificates in FILE (PEM) instead of the\n"
     "                      system's: a private CA, or a test server's own\n"
     "  --user-agent UA     User-Agent (default 'freshet/0.1 (+CONTACT)')\n"
@@ -332,6 +336,10 @@ cmd_discover(int argc, char **argv)
 			o.robots = 0;
 			continue;
 		}
+		if (!strcmp(a, "--allow-private")) {
+			o.fetch.allow_private = 1;
+			continue;
+		}
 		if (!strcmp(a, "--quiet")) {
 			out.quiet = 1;
 			continue;
@@ -412,6 +420,11 @@ cmd_discover(int argc, char **argv)
 		} else if (!strcmp(a, "--connect-to")) {
 			if (o.fetch.n_connect_to >= MAX_CONNECT_TO) {
 				cli_err("discover", "at most %d --connect-to", MAX_CONNECT_TO);
+				rc = EXIT_USAGE;
+				goto done;
+			}
+			if (fr_connect_to_check(v, err, sizeof(err)) < 0) {
+				cli_err("discover", "--connect-to: %s", err);
 				rc = EXIT_USAGE;
 				goto done;
 			}

@@ -16,7 +16,7 @@
 #include <strings.h>
 
 static const char USAGE[] =
-    "usage: freshet parse FILE|URL|- [--base URL] [--format json|tsv]\n"
+    "usage: freshet parse FILE|URL|- [--base URL] [--format json|tsv] [--allow-private]\n"
     "\n"
     "Parses one feed (RSS 0.90-2.0, RSS 1.0/RDF, Atom 0.3/1.0, JSON Feed 1.0/1.1)\n"
     "and prints it on stdout. FILE '-' reads stdin; an http:// or https:// URL is\n"
@@ -39,6 +39,8 @@ static const char USAGE[] =
     "  --base URL     resolve relative links against URL (default: the feed's URL\n"
     "                 when fetched, else none)\n"
     "  --format F     json (default) or tsv\n"
+    "  --allow-private  fetch from loopback, private, link-local and other internal\n"
+    "                 addresses (refused by default, also after a redirect)\n"
     "  --help         show this help\n"
     "\n"
     "Exit status: 0 parsed (also when recovered from ill-formed XML: bozo), 1 not\n"
@@ -267,7 +269,7 @@ cmd_parse(int argc, char **argv)
 	char err[FR_ERRLEN];
 	char *buf = NULL;
 	size_t len = 0;
-	int fetched = 0, rc = EXIT_FAIL;
+	int fetched = 0, rc = EXIT_FAIL, allow_private = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
@@ -275,6 +277,10 @@ cmd_parse(int argc, char **argv)
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(USAGE, stdout);
 			return EXIT_OK;
+		}
+		if (!strcmp(a, "--allow-private")) {
+			allow_private = 1;
+			continue;
 		}
 		if (!strcmp(a, "--base") || !strcmp(a, "--format")) {
 			if (i + 1 >= argc) {
@@ -312,6 +318,7 @@ cmd_parse(int argc, char **argv)
 
 		fr_fetch_opts_init(&fo);
 		fo.max_body = FR_FEED_MAX_BYTES_DEFAULT;
+		fo.allow_private = allow_private;
 		if (fr_http_get(input, &fo, &res) != 0) {
 			cli_err("parse", "%s: %s", input, res.err[0] ? res.err : "cannot start the request");
 			goto done;

@@ -8,6 +8,7 @@
 #include "core/err.h"
 #include "core/timefmt.h"
 #include "crawl.h"
+#include "net/addrpolicy.h"
 #include "store/store.h"
 
 #include <errno.h>
@@ -56,7 +57,10 @@ static const char USAGE[] =
     "                       (default 60s/1d)\n"
     "  --redirect-after N   adopt a permanent redirect after N fetches (default 3)\n"
     "  --connect-to SPEC    curl's CONNECT_TO: '::127.0.0.1:8080' sends every host to\n"
-    "                       127.0.0.1:8080 (a test world, split DNS); repeatable\n"
+    "                       127.0.0.1:8080 (a test world, split DNS); repeatable. The\n"
+    "                       hosts it names may be reached at internal addresses\n"
+    "  --allow-private      connect to loopback, private, link-local and other internal\n"
+    "                       addresses (refused by default, also after a redirect)\n"
     "  --user-agent UA      User-Agent (default 'freshet/0.1 (+CONTACT)')\n"
     "  --contact URL        the contact URL named in the default User-Agent\n"
     "  --timeout S          total time per transfer (default 30)\n"
@@ -159,6 +163,10 @@ cmd_run(int argc, char **argv)
 		}
 		if (!strcmp(a, "--once")) {
 			o.once = 1;
+			continue;
+		}
+		if (!strcmp(a, "--allow-private")) {
+			o.fetch.allow_private = 1;
 			continue;
 		}
 		if (!strcmp(a, "--no-robots")) {
@@ -278,6 +286,10 @@ cmd_run(int argc, char **argv)
 		} else if (!strcmp(a, "--connect-to")) {
 			if (o.fetch.n_connect_to >= MAX_CONNECT_TO) {
 				cli_err("run", "at most %d --connect-to", MAX_CONNECT_TO);
+				return EXIT_USAGE;
+			}
+			if (fr_connect_to_check(v, err, sizeof(err)) < 0) {
+				cli_err("run", "--connect-to: %s", err);
 				return EXIT_USAGE;
 			}
 			connect_to[o.fetch.n_connect_to++] = v;

@@ -6,14 +6,18 @@
 #include "core/err.h"
 #include "core/timefmt.h"
 #include "core/strmap.h"
+#include "net/addrpolicy.h"
 #include "net/httpdate.h"
 
 #include <curl/curl.h>
 #include <limits.h>
+#include <arpa/inet.h>
 #include <math.h>
+#include <netinet/in.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/socket.h>
 #include <time.h>
 
 #define DEF_CONNECT_TIMEOUT_S 10.0
@@ -40,6 +44,8 @@ struct fr_fetcher {
 	long connect_timeout_ms, timeout_ms, low_speed_time_s, low_speed_bytes;
 	size_t max_body;
 	int max_redirects, max_total, max_per_host, http2, truncate_body, both_validators;
+	int allow_private;
+	int via_proxy; /* a proxy is in use (option or environment): only URL literals judged */
 	struct transfer *active;        /* doubly linked, in the multi handle */
 	struct transfer *qhead, *qtail; /* waiting for a slot, FIFO */
 	size_t n_active, n_queued;
@@ -62,6 +68,7 @@ struct transfer {
 	double started_s, t0_mono_s;
 	double begun_s; /* wall clock when it left the queue for libcurl */
 	char errbuf[CURL_ERROR_SIZE];
+	char blocked[160]; /* why an address was refused (allow_private = 0), else "" */
 	/* The body of the current response. */
 	char *body;
 	size_t len, cap;
@@ -148,6 +155,8 @@ fr_net_outcome_name(enum fr_net_outcome o)
 		return "tls";
 	case FR_NET_REDIRECTS:
 		return "redirects";
+	case FR_NET_BLOCKED:
+		return "blocked";
 	case FR_NET_OTHER:
 		break;
 	}
@@ -255,6 +264,20 @@ fr_fetcher_new(struct fr_fetcher **out, const struct fr_fetch_opts *opts, char *
 	f->http2 = opts->http2 != 0;
 	f->truncate_body = opts->truncate_body != 0;
 	f->both_validators = opts->send_both_validators != 0;
+	f->allow_private = opts->allow_private != 0;
+	if (opts->proxy) {
+		f->via_proxy = *opts->proxy != '\0';
+	} else {
+		static const char *const env[] = {"http_proxy", "HTTPS_PROXY", "https_proxy",
+		                                  "ALL_PROXY", "all_proxy"};
+
+		for (size_t k = 0; k < sizeof(env) / sizeof(env[0]); k++) {
+			const char *v = getenv(env[k]);
+
+			if (v && *v)
+				f->via_proxy = 1;
+		}
+	}
 	f->hosts = fr_strmap_new();
 	f->multi = curl_multi_init();
 	if (!f->multi || !f->hosts)
@@ -507,6 +530,68 @@ add_header(struct curl_slist **l, const char *name, const char *value)
 	return 0;
 }
 
+/* Whether a connect-to entry names the host and port of url. */
+static int
+mapped(const struct fr_fetcher *f, const char *url)
+{
+	CURLU *u;
+	char *host = NULL, *port = NULL;
+	int yes = 0;
+
+	if (!f->connect_to || !url || !(u = curl_url()))
+		return 0;
+	if (curl_url_set(u, CURLUPART_URL, url, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_HOST, &host, 0) == CURLUE_OK &&
+	    curl_url_get(u, CURLUPART_PORT, &port, CURLU_DEFAULT_PORT) == CURLUE_OK) {
+		for (const struct curl_slist *l = f->connect_to; l && !yes; l = l->next)
+			yes = fr_connect_to_names(l->data, host, strtol(port, NULL, 10));
+	}
+	curl_free(host);
+	curl_free(port);
+	curl_url_cleanup(u);
+	return yes;
+}
+
+/* libcurl's socket callback: every connection libcurl opens goes through
+ * here with the address it is about to connect to (after DNS, for each
+ * address it tries, for the first request and each redirect it follows),
+ * so the address policy judges what is really reached, not the name. */
+static curl_socket_t
+on_open_socket(void *ud, curlsocktype purpose, struct curl_sockaddr *a)
+{
+	struct transfer *t = ud;
+	struct fr_fetcher *f = t->f;
+	char *eff = NULL;
+	const char *why;
+
+	if (!f->allow_private && !f->via_proxy && purpose == CURLSOCKTYPE_IPCXN) {
+		curl_easy_getinfo(t->h, CURLINFO_EFFECTIVE_URL, &eff);
+		why = fr_addr_forbidden(&a->addr);
+		if (why && !mapped(f, eff ? eff : t->url)) {
+			char ip[INET6_ADDRSTRLEN] = "?";
+			unsigned port = 0;
+
+			if (a->family == AF_INET) {
+				const struct sockaddr_in *s = (const void *)&a->addr;
+
+				inet_ntop(AF_INET, &s->sin_addr, ip, sizeof(ip));
+				port = ntohs(s->sin_port);
+			} else if (a->family == AF_INET6) {
+				const struct sockaddr_in6 *s = (const void *)&a->addr;
+
+				inet_ntop(AF_INET6, &s->sin6_addr, ip, sizeof(ip));
+				port = ntohs(s->sin6_port);
+			}
+			snprintf(t->blocked, sizeof(t->blocked),
+			         "refused to connect to %s port %u: a %s address (--allow-private "
+			         "allows it)",
+			         ip, port, why);
+			return CURL_SOCKET_BAD;
+		}
+	}
+	return socket(a->family, a->socktype, a->protocol);
+}
+
 static int
 setup_handle(struct transfer *t, const struct fr_request *req)
 {
@@ -525,6 +610,8 @@ setup_handle(struct transfer *t, const struct fr_request *req)
 	curl_easy_setopt(h, CURLOPT_SHARE, f->share);
 	curl_easy_setopt(h, CURLOPT_PRIVATE, t);
 	curl_easy_setopt(h, CURLOPT_ERRORBUFFER, t->errbuf);
+	curl_easy_setopt(h, CURLOPT_OPENSOCKETFUNCTION, on_open_socket);
+	curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, t);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
@@ -835,6 +922,9 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 	} else if (rc == CURLE_OK) {
 		r->outcome = FR_NET_OTHER;
 		why = "no HTTP status";
+	} else if (t->blocked[0]) {
+		r->outcome = FR_NET_BLOCKED;
+		why = t->blocked;
 	} else if (rc == CURLE_WRITE_ERROR && t->too_large) {
 		r->outcome = FR_NET_TOO_LARGE;
 	} else if (rc == CURLE_WRITE_ERROR) {
@@ -884,13 +974,18 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 	if (r->outcome == FR_NET_HTTP_ERROR && !why) {
 		snprintf(r->err, sizeof(r->err), "%.*s: HTTP %ld", URL_IN_ERR, t->url, status);
 	} else if (r->outcome == FR_NET_HTTP_ERROR) {
-		snprintf(r->err, sizeof(r->err), "%.*s: HTTP %ld (%s)", URL_IN_ERR, t->url, status,
+		snprintf(r->err, sizeof(r->err), "%.*s: HTTP %ld (%.60s)", URL_IN_ERR, t->url, status,
 		         why);
 	} else if (r->outcome == FR_NET_TOO_LARGE) {
 		snprintf(r->err, sizeof(r->err), "%.*s: body larger than %zu bytes", URL_IN_ERR,
 		         t->url, f->max_body);
+	} else if (r->outcome == FR_NET_BLOCKED) {
+		/* The address refused may be a redirect's: name where it was going. */
+		const char *u = r->effective_url ? r->effective_url : t->url;
+
+		snprintf(r->err, sizeof(r->err), "%.90s: %.159s", u, t->blocked);
 	} else if (why) {
-		snprintf(r->err, sizeof(r->err), "%.*s: %s", URL_IN_ERR, t->url, why);
+		snprintf(r->err, sizeof(r->err), "%.*s: %.90s", URL_IN_ERR, t->url, why);
 	} else {
 		/* libcurl's message (up to CURL_ERROR_SIZE) is cut to fit beside the URL. */
 		snprintf(r->err, sizeof(r->err), "%.*s: %.90s", URL_IN_ERR, t->url,

@@ -46,6 +46,15 @@ struct fr_fetch_opts {
 	               * (a feed crawl comes back to its hosts; discovery seldom does) */
 	const char *cainfo; /* PEM file of the CA certificates to trust instead of the
 	                     * system's (a private CA, a test server); NULL: the system's */
+	/* 0 (the default): refuse to connect to loopback, private, link-local,
+	 * unique-local, multicast, unspecified and reserved addresses
+	 * (net/addrpolicy.h), judged on each address a host name resolves to,
+	 * at the first request and at every redirect; the transfer ends as
+	 * FR_NET_BLOCKED. Requests to a host:port that a connect_to entry
+	 * names are the user's choice and not judged. Through a proxy (this
+	 * option or the *_proxy environment) nothing is judged here: the proxy
+	 * connects, and its own policy applies. 1: connect anywhere. */
+	int allow_private;
 };
 
 /* Fills o with the defaults (all zero but http2 = 1). */
@@ -62,11 +71,12 @@ enum fr_net_outcome {
 	FR_NET_TOO_LARGE,    /* body over max_body (Content-Length or while streaming) */
 	FR_NET_TLS,          /* handshake or certificate failure */
 	FR_NET_REDIRECTS,    /* more than max_redirects redirects (a loop) */
+	FR_NET_BLOCKED,      /* the address is one allow_private = 0 refuses (err says which) */
 	FR_NET_OTHER         /* anything else: bad URL, unsupported scheme, protocol error */
 };
 
 /* Short name of an outcome ("ok", "not-modified", "http-error", "timeout",
- * "dns", "connect", "too-large", "tls", "redirects", "other"); static. */
+ * "dns", "connect", "too-large", "tls", "redirects", "blocked", "other"); static. */
 const char *fr_net_outcome_name(enum fr_net_outcome o);
 
 struct fr_request {

@@ -111,15 +111,20 @@ EOF
 	if [ -s "$PORTFILE" ]; then
 		PORT=$(cat "$PORTFILE")
 		NOPROXY=(env -u http_proxy -u HTTP_PROXY -u https_proxy -u HTTPS_PROXY -u all_proxy -u ALL_PROXY)
+		# Loopback is refused by default (issue 23 item 4): nothing is sent.
 		run "${NOPROXY[@]}" "$F" parse "http://127.0.0.1:$PORT/moved"
+		expect_eq "loopback refused exit" "$RC" 1
+		expect_stderr_contains "blocked"
+		expect_stderr_contains "refused to connect to 127.0.0.1 port $PORT: a loopback address"
+		run "${NOPROXY[@]}" "$F" parse --allow-private "http://127.0.0.1:$PORT/moved"
 		expect_eq "url exit" "$RC" 0
 		expect_stdout_contains '"encoding": "iso-8859-1"'
 		expect_stdout_contains '"title": "Café crème"'
-		run "${NOPROXY[@]}" "$F" parse "http://127.0.0.1:$PORT/nothing-here"
+		run "${NOPROXY[@]}" "$F" parse --allow-private "http://127.0.0.1:$PORT/nothing-here"
 		expect_eq "url 404 exit" "$RC" 1
 		expect_stderr_contains "http://127.0.0.1:$PORT/nothing-here"
 		expect_stderr_contains "http-error"
-		run "${NOPROXY[@]}" "$F" parse "http://127.0.0.1:$PORT/feeds/latin1.xml" --format tsv
+		run "${NOPROXY[@]}" "$F" parse "http://127.0.0.1:$PORT/feeds/latin1.xml" --format tsv --allow-private
 		expect_eq "url tsv exit" "$RC" 0
 		expect_stdout_contains "Naïve résumé"
 	else

@@ -183,6 +183,13 @@ handler(void *cls, struct MHD_Connection *c, const char *url, const char *method
 		return reply(c, 302, "found", 5, "Location", "/final", NULL, NULL);
 	if (strcmp(url, "/final") == 0)
 		return reply(c, 200, "final", 5, "ETag", "\"f\"", NULL, NULL);
+	if (strcmp(url, "/tolocal") == 0) {
+		/* A public-looking host sending the crawler to loopback. */
+		char loc[64];
+
+		snprintf(loc, sizeof(loc), "http://127.0.0.1:%u/final", port);
+		return reply(c, 302, "", 0, "Location", loc, NULL, NULL);
+	}
 	if (strcmp(url, "/loop") == 0)
 		return reply(c, 302, "", 0, "Location", "/loop", NULL, NULL);
 	if (strcmp(url, "/tofile") == 0)
@@ -335,6 +342,7 @@ opts(void)
 	fr_fetch_opts_init(&o);
 	o.proxy = "";
 	o.timeout_s = 10;
+	o.allow_private = 1; /* the test server is on loopback */
 	return o;
 }
 
@@ -753,6 +761,56 @@ test_connect_to_and_user_agent(void)
 	CHECK_STR(ua, "freshet-test/9 (+mailto:ops@example.org)");
 }
 
+/* The address policy (allow_private = 0): checked on the address really
+ * connected to, for the first request and for redirects libcurl follows;
+ * a host a connect-to entry names is the user's choice. */
+static void
+test_address_policy(void)
+{
+	struct fr_fetch_opts o = opts();
+	struct fr_response r;
+	char map[64], u[128];
+	const char *list[1] = {map};
+
+	o.allow_private = 0;
+	/* Straight to loopback: refused, named, nothing sent. */
+	CHECK(get("/final", &o, &r) == 0);
+	CHECK(r.outcome == FR_NET_BLOCKED && r.body == NULL && r.status == 0);
+	CHECK(strstr(r.err, "127.0.0.1") && strstr(r.err, "loopback"));
+	CHECK_STR(fr_net_outcome_name(r.outcome), "blocked");
+	fr_response_clear(&r);
+	/* A host named by connect-to reaches loopback, redirects on it too. */
+	snprintf(map, sizeof(map), "pub.freshet.test:80:127.0.0.1:%u", port);
+	o.connect_to = list;
+	o.n_connect_to = 1;
+	CHECK(fr_http_get("http://pub.freshet.test/r301", &o, &r) == 0);
+	CHECK(r.outcome == FR_NET_OK && r.redirects == 2);
+	CHECK_STR(r.body, "final");
+	fr_response_clear(&r);
+	/* Its redirect to an address no entry names is refused. */
+	CHECK(fr_http_get("http://pub.freshet.test/tolocal", &o, &r) == 0);
+	CHECK(r.outcome == FR_NET_BLOCKED && r.body == NULL);
+	CHECK(strstr(r.err, url("/final")) == r.err);
+	fr_response_clear(&r);
+	/* Another port of the named host is not named. */
+	snprintf(u, sizeof(u), "http://pub.freshet.test:%u/final", port);
+	CHECK(fr_http_get(u, &o, &r) == 0);
+	CHECK(r.outcome == FR_NET_BLOCKED || r.outcome == FR_NET_DNS);
+	fr_response_clear(&r);
+	/* allow_private lifts it. */
+	o.allow_private = 1;
+	CHECK(fr_http_get("http://pub.freshet.test/tolocal", &o, &r) == 0);
+	CHECK(r.outcome == FR_NET_OK);
+	fr_response_clear(&r);
+	/* The fetcher counts the refusal as a finished transfer. */
+	o = opts();
+	o.allow_private = 0;
+	o.max_redirects = -1;
+	CHECK(get("/r301", &o, &r) == 0);
+	CHECK(r.outcome == FR_NET_BLOCKED);
+	fr_response_clear(&r);
+}
+
 struct tally {
 	int done, ok;
 	uint64_t seen_tags;
@@ -952,6 +1010,7 @@ main(void)
 	RUN(test_timeouts);
 	RUN(test_retry_after);
 	RUN(test_connect_to_and_user_agent);
+	RUN(test_address_policy);
 	RUN(test_concurrency);
 	RUN(test_connection_reuse);
 	RUN(test_failures_without_server);
