@@ -41,12 +41,14 @@ struct csrc {
 	struct fr_store_source row;
 	uint32_t host, group;
 	int done_once;
+	int busy;       /* its fetch is under way (begun, not finished) */
 	int attempts;   /* fetches this run (--once retries transient errors) */
 	int bozo_told;  /* its ill-formedness was logged */
 	double feed_at; /* > 0: the feed request waits for this time (after robots.txt
 			 * or a redirect on the same host) */
 	double req_at;  /* when the slot's latest request went out */
 	char *hop_url;  /* following a redirect: the address asked next, else NULL */
+	int hop_robots; /* 1: hop_url is on another host, whose robots.txt is asked first */
 	int hops;       /* redirects followed in this fetch */
 	int all_permanent; /* every one of them 301 or 308 */
 	/* Forums: the learned state, and the cycle under way (its pages go
@@ -107,6 +109,12 @@ struct crawl {
 	double alive_next_s;
 	uint32_t *turn;
 	int stopping;
+	/* A fetch that ends without a response of its own (robots.txt could
+	 * not be had): the fetch log's outcome and status, and whether --once
+	 * tries again (set by deny() around its finish). */
+	const char *end_outcome;
+	long end_status;
+	int end_transient;
 	int fatal;               /* the store failed: stop */
 	char *fatal_err;
 	char errbuf[512];
@@ -276,6 +284,37 @@ hint_s(struct crawl *c, const struct fr_store_source *r)
 	return h > c->o->hint_cap_s ? c->o->hint_cap_s : h;
 }
 
+/* --once: the sources of host not fetched yet and not under way are skipped
+ * this pass (its pause ends at until, beyond FR_CRAWL_ONCE_WAIT_S), reported
+ * once, and left for the next run (their rows are not touched). */
+static void
+once_skip_host(struct crawl *c, uint32_t host, double until, double now)
+{
+	uint32_t n = 0;
+	const char *name = NULL;
+	char t[40];
+
+	for (uint32_t j = 0; j < c->n; j++) {
+		struct csrc *cj = &c->src[j];
+
+		if (cj->host != host)
+			continue;
+		if (!name)
+			name = cj->row.host ? cj->row.host : cj->row.url;
+		if (cj->done_once || cj->busy)
+			continue;
+		cj->done_once = 1;
+		c->n_done_once++;
+		c->stats.skipped++;
+		fr_sched_hold(pick(c), j, INFINITY, now);
+		n++;
+	}
+	if (n)
+		logf_(c, "host %s paused until %s (%.0f s), beyond this pass: %u sources skipped, "
+			 "left for the next run",
+		      name ? name : "?", fr_time_format(until, t, sizeof(t)), until - now, n);
+}
+
 /* Inside the store's transaction: the policy learns, the row takes the
  * source's new state. */
 static void
@@ -348,6 +387,38 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 		r->err_count++;
 		r->backoff_until_s = now + backoff_s(c, r->err_count);
 	}
+	/* A 429 or 503 pauses the whole host: until its Retry-After (capped;
+	 * a huge or far-off value is the cap), else for a backoff. The pause
+	 * is stored as this source's backoff (when longer), which a restart
+	 * reads back as the host's pause (setup()), and `sources` shows. */
+	if (res && (res->status == 429 || res->status == 503)) {
+		double until = now + backoff_s(c, 1);
+		if (c->o->retry_after && res->retry_after_at_s > 0) {
+			until = res->retry_after_at_s;
+			if (!(until <= now + c->o->retry_after_cap_s))
+				until = now + c->o->retry_after_cap_s;
+		}
+		if (until > now) {
+			char t[40];
+
+			fr_sched_hold_host(pick(c), cs->host, until);
+			if (oc->error && until > r->backoff_until_s)
+				r->backoff_until_s = until;
+			c->stats.throttled++;
+			logf_(c, "host %s answered %ld: paused for %.0f s (until %s)", r->host,
+			      res->status, until - now, fr_time_format(until, t, sizeof(t)));
+			if (c->o->once && until > now + FR_CRAWL_ONCE_WAIT_S) {
+				oc->settled = 1;
+				once_skip_host(c, cs->host, until, now);
+			}
+		}
+	}
+	/* --once waits for no hold beyond FR_CRAWL_ONCE_WAIT_S. */
+	if (c->o->once && oc->error && !oc->settled && r->backoff_until_s > now + FR_CRAWL_ONCE_WAIT_S) {
+		oc->settled = 1;
+		logf_(c, "source %lld: %s: next try in %.0f s, beyond this pass: left for the next run",
+		      (long long)r->id, r->url, r->backoff_until_s - now);
+	}
 
 	/* A permanent redirect is adopted once it has held for a few fetches. */
 	if (oc->permanent_url && strcmp(oc->permanent_url, r->url) != 0) {
@@ -383,20 +454,6 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 		r->next_due_s = 0;
 	if (c->o->once && oc->settled)
 		fr_sched_hold(pick(c), oc->i, INFINITY, now);
-	if (res && (res->status == 429 || res->status == 503)) {
-		double until = now + backoff_s(c, 1);
-		if (c->o->retry_after && res->retry_after_at_s > 0) {
-			until = res->retry_after_at_s;
-			if (until > now + c->o->retry_after_cap_s)
-				until = now + c->o->retry_after_cap_s;
-		}
-		if (until > now) {
-			fr_sched_hold_host(pick(c), cs->host, until);
-			c->stats.throttled++;
-			logf_(c, "host %s answered %ld: paused for %.0f s", r->host, res->status,
-			      until - now);
-		}
-	}
 
 	/* The learned state (into the row's own buffer when it has the size). */
 	size_t sz = fr_sched_state_size(c->sched);
@@ -459,7 +516,8 @@ group_commit(struct crawl *c)
 		return;
 	c->tx_open = 0;
 	if (fr_store_group_end(c->st, 1, e, sizeof(e)) < 0) {
-		logf_(c, "store: %u fetches not stored: %s", c->tx_fetches, e);
+		logf_(c, "store: %u fetch%s not stored (rolled back, fetched again next run): %s",
+		      c->tx_fetches, c->tx_fetches == 1 ? "" : "es", e);
 		fatal(c, e);
 	} else {
 		c->stats.new_items += c->tx_new;
@@ -557,13 +615,15 @@ commit_outcome(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr_
 	struct csrc *cs = &c->src[i];
 
 	cs->attempts++;
-	oc->settled = !oc->error || !transient(res) || cs->attempts >= ONCE_ATTEMPTS;
+	oc->settled = !oc->error || cs->attempts >= ONCE_ATTEMPTS ||
+		      (res ? !transient(res) : !(c->end_outcome && c->end_transient));
 	struct fr_store_fetch sf = {
 		.source_id = cs->row.id,
 		.time_s = now,
 		.duration_s = res ? res->elapsed_s : oc->duration_s,
-		.status = res ? res->status : 0,
+		.status = res ? res->status : c->end_outcome ? c->end_status : 0,
 		.outcome = oc->outcome_name ? oc->outcome_name
+			   : c->end_outcome ? c->end_outcome
 			   : error        ? "robots-denied"
 			   : res          ? fr_net_outcome_name(res->outcome)
 					  : "none",
@@ -588,6 +648,9 @@ commit_outcome(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr_
 		 * fetched again. The store failing is fatal to the run. */
 		logf_(c, "source %lld: %s: store: %s", (long long)cs->row.id, cs->row.url, serr);
 		fatal(c, serr);
+		/* This fetch is lost with the group's others. */
+		if (c->tx_open)
+			c->tx_fetches++;
 		group_commit(c);
 	} else if (c->tx_open) {
 		c->tx_fetches++;
@@ -669,11 +732,13 @@ finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *e
 		c->stats.ok++;
 
 	commit_outcome(c, i, &oc, res, error, now);
+	cs->busy = 0;
 	free(items);
 	fr_feed_free(feed);
 	free(cs->hop_url);
 	cs->hop_url = NULL;
 	cs->hops = 0;
+	cs->hop_robots = 0;
 }
 
 /* ---- forums: a cycle of page fetches, stored as one fetch ---------------- */
@@ -758,6 +823,7 @@ forum_finish(struct crawl *c, uint32_t i, const char *error, double now)
 		set_str(&cs->row.site_url, fr_sinfo_entry(cs->forum));
 	int ok_before = !c->fatal;
 	commit_outcome(c, i, &oc, NULL, error, now);
+	cs->busy = 0;
 	free(items);
 	/* A store failure puts the forum back as it was: its posts are not
 	 * stored, and the next run repeats the cycle. */
@@ -1071,6 +1137,8 @@ renew(struct crawl *c, uint32_t i, double now)
 	free(cs->hop_url);
 	cs->hop_url = NULL;
 	cs->hops = 0;
+	cs->hop_robots = 0;
+	cs->busy = 0;
 	struct fr_fetch f = {now, FR_FETCH_ERROR, 0, NULL, NULL};
 	fr_sched_finish(c->sched, i, &f);
 	if (c->order)
@@ -1092,6 +1160,7 @@ submit_feed(struct crawl *c, uint32_t i)
 		return submit_forum(c, i);
 
 	cs->feed_at = 0;
+	cs->hop_robots = 0;
 	cs->req_at = fr_time_now();
 	struct fr_request rq = {cs->hop_url ? cs->hop_url : cs->row.url, cs->row.etag,
 				cs->row.last_modified, (uint64_t)i << 1};
@@ -1104,18 +1173,96 @@ submit_feed(struct crawl *c, uint32_t i)
 	return 0;
 }
 
+/* Ends source i's fetch without sending it: robots.txt of the address
+ * about to be asked (the source's, or a redirect's on another host)
+ * forbids it, or could not be had. RFC 9309: a robots.txt that answered
+ * 429 or 5xx or did not answer is a temporary failure, retried after the
+ * backoff, with its real cause stored (a DNS failure, a refused
+ * connection, a TLS error, HTTP 503); only rules a server answered with
+ * are a refusal. */
 static void
 deny(struct crawl *c, uint32_t i, double now)
 {
-	char why[512];
+	struct csrc *cs = &c->src[i];
+	const char *url = cs->hop_url ? cs->hop_url : cs->row.url;
+	char why[640], reason[320], *host = fr_url_host(url);
+	const char *hn = host ? host : cs->row.host ? cs->row.host : "its host";
+	int out = FR_NET_OTHER;
+	long status = 0;
 
-	c->stats.robots_denied++;
-	snprintf(why, sizeof(why), "robots.txt of %s disallows this address",
-		 c->src[i].row.host ? c->src[i].row.host : "its host");
-	if (c->src[i].is_forum)
+	if (c->robots &&
+	    fr_robots_cache_unreachable(c->robots, url, reason, sizeof(reason), &out, &status)) {
+		struct fr_response fake;
+
+		memset(&fake, 0, sizeof(fake));
+		fake.outcome = (enum fr_net_outcome)out;
+		fake.status = status;
+		if (fake.outcome == FR_NET_BLOCKED)
+			/* The host's address is one the policy refuses. */
+			snprintf(why, sizeof(why), "%.200s: not fetched: %s", url, reason);
+		else
+			snprintf(why, sizeof(why), "robots.txt of %s could not be had (%s): not "
+				 "fetched until it can", hn, reason);
+		c->end_outcome = fr_net_outcome_name(fake.outcome);
+		c->end_status = status;
+		c->end_transient = fake.outcome != FR_NET_BLOCKED && transient(&fake);
+	} else {
+		c->stats.robots_denied++;
+		if (cs->hop_url)
+			snprintf(why, sizeof(why), "robots.txt of %s disallows %.300s (redirected there)",
+				 hn, url);
+		else
+			snprintf(why, sizeof(why), "robots.txt of %s disallows this address", hn);
+	}
+	free(host);
+	if (cs->is_forum)
 		forum_finish(c, i, why, now);
 	else
 		finish(c, i, NULL, why, now);
+	c->end_outcome = NULL;
+	c->end_status = 0;
+	c->end_transient = 0;
+}
+
+/* The next hop of a redirect to another host: that host's robots.txt is
+ * asked first (fetched when the cache has none, in the source's slot),
+ * then the hop goes out. */
+static void
+hop_start(struct crawl *c, uint32_t i, double now)
+{
+	struct csrc *cs = &c->src[i];
+	enum fr_robots_verdict v;
+	char *u, e[256];
+
+	cs->hop_robots = 0;
+	if (!c->robots) {
+		submit_feed(c, i);
+		return;
+	}
+	v = fr_robots_cache_check(c->robots, cs->hop_url, now, NULL);
+	if (v == FR_ROBOTS_DENIED) {
+		deny(c, i, now);
+		return;
+	}
+	if (v == FR_ROBOTS_PENDING) {
+		/* Another source is fetching it: asked again in a second. */
+		cs->hop_robots = 1;
+		cs->feed_at = now + 1;
+		c->deferred[c->n_deferred++] = i;
+		return;
+	}
+	if (v == FR_ROBOTS_FETCH && (u = fr_robots_url(cs->hop_url)) != NULL) {
+		struct fr_request rq = {u, NULL, NULL, (uint64_t)i << 1 | TAG_ROBOTS};
+		int ok = fr_fetchq_submit(c->fetcher, &rq, e, sizeof(e)) == 0;
+
+		free(u);
+		if (ok) {
+			cs->req_at = now;
+			cs->hop_robots = 1;
+			return;
+		}
+	}
+	submit_feed(c, i);
 }
 
 /* Starts source i's fetch at now (the scheduler chose it). Returns 0, -1
@@ -1151,6 +1298,7 @@ start(struct crawl *c, uint32_t i, double now)
 	}
 	/* The turn passes only with a fetch that starts (see pass()). */
 	c->turn[cs->group]++;
+	cs->busy = 1;
 	fr_sched_begin(c->sched, i, now);
 	if (c->order)
 		fr_sched_begin(c->order, i, now);
@@ -1205,10 +1353,11 @@ follow(struct crawl *c, uint32_t i, const struct fr_response *res, double now)
 		cs->feed_at = cs->req_at + slack(c->hosts[cs->host].gap_s);
 		c->deferred[c->n_deferred++] = i;
 	} else {
-		/* Another host: asked at once (its own sources' gaps are not
-		 * tracked across this chain; see docs/crawl.md). */
+		/* Another host: its robots.txt first, then the hop, at once
+		 * (its own sources' gaps are not tracked across this chain;
+		 * see docs/crawl.md). */
 		if (renew(c, i, now) == 0)
-			submit_feed(c, i);
+			hop_start(c, i, now);
 	}
 	return 1;
 }
@@ -1238,11 +1387,15 @@ on_done(void *arg, const struct fr_response *res)
 		enum fr_robots_verdict v;
 		double cd = -1;
 
+		int hop = cs->hop_robots && cs->hop_url;
+		const char *ru = hop ? cs->hop_url : cs->row.url;
+
 		c->stats.robots_fetches++;
-		fr_robots_cache_put_response(c->robots, cs->row.url, res, now);
-		v = fr_robots_cache_check(c->robots, cs->row.url, now, &cd);
-		if (cd >= 0)
+		fr_robots_cache_put_response(c->robots, ru, res, now);
+		v = fr_robots_cache_check(c->robots, ru, now, &cd);
+		if (cd >= 0 && !hop)
 			take_crawl_delay(c, cs->host, cd);
+		cs->hop_robots = 0;
 		if (v == FR_ROBOTS_DENIED) {
 			deny(c, i, now);
 		} else {
@@ -1478,8 +1631,13 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 			goto out;
 	}
 	load_context(c);
-	/* Learned state and holds from earlier runs. */
+	/* Learned state and holds from earlier runs: a source's backoff, and
+	 * its host's pause when the source's last answer was a 429 or 503
+	 * (learn() stores the pause as that source's backoff). */
 	size_t restored = 0;
+	double *paused = calloc(c->n_hosts, sizeof(*paused));
+	if (!paused)
+		goto oom;
 	for (uint32_t i = 0; i < c->n; i++) {
 		struct fr_store_source *r = &c->src[i].row;
 
@@ -1488,9 +1646,44 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 			restored++;
 		if (r->backoff_until_s > now)
 			fr_sched_hold(pick(c), i, r->backoff_until_s, now);
+		if (r->backoff_until_s > now && r->err_count > 0 &&
+		    (r->last_status == 429 || r->last_status == 503) &&
+		    r->backoff_until_s > paused[c->src[i].host])
+			paused[c->src[i].host] = r->backoff_until_s;
 	}
 	if (restored)
 		logf_(c, "restored the learned state of %zu of %u sources", restored, c->n);
+	for (uint32_t h = 0; h < c->n_hosts; h++) {
+		char t[40];
+
+		if (!(paused[h] > now))
+			continue;
+		fr_sched_hold_host(pick(c), h, paused[h]);
+		if (o->once && paused[h] > now + FR_CRAWL_ONCE_WAIT_S)
+			once_skip_host(c, h, paused[h], now);
+		else
+			logf_(c, "host %s paused until %s (%.0f s), as a 429 or 503 asked",
+			      fr_strmap_name(hosts, h), fr_time_format(paused[h], t, sizeof(t)),
+			      paused[h] - now);
+	}
+	free(paused);
+	/* --once waits for no source's backoff beyond FR_CRAWL_ONCE_WAIT_S. */
+	for (uint32_t i = 0; o->once && i < c->n; i++) {
+		struct csrc *cs = &c->src[i];
+		char t[40];
+
+		if (cs->done_once || !(cs->row.backoff_until_s > now + FR_CRAWL_ONCE_WAIT_S))
+			continue;
+		cs->done_once = 1;
+		c->n_done_once++;
+		c->stats.skipped++;
+		fr_sched_hold(pick(c), i, INFINITY, now);
+		logf_(c, "source %lld: %s: in error backoff until %s (%.0f s), beyond this pass: "
+			 "skipped, left for the next run",
+		      (long long)cs->row.id, cs->row.url,
+		      fr_time_format(cs->row.backoff_until_s, t, sizeof(t)),
+		      cs->row.backoff_until_s - now);
+	}
 	/* Redirects are followed by the loop (follow()), hop by hop. */
 	struct fr_fetch_opts fo = o->fetch;
 	c->max_hops = fo.max_redirects > 0 ? fo.max_redirects : fo.max_redirects < 0 ? 0 : 5;
@@ -1500,8 +1693,13 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	    fr_fetchq_new(&c->fetcher, fetcher, fetch_room(c), err, errlen) < 0)
 		goto out;
 	if (o->robots) {
-		struct fr_robots_cache_opts ro = {.ttl_s = o->robots_ttl_s,
-						  .max_crawl_delay_s = o->max_crawl_delay_s};
+		/* An unreachable robots.txt is asked again when the error
+		 * backoff would retry the source (at most every 10 minutes). */
+		struct fr_robots_cache_opts ro = {
+		    .ttl_s = o->robots_ttl_s,
+		    .max_crawl_delay_s = o->max_crawl_delay_s,
+		    .retry_s = o->backoff_base_s > 0 && o->backoff_base_s < 600 ? o->backoff_base_s
+										 : 600};
 		const char *ua = o->fetch.user_agent ? o->fetch.user_agent : "freshet";
 		if (fr_robots_cache_new(&c->robots, ua, &ro, err, errlen) < 0)
 			goto out;
@@ -1577,7 +1775,18 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 			group_commit(c);
 		if (!o->once && now >= c->alive_next_s)
 			heartbeat(c, now);
-		if (!stopping && ((o->stop && *o->stop) || now >= end || c->fatal ||
+		if (now >= end && !c->fatal) {
+			/* The duration is up: transfers still in flight are aborted
+			 * (fr_fetchq_stop below), nothing of them is stored, and their
+			 * sources are fetched again next run. */
+			c->stats.aborted = in_flight(c);
+			if (c->stats.aborted)
+				logf_(c, "duration reached: %llu transfers in flight aborted, fetched "
+					 "again next run",
+				      (unsigned long long)c->stats.aborted);
+			break;
+		}
+		if (!stopping && ((o->stop && *o->stop) || c->fatal ||
 				  (o->once && c->n_done_once >= c->n))) {
 			stopping = 1;
 			c->stopping = 1;
@@ -1595,6 +1804,10 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 				c->deferred[k] = c->deferred[--c->n_deferred];
 				if (renew(c, j, now) != 0)
 					continue;
+				if (c->src[j].hop_robots) {
+					hop_start(c, j, now);
+					continue;
+				}
 				fr_sched_host_request(pick(c), j, now);
 				submit_feed(c, j);
 			} else {
@@ -1622,6 +1835,8 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		double wait = isfinite(wake) ? wake - now : 1;
 		if (wait > 1)
 			wait = 1;
+		if (end - now < wait)
+			wait = end - now;
 		if (c->tx_open && c->tx_since + o->commit_interval_s - now < wait)
 			wait = c->tx_since + o->commit_interval_s - now;
 		if (wait < 0.001)

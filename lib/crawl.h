@@ -16,6 +16,11 @@
 
 struct fr_store;
 
+/* --once waits at most this long for a source's hold (its host paused by
+ * Retry-After, its error backoff) to end; a source held longer is skipped,
+ * reported, and left for the next run. */
+#define FR_CRAWL_ONCE_WAIT_S 300.0
+
 /* What a run did so far (also the final figures). */
 struct fr_crawl_stats {
 	uint64_t fetches;       /* feed fetches finished */
@@ -23,6 +28,10 @@ struct fr_crawl_stats {
 	uint64_t new_items, updated_items;
 	uint64_t robots_fetches, robots_denied;
 	uint64_t throttled;     /* 429/503 answers (the host was paused) */
+	uint64_t skipped;       /* --once: sources not fetched this pass, their host paused or
+				 * their error backoff running beyond FR_CRAWL_ONCE_WAIT_S */
+	uint64_t aborted;       /* transfers in flight at the end of --duration, aborted
+				 * (their sources are fetched again next run) */
 	uint64_t bytes;         /* on the wire */
 	uint64_t with_delay;    /* new items with a publication time in the run */
 	double delay_sum_s;     /* sum of (first seen - published) over those */
@@ -78,7 +87,9 @@ struct fr_crawl_opts {
 	/* This worker's name in the store's leases (fr_store_claim), unique
 	 * among the workers sharing a store; NULL: "HOST:PID". */
 	const char *worker;
-	double duration_s;           /* return after this long (0: until stopped) */
+	double duration_s;           /* return after this long (0: until stopped): transfers
+				      * still in flight then are aborted, not stored, and
+				      * fetched again next run */
 	uint64_t seed;               /* jitter of the backoff */
 	struct fr_fetch_opts fetch;  /* timeouts, User-Agent, connect-to, ... */
 	/* Set (e.g. by a signal handler) to stop: no new fetch starts, the

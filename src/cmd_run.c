@@ -36,8 +36,11 @@ static const char USAGE[] =
     "  --db PATH            the store (default $FRESHET_DB, else ./freshet.db)\n"
     "  --worker NAME        this worker's name when several share a PostgreSQL store\n"
     "                       (each claims a source before fetching it; default HOST:PID)\n"
-    "  --once               fetch every source once (politely), then exit\n"
-    "  --duration T         stop after T (e.g. 90s, 10m, 2h; default: run until stopped)\n"
+    "  --once               fetch every source once (politely), then exit; a source whose\n"
+    "                       host is paused (Retry-After) or whose error backoff runs\n"
+    "                       more than 5 minutes on is skipped and reported\n"
+    "  --duration T         stop after T (e.g. 90s, 10m, 2h; default: run until stopped);\n"
+    "                       transfers still in flight then are aborted, fetched next run\n"
     "  --policy SPEC        scheduling policy, as in 'freshet simulate' (default freshet)\n"
     "  --budget N/W         the default group's budget, e.g. 600/10m (default: one fetch\n"
     "                       per source per 30 minutes on average)\n"
@@ -74,7 +77,11 @@ static const char USAGE[] =
     "  --quiet              no status line, only errors\n"
     "  --help               show this help\n"
     "\n"
-    "Options may also come from the config file (see docs/freshet.md).\n";
+    "Options may also come from the config file (see docs/freshet.md).\n"
+    "\n"
+    "Exit status: 0 when something was fetched (or nothing was due), 1 when every\n"
+    "fetch tried failed or was skipped, or the run could not go on (the store\n"
+    "failing), 2 bad usage.\n";
 
 static volatile sig_atomic_t stop_flag;
 
@@ -364,14 +371,25 @@ cmd_run(int argc, char **argv)
 		return EXIT_FAIL;
 	}
 	char a1[32], a2[32];
-	printf("fetched %s times from %zu sources in %.1f s: %llu ok, %llu not modified, "
-	       "%llu errors; %s new items",
-	       fmt_count(stats.fetches, a1, sizeof(a1)), stats.sources, stats.now_s - stats.started_s,
+	printf("%s fetch%s of %zu source%s in %.1f s: %llu ok, %llu not modified, "
+	       "%llu error%s; %s new item%s",
+	       fmt_count(stats.fetches, a1, sizeof(a1)), stats.fetches == 1 ? "" : "es",
+	       stats.sources, stats.sources == 1 ? "" : "s", stats.now_s - stats.started_s,
 	       (unsigned long long)stats.ok, (unsigned long long)stats.not_modified,
-	       (unsigned long long)stats.errors, fmt_count(stats.new_items, a2, sizeof(a2)));
+	       (unsigned long long)stats.errors, stats.errors == 1 ? "" : "s",
+	       fmt_count(stats.new_items, a2, sizeof(a2)), stats.new_items == 1 ? "" : "s");
 	if (stats.with_delay)
 		printf(", found %.1f s after publication on average",
 		       stats.delay_sum_s / (double)stats.with_delay);
+	if (stats.skipped)
+		printf("; %llu skipped (host paused or backoff beyond this pass)",
+		       (unsigned long long)stats.skipped);
+	if (stats.aborted)
+		printf("; %llu aborted at the end of --duration", (unsigned long long)stats.aborted);
+	/* Exit 1 when something was tried and nothing could be fetched. */
+	int none = stats.ok + stats.not_modified == 0 && (stats.fetches > 0 || stats.skipped > 0);
+	if (none)
+		printf("; nothing could be fetched");
 	printf("\n");
-	return EXIT_OK;
+	return none ? EXIT_FAIL : EXIT_OK;
 }

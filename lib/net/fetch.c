@@ -930,6 +930,11 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 	} else if (rc == CURLE_WRITE_ERROR) {
 		r->outcome = FR_NET_OTHER;
 		why = "out of memory for the body";
+	} else if (rc == CURLE_OUT_OF_MEMORY && t->len == 0) {
+		/* libcurl refuses a header line over its limit (CURL_MAX_HTTP_HEADER,
+		 * 100 KiB) with this code: a hostile server, not our memory. */
+		r->outcome = FR_NET_OTHER;
+		why = "a response header line over libcurl's 100 KiB limit (or out of memory)";
 	} else {
 		r->outcome = outcome_of(rc);
 	}

@@ -8,6 +8,7 @@
 
 #include <curl/curl.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -589,6 +590,9 @@ struct entry {
 	double pending_until_s;     /* a FETCH handed out and not answered; -1 none */
 	int good;                   /* rules came from a reachable answer (not a stand-in) */
 	double unreachable_since_s; /* first failure of the current run of them; -1 none */
+	char *why;                  /* the last failure's reason, or NULL */
+	int why_outcome;            /* its enum fr_net_outcome */
+	long why_status;            /* its HTTP status, 0 none */
 };
 
 struct fr_robots_cache {
@@ -648,6 +652,7 @@ static void
 entry_free(struct entry *e)
 {
 	fr_robots_free(e->rules);
+	free(e->why);
 	free(e->key);
 	free(e);
 }
@@ -878,8 +883,69 @@ fr_robots_cache_put(struct fr_robots_cache *c, const char *url, long status, con
 }
 
 int
+fr_robots_cache_unreachable(struct fr_robots_cache *c, const char *url, char *why,
+                            size_t whylen, int *outcome, long *status)
+{
+	char *key = origin_of(url, 1);
+	struct entry *e;
+
+	if (!key)
+		return 0;
+	e = find(c, key, fnv1a(key));
+	free(key);
+	if (!e || !e->rules || e->good || e->unreachable_since_s < 0)
+		return 0;
+	if (why && whylen)
+		snprintf(why, whylen, "%s", e->why ? e->why : "no answer");
+	if (outcome)
+		*outcome = e->why_outcome;
+	if (status)
+		*status = e->why_status;
+	return 1;
+}
+
+static int put_response(struct fr_robots_cache *c, const char *url,
+                        const struct fr_response *res, double now_s);
+
+/* Keeps why a fetch of url's robots.txt failed (for
+ * fr_robots_cache_unreachable). */
+static void
+note_failure(struct fr_robots_cache *c, const char *url, const struct fr_response *res)
+{
+	char *key = origin_of(url, 1);
+	struct entry *e = key ? find(c, key, fnv1a(key)) : NULL;
+	char buf[320];
+
+	free(key);
+	if (!e)
+		return;
+	if (res->outcome == FR_NET_HTTP_ERROR || (res->outcome == FR_NET_OK && res->status > 0))
+		snprintf(buf, sizeof(buf), "robots.txt answered HTTP %ld", res->status);
+	else if (res->outcome == FR_NET_OK)
+		snprintf(buf, sizeof(buf), "robots.txt did not come whole");
+	else
+		snprintf(buf, sizeof(buf), "%s", res->err[0] ? res->err
+		                                             : fr_net_outcome_name(res->outcome));
+	free(e->why);
+	e->why = strdup(buf);
+	e->why_outcome = (int)res->outcome;
+	e->why_status = res->status;
+}
+
+int
 fr_robots_cache_put_response(struct fr_robots_cache *c, const char *url,
                              const struct fr_response *res, double now_s)
+{
+	int rc = put_response(c, url, res, now_s);
+
+	if (rc == 0)
+		note_failure(c, url, res);
+	return rc;
+}
+
+static int
+put_response(struct fr_robots_cache *c, const char *url, const struct fr_response *res,
+             double now_s)
 {
 	if (res->outcome == FR_NET_NOT_MODIFIED) {
 		char *key = origin_of(url, 1);

@@ -116,6 +116,16 @@ int fr_robots_cache_put(struct fr_robots_cache *c, const char *url, long status,
 int fr_robots_cache_put_response(struct fr_robots_cache *c, const char *url,
                                  const struct fr_response *res, double now_s);
 
+/* Whether the rules in force for url's origin are a stand-in for a
+ * robots.txt that could not be had (429, 5xx, no answer: everything is
+ * disallowed until it can, RFC 9309 2.3.1.3), rather than rules a server
+ * answered with. Returns 1 and fills what is given (each may be NULL): why,
+ * the last failure's reason (the fetcher's message, or "HTTP 503"),
+ * *outcome (its enum fr_net_outcome) and *status (its HTTP status, or 0);
+ * else 0. */
+int fr_robots_cache_unreachable(struct fr_robots_cache *c, const char *url, char *why,
+                                size_t whylen, int *outcome, long *status);
+
 /* Entries held (for tests and stats). */
 size_t fr_robots_cache_len(const struct fr_robots_cache *c);
 

@@ -29,7 +29,7 @@ start_server srv "${SRV[@]}"
 # The live crawl while the world's clock runs, then one pass after it stopped.
 expect_exit 0 "$F" run --db "$DB" --connect-to "::127.0.0.1:$PORT" --duration "$LIVE" \
 	--budget 80/1s --backoff 2s/20s --timeout 10
-expect_stdout_matches '^fetched [0-9,]+ times from 100[0-9] sources'
+expect_stdout_matches '^[0-9,]+ fetches of 100[0-9] sources'
 cp "$ERR" "$WORK/run1.err"
 sleep 1
 expect_exit 0 "$F" run --db "$DB" --connect-to "::127.0.0.1:$PORT" --once --timeout 10 \

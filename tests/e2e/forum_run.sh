@@ -30,9 +30,9 @@ for k in 0 1 2 3; do CT="$CT --connect-to forum$k.test:80:127.0.0.1:$PORT"; done
 # ---- cycle 1: phase 1 ----
 run "$F" run --db "$DB" --once --gap 0 $CT
 expect_eq "run 1 exits 0" "$RC" 0
-expect_stdout_contains "from 5 sources"
+expect_stdout_contains "of 5 sources"
 expect_stdout_contains "4 ok"
-expect_stdout_contains "1 errors"
+expect_stdout_contains "1 error;"
 expect_stderr_contains "http://nosuch.test/forum/: no page of the forum could be read (last status 404)"
 
 expect_exit 0 "$F" sources --db "$DB" --format jsonl

@@ -59,7 +59,7 @@ for db in "$LITE" "$PG"; do
 	expect_exit 0 "$F" add --db "$db" --opml "$WORK/feeds.opml"
 	expect_stderr_contains "added 120, already present 0"
 	expect_exit 0 "$F" "${RUN[@]}" --db "$db"
-	expect_stdout_matches "^fetched 120 times from 120 sources"
+	expect_stdout_matches "^120 fetches of 120 sources"
 done
 ids "$LITE" >"$WORK/lite.ids"
 ids "$PG" >"$WORK/pg.ids"
@@ -113,8 +113,8 @@ expect_eq "worker 2 exits 0 ($(head -c 300 "$WORK/w2.err"))" "$rc2" 0
 ids "$PG2" >"$WORK/two.ids"
 expect_eq "two workers: no item twice" "$(uniq -d "$WORK/two.ids" | wc -l)" 0
 expect_same_file "two workers: the same items as one" "$WORK/lite.ids" "$WORK/two.ids"
-n1=$(sed -n 's/^fetched \([0-9,]*\) times.*/\1/p' "$WORK/w1.out" | tr -d ,)
-n2=$(sed -n 's/^fetched \([0-9,]*\) times.*/\1/p' "$WORK/w2.out" | tr -d ,)
+n1=$(sed -n 's/^\([0-9,]*\) fetch.*/\1/p' "$WORK/w1.out" | tr -d ,)
+n2=$(sed -n 's/^\([0-9,]*\) fetch.*/\1/p' "$WORK/w2.out" | tr -d ,)
 e2e_say "two workers --once: fetches ${n1:-?} + ${n2:-?}"
 expect_eq "two workers: each source fetched once in all" "$((${n1:-0} + ${n2:-0}))" 120
 expect_eq "two workers: every fetch logged" \

@@ -1,0 +1,141 @@
+#!/usr/bin/env python3
+"""hostile_server.py - the hostile loopback web of e2e/hostile.sh.
+
+One threaded HTTP server on 127.0.0.1 whose answers depend on the Host
+header (each host is sent here by its own --connect-to entry), and a second
+listener, the "forbidden" port, that no --connect-to names: any request
+reaching it is an SSRF the crawler let through, and is logged.
+
+usage: hostile_server.py PORTFILE LOG
+  writes "PORT FPORT STALLPORT CLOSEDPORT" to PORTFILE once listening; LOG
+  gets one line per request: "time<TAB>host<TAB>path<TAB>status".
+  STALLPORT accepts connections and never answers; CLOSEDPORT was bound
+  and closed (connections to it are refused).
+"""
+import os
+import socket
+import sys
+import threading
+import time
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+PORTFILE, LOG = sys.argv[1], sys.argv[2]
+lock = threading.Lock()
+FPORT = 0
+
+
+def log(host, path, status):
+    with lock:
+        with open(LOG, "a") as f:
+            f.write("%.3f\t%s\t%s\t%s\n" % (time.time(), host, path, status))
+
+
+def rss(host, n):
+    items = "".join(
+        "<item><title>%s item %d</title><link>http://%s/i/%d</link>"
+        "<guid>http://%s/i/%d</guid><pubDate>Mon, 02 Jan 2023 10:%02d:00 GMT</pubDate></item>"
+        % (host, k, host, k, host, k, k)
+        for k in range(n)
+    )
+    return (
+        '<?xml version="1.0"?><rss version="2.0"><channel><title>%s</title>'
+        "<link>http://%s/</link>%s</channel></rss>" % (host, host, items)
+    ).encode()
+
+
+class H(BaseHTTPRequestHandler):
+    protocol_version = "HTTP/1.1"
+
+    def send(self, status, body=b"", headers=()):
+        self.send_response(status)
+        for k, v in headers:
+            self.send_header(k, v)
+        self.send_header("Content-Length", str(len(body)))
+        self.end_headers()
+        self.wfile.write(body)
+        log(self.host, self.path, status)
+
+    def do_GET(self):
+        self.host = (self.headers.get("Host") or "").split(":")[0]
+        h, p = self.host, self.path
+        if self.server.server_address[1] == FPORT:
+            return self.send(200, b"internal secret\n")
+        if p == "/robots.txt":
+            if h == "robots5xx.test":
+                return self.send(503, b"down\n")
+            if h == "denied.test":
+                return self.send(200, b"User-agent: *\nDisallow: /\n")
+            return self.send(404, b"no robots\n")  # RFC 9309: 4xx allows all
+        if h.startswith("good") and p.startswith("/feed"):
+            return self.send(200, rss(h + p, 3), [("Content-Type", "application/rss+xml")])
+        if h == "evil.test" and p == "/feed":  # SSRF through a redirect
+            return self.send(302, b"", [("Location", "http://127.0.0.1:%d/secret" % FPORT)])
+        if h == "evil.test" and p == "/feed2":
+            return self.send(302, b"", [("Location", "http://localhost:%d/secret" % FPORT)])
+        if h == "redir.test":  # a redirect to a host whose robots.txt forbids it
+            return self.send(302, b"", [("Location", "http://denied.test/feed")])
+        if h == "denied.test":
+            return self.send(200, rss(h, 1), [("Content-Type", "application/rss+xml")])
+        if h == "robots5xx.test":
+            return self.send(200, rss(h, 1), [("Content-Type", "application/rss+xml")])
+        if h == "ra1.test":  # Retry-After far beyond any cap
+            return self.send(429, b"slow down\n", [("Retry-After", "99999999")])
+        if h == "ra2.test":
+            return self.send(503, b"busy\n", [("Retry-After", "9" * 27)])
+        if h == "ra3.test":
+            return self.send(429, b"", [("Retry-After", "Fri, 31 Dec 9999 23:59:59 GMT")])
+        if h == "hdr.test":  # a 1 MiB header line
+            self.send_response(200)
+            self.send_header("X-Big", "a" * (1 << 20))
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            log(h, p, 200)
+            return
+        if h == "slow.test":  # dribbles a body for a minute
+            self.send_response(200)
+            self.send_header("Content-Type", "application/rss+xml")
+            self.send_header("Content-Length", "100000")
+            self.end_headers()
+            log(h, p, 200)
+            try:
+                for _ in range(600):
+                    self.wfile.write(b" " * 20)
+                    self.wfile.flush()
+                    time.sleep(0.1)
+            except OSError:
+                pass
+            return
+        return self.send(404, b"nothing here\n")
+
+    def log_message(self, *a):
+        pass
+
+
+class S(ThreadingHTTPServer):
+    daemon_threads = True
+    allow_reuse_address = True
+
+
+def stall_loop(sock):
+    held = []
+    while True:
+        c, _ = sock.accept()
+        held.append(c)  # never answered, never closed
+
+
+main = S(("127.0.0.1", 0), H)
+forbidden = S(("127.0.0.1", 0), H)
+FPORT = forbidden.server_address[1]
+stall = socket.socket()
+stall.bind(("127.0.0.1", 0))
+stall.listen(64)
+closed = socket.socket()
+closed.bind(("127.0.0.1", 0))
+closed_port = closed.getsockname()[1]
+closed.close()
+threading.Thread(target=forbidden.serve_forever, daemon=True).start()
+threading.Thread(target=stall_loop, args=(stall,), daemon=True).start()
+with open(PORTFILE + ".tmp", "w") as f:
+    f.write("%d %d %d %d\n" % (main.server_address[1], FPORT, stall.getsockname()[1], closed_port))
+os.rename(PORTFILE + ".tmp", PORTFILE)
+main.serve_forever()
