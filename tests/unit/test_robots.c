@@ -7,6 +7,7 @@
 
 #include "test.h"
 
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -392,6 +393,54 @@ test_cache_put_response(void)
 	fr_robots_cache_free(c);
 }
 
+/* Stand-in rules for a robots.txt that could not be had are told apart
+ * from a server's own, with the failure's cause (issue 23 item 5). */
+static void
+test_cache_unreachable_cause(void)
+{
+	struct fr_robots_cache *c;
+	struct fr_response res;
+	char why[256];
+	int out = -1;
+	long st = -1;
+	const double t0 = 1e9;
+
+	CHECK(fr_robots_cache_new(&c, "freshet", NULL, NULL, 0) == 0);
+	memset(&res, 0, sizeof(res));
+	/* A DNS failure: denied, its message kept. */
+	res.outcome = FR_NET_DNS;
+	snprintf(res.err, sizeof(res.err), "http://d.test/robots.txt: Could not resolve host: d.test");
+	CHECK(fr_robots_cache_put_response(c, "http://d.test/robots.txt", &res, t0) == 0);
+	CHECK(fr_robots_cache_check(c, "http://d.test/feed", t0, NULL) == FR_ROBOTS_DENIED);
+	CHECK(fr_robots_cache_unreachable(c, "http://d.test/feed", why, sizeof(why), &out, &st) == 1);
+	CHECK_STR(why, "http://d.test/robots.txt: Could not resolve host: d.test");
+	CHECK(out == FR_NET_DNS && st == 0);
+	/* A 503: denied, named by its status. */
+	memset(&res, 0, sizeof(res));
+	res.outcome = FR_NET_HTTP_ERROR;
+	res.status = 503;
+	CHECK(fr_robots_cache_put_response(c, "http://e.test/robots.txt", &res, t0) == 0);
+	CHECK(fr_robots_cache_check(c, "http://e.test/feed", t0, NULL) == FR_ROBOTS_DENIED);
+	CHECK(fr_robots_cache_unreachable(c, "http://e.test/x", why, sizeof(why), &out, &st) == 1);
+	CHECK_STR(why, "robots.txt answered HTTP 503");
+	CHECK(out == FR_NET_HTTP_ERROR && st == 503);
+	/* Rules a server answered with are no stand-in; nor is a 404 (allow all). */
+	CHECK(fr_robots_cache_put(c, "http://f.test/", 200, BODY, strlen(BODY), t0) == 0);
+	CHECK(fr_robots_cache_check(c, "http://f.test/private", t0, NULL) == FR_ROBOTS_DENIED);
+	CHECK(fr_robots_cache_unreachable(c, "http://f.test/private", why, sizeof(why), NULL,
+	                                  NULL) == 0);
+	res.status = 404;
+	CHECK(fr_robots_cache_put_response(c, "http://g.test/robots.txt", &res, t0) == 0);
+	CHECK(fr_robots_cache_unreachable(c, "http://g.test/", NULL, 0, NULL, NULL) == 0);
+	/* Unreachable with a good copy: the copy's rules serve, not a stand-in. */
+	res.status = 503;
+	CHECK(fr_robots_cache_put_response(c, "http://f.test/robots.txt", &res, t0 + 90000) == 0);
+	CHECK(fr_robots_cache_unreachable(c, "http://f.test/private", NULL, 0, NULL, NULL) == 0);
+	/* An origin never asked about. */
+	CHECK(fr_robots_cache_unreachable(c, "http://h.test/", NULL, 0, NULL, NULL) == 0);
+	fr_robots_cache_free(c);
+}
+
 static void
 test_cache_eviction(void)
 {
@@ -435,6 +484,7 @@ main(void)
 	RUN(test_cache_fetch_once_then_rules);
 	RUN(test_cache_unreachable);
 	RUN(test_cache_put_response);
+	RUN(test_cache_unreachable_cause);
 	RUN(test_cache_eviction);
 	return TEST_DONE();
 }
