@@ -605,31 +605,96 @@ fs_ctx_save(const void *ctx, void *buf, size_t cap)
 	return sizeof(l);
 }
 
+/* Puts learned state l into the context. */
+static void
+fs_apply(struct fs_ctx *c, const struct fs_learned *l)
+{
+	c->pop = l->pop;
+	c->em_items = l->em_items;
+	c->em_short = l->em_short;
+	c->em_follow = l->em_follow;
+	c->em_lag = l->em_lag;
+	c->follow_share = l->follow_share;
+	c->log_rate_mean = l->log_rate_mean;
+	c->log_rate_n = l->log_rate_n;
+	c->burst_tau_s = l->burst_tau_s;
+	memcpy(c->hz_obs, l->hz_obs, sizeof(l->hz_obs));
+	memcpy(c->hz_pred, l->hz_pred, sizeof(l->hz_pred));
+	c->hz_at_s = l->hz_at_s;
+	for (int k = 0; k < HZ_CLASSES; k++)
+		hz_refit(c, k); /* the factors follow from the counts */
+}
+
+/* Whether a source learning under the context keeps finite answers: a few
+ * fetches, each followed by urgency and due. Changes the context (its
+ * learning); the caller puts it back. */
+static int
+fs_probe(struct fs_ctx *c)
+{
+	union {
+		struct fs_state st;
+		unsigned char b[256];
+	} u;
+	double now = c->pop.at_s > 0 && c->pop.at_s < 1e11 ? c->pop.at_s : 1.7e9;
+
+	memset(&u, 0, sizeof(u));
+	fs_init(c, &u.st, 0, now);
+	for (int i = 0; i < 6; i++) {
+		double pub[3] = {0, 0, NAN};
+		struct fr_fetch f = {0};
+
+		now += 3600.0 * (i + 1);
+		pub[0] = now - 600;
+		pub[1] = now - 1800;
+		f.now_s = now;
+		f.status = i % 3 == 0 ? FR_FETCH_OK : i % 3 == 1 ? FR_FETCH_NOT_MODIFIED : FR_FETCH_ERROR;
+		f.n_items = f.status == FR_FETCH_OK ? 3 : 0;
+		f.published_s = pub;
+		fs_fetched(c, &u.st, &f);
+		double r[24];
+
+		if (isnan(fs_urgency(c, &u.st, now + 60)) || isnan(fs_due(c, &u.st, now, 100)) ||
+		    isnan(fs_rate(c, &u.st, now)))
+			return -1;
+		fs_rhythm(c, &u.st, r);
+		for (int h = 0; h < 24; h++)
+			if (isnan(r[h]))
+				return -1;
+	}
+	return 0;
+}
+
+_Static_assert((sizeof(struct fs_learned) - 2 * sizeof(uint32_t)) % sizeof(double) == 0,
+               "fs_learned: doubles after its two header words");
+
+/* A saved context is outside data (the store's file): every value must be
+ * finite, and a source learning under it must keep finite answers (values
+ * such as 1e93 are finite and still overflow); else the context stays as it
+ * was. */
 static int
 fs_ctx_load(void *ctx, const void *buf, size_t len)
 {
 	struct fs_ctx *c = ctx;
-	struct fs_learned l;
+	struct fs_learned l, old;
+	const double *d;
 
 	if (len != sizeof(l))
 		return -1;
 	memcpy(&l, buf, sizeof(l));
 	if (l.magic != FS_LEARNED_MAGIC || l.size != sizeof(l))
 		return -1;
-	c->pop = l.pop;
-	c->em_items = l.em_items;
-	c->em_short = l.em_short;
-	c->em_follow = l.em_follow;
-	c->em_lag = l.em_lag;
-	c->follow_share = l.follow_share;
-	c->log_rate_mean = l.log_rate_mean;
-	c->log_rate_n = l.log_rate_n;
-	c->burst_tau_s = l.burst_tau_s;
-	memcpy(c->hz_obs, l.hz_obs, sizeof(l.hz_obs));
-	memcpy(c->hz_pred, l.hz_pred, sizeof(l.hz_pred));
-	c->hz_at_s = l.hz_at_s;
-	for (int k = 0; k < HZ_CLASSES; k++)
-		hz_refit(c, k); /* the factors follow from the counts */
+	/* after the two 32-bit words the record is doubles only */
+	d = (const double *)((const char *)&l + 2 * sizeof(uint32_t));
+	for (size_t i = 0; i < (sizeof(l) - 2 * sizeof(uint32_t)) / sizeof(double); i++)
+		if (!isfinite(d[i]) || fabs(d[i]) > 1e15)
+			return -1;
+	fs_ctx_save(c, &old, sizeof(old));
+	fs_apply(c, &l);
+	if (fs_probe(c) != 0) {
+		fs_apply(c, &old);
+		return -1;
+	}
+	fs_apply(c, &l); /* the probe's learning undone */
 	return 0;
 }
 
