@@ -565,12 +565,15 @@ html_entity_ref(const char *s, size_t n)
 	return d ? d->value : 0;
 }
 
-/* Whether buf[j] lies in a comment, CDATA section or PI; *pos and
- * *skip_until carry the scan between calls (j only grows). */
+/* Whether buf[j] lies in a comment, CDATA section, PI or the DOCTYPE;
+ * *pos and *skip_until carry the scan between calls (j only grows). */
 static int
-in_construct(const char *buf, size_t len, size_t j, size_t *pos, size_t *skip_until)
+in_construct(const char *buf, size_t len, size_t j, size_t *pos, size_t *skip_until,
+             size_t dt_start, size_t dt_end)
 {
 	if (j < *skip_until)
+		return 1;
+	if (j >= dt_start && j < dt_end)
 		return 1;
 	while (*pos < j) {
 		const char *lt = memchr(buf + *pos, '<', j - *pos);
@@ -581,7 +584,7 @@ in_construct(const char *buf, size_t len, size_t j, size_t *pos, size_t *skip_un
 			break;
 		}
 		k = (size_t)(lt - buf);
-		end = construct_end(buf, len, k);
+		end = k == dt_start ? dt_end : construct_end(buf, len, k);
 		if (!end) {
 			*pos = k + 1;
 			continue;
@@ -595,64 +598,281 @@ in_construct(const char *buf, size_t len, size_t j, size_t *pos, size_t *skip_un
 	return 0;
 }
 
-int
-feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
-                    unsigned long *bare_line)
-{
-	struct fb_buf o = {0};
-	size_t i = 0, pos = 0, skip_until = 0, copied = 0;
+/* Internal general entities declared in the DOCTYPE. */
+#define ENT_MAX_DECLS 1024
+#define ENT_MAX_DEPTH 8
 
-	*out = NULL;
-	*bare_line = 0;
+struct ent_decl {
+	const char *name, *val; /* into the document */
+	size_t nn, vn;
+	int external;           /* SYSTEM/PUBLIC: never read */
+};
+
+struct ent_table {
+	struct ent_decl d[ENT_MAX_DECLS];
+	size_t n;
+};
+
+static int
+is_space(char c)
+{
+	return c == ' ' || c == '\t' || c == '\r' || c == '\n';
+}
+
+/* Finds the DOCTYPE before the root element: its span [*s, *e), and the
+ * internal general entities it declares into t. 0 when there is none. */
+static int
+read_doctype(const char *buf, size_t len, size_t *s, size_t *e, struct ent_table *t)
+{
+	size_t i = 0, k;
+
+	t->n = 0;
+	for (;;) {
+		const char *lt = memchr(buf + i, '<', len - i);
+		size_t end;
+
+		if (!lt)
+			return 0;
+		k = (size_t)(lt - buf);
+		if (len - k >= 9 && !memcmp(buf + k, "<!DOCTYPE", 9))
+			break;
+		end = construct_end(buf, len, k);
+		if (!end)
+			return 0; /* an element: no DOCTYPE */
+		i = end;
+	}
+	*s = i = k;
+	/* up to '[' or '>' */
+	while (i < len && buf[i] != '[' && buf[i] != '>')
+		i++;
+	if (i < len && buf[i] == '[') {
+		i++;
+		while (i < len && buf[i] != ']') {
+			size_t end;
+
+			if (buf[i] == '<' && (end = construct_end(buf, len, i)) != 0) {
+				i = end;
+				continue;
+			}
+			if (len - i > 9 && !memcmp(buf + i, "<!ENTITY", 8) && is_space(buf[i + 8])) {
+				struct ent_decl d = {0};
+				size_t p = i + 8;
+				char q;
+
+				while (p < len && is_space(buf[p]))
+					p++;
+				if (p < len && buf[p] == '%') { /* parameter entity: not ours */
+					d.external = -1;
+					p++;
+					while (p < len && is_space(buf[p]))
+						p++;
+				}
+				d.name = buf + p;
+				while (p < len && !is_space(buf[p]) && buf[p] != '>' && buf[p] != '"' &&
+				       buf[p] != '\'')
+					p++;
+				d.nn = (size_t)(buf + p - d.name);
+				while (p < len && is_space(buf[p]))
+					p++;
+				if (p < len && (buf[p] == '"' || buf[p] == '\'')) {
+					q = buf[p++];
+					d.val = buf + p;
+					while (p < len && buf[p] != q)
+						p++;
+					d.vn = (size_t)(buf + p - d.val);
+					if (p < len)
+						p++;
+				} else if (d.external == 0) {
+					d.external = 1;
+				}
+				while (p < len && buf[p] != '>') {
+					if (buf[p] == '"' || buf[p] == '\'') {
+						const char *c = memchr(buf + p + 1, buf[p], len - p - 1);
+
+						p = c ? (size_t)(c - buf) : len;
+					}
+					p++;
+				}
+				if (d.external >= 0 && d.nn && t->n < ENT_MAX_DECLS)
+					t->d[t->n++] = d;
+				i = p < len ? p + 1 : len;
+				continue;
+			}
+			if (buf[i] == '"' || buf[i] == '\'') {
+				const char *c = memchr(buf + i + 1, buf[i], len - i - 1);
+
+				i = c ? (size_t)(c - buf) + 1 : len;
+				continue;
+			}
+			i++;
+		}
+		if (i < len)
+			i++;
+		while (i < len && buf[i] != '>')
+			i++;
+	}
+	*e = i < len ? i + 1 : len;
+	return 1;
+}
+
+static const struct ent_decl *
+ent_find(const struct ent_table *t, const char *name, size_t n)
+{
+	/* The first declaration binds (XML 1.0, 4.2). */
+	for (size_t i = 0; i < t->n; i++)
+		if (t->d[i].nn == n && !memcmp(t->d[i].name, name, n))
+			return &t->d[i];
+	return NULL;
+}
+
+struct fix_ctx {
+	struct fb_buf o;
+	const struct ent_table *t;
+	size_t budget; /* bytes entity expansion may still add */
+	struct feed_fix_info *info;
+	const char *doc;
+};
+
+static int fix_span(struct fix_ctx *c, const char *buf, size_t len, int depth, int top);
+
+static unsigned long
+line_of(const char *doc, const char *p)
+{
+	unsigned long nl = 1;
+
+	for (const char *q = doc; (q = memchr(q, '\n', (size_t)(p - q))) != NULL; q++)
+		nl++;
+	return nl;
+}
+
+/* Copies buf[0..len) into c->o with its references prepared; top is the
+ * document itself (comments, CDATA and the DOCTYPE are skipped there). */
+static int
+fix_span(struct fix_ctx *c, const char *buf, size_t len, int depth, int top)
+{
+	size_t i = 0, pos = 0, skip_until = 0, copied = 0;
+	size_t dt_s = (size_t)-1, dt_e = (size_t)-1;
+
+	if (top && c->info->doctype_end) {
+		dt_s = c->info->doctype_start;
+		dt_e = c->info->doctype_end;
+	}
 	while (i < len) {
 		const char *amp = memchr(buf + i, '&', len - i);
-		size_t j;
+		size_t j, skip = 0;
 		uint32_t cp = 0;
 		char rep[16];
-		size_t skip;
+		const struct ent_decl *d = NULL;
+		int undef = 0;
 
 		if (!amp)
 			break;
 		j = (size_t)(amp - buf);
 		i = j + 1;
 		if (is_reference(amp, len - j)) {
-			/* &amp; &#38; are XML's own; only HTML names need work */
-			if (amp[1] == '#' || (cp = html_entity_ref(amp, len - j)) == 0)
-				continue;
+			const char *semi = memchr(amp, ';', len - j);
+
+			skip = (size_t)(semi - amp) + 1;
+			if (amp[1] == '#') {
+				/* &#0; and other characters XML forbids: U+FFFD */
+				unsigned long v = amp[2] == 'x' || amp[2] == 'X'
+				                      ? strtoul(amp + 3, NULL, 16)
+				                      : strtoul(amp + 2, NULL, 10);
+
+				if (!((v < 0x20 && v != 9 && v != 10 && v != 13) || (v >= 0xD800 && v < 0xE000) ||
+				      v == 0xFFFE || v == 0xFFFF || v > 0x10FFFF))
+					continue;
+				cp = 0xFFFD;
+				if (top && !c->info->nul_line)
+					c->info->nul_line = line_of(c->doc, amp);
+			} else if ((cp = html_entity_ref(amp, len - j)) == 0) {
+				size_t nn = skip - 2;
+
+				if ((nn == 3 && !memcmp(amp + 1, "amp", 3)) || (nn == 2 && !memcmp(amp + 1, "lt", 2)) ||
+				    (nn == 2 && !memcmp(amp + 1, "gt", 2)) || (nn == 4 && !memcmp(amp + 1, "quot", 4)) ||
+				    (nn == 4 && !memcmp(amp + 1, "apos", 4)))
+					continue;
+				d = ent_find(c->t, amp + 1, nn);
+				if (!d || d->external)
+					undef = 1;
+			}
 		}
-		if (in_construct(buf, len, j, &pos, &skip_until))
+		if (top && in_construct(buf, len, j, &pos, &skip_until, dt_s, dt_e))
 			continue;
-		if (cp) {
+		if (fb_add(&c->o, buf + copied, j - copied) != 0)
+			return -1;
+		if (d && !d->external) {
+			/* an internal entity: its text, expanded in turn, within
+			 * the budget and depth */
+			if (depth >= ENT_MAX_DEPTH || d->vn > c->budget) {
+				if (!c->info->cut_line)
+					c->info->cut_line = top ? line_of(c->doc, amp) : 1;
+			} else {
+				c->budget -= d->vn;
+				c->info->n_expanded++;
+				if (fix_span(c, d->val, d->vn, depth + 1, 0) != 0)
+					return -1;
+			}
+		} else if (undef) {
+			/* kept as the text it is: "&doesnotexist;" */
+			if (top && !c->info->undef_line)
+				c->info->undef_line = line_of(c->doc, amp);
+			if (!c->info->undef_name[0])
+				snprintf(c->info->undef_name, sizeof(c->info->undef_name), "%.*s",
+				         (int)(skip - 2), amp + 1);
+			if (fb_add(&c->o, "&amp;", 5) != 0 || fb_add(&c->o, amp + 1, skip - 1) != 0)
+				return -1;
+		} else if (cp) {
 			/* "&nbsp;" -> "&#160;": libxml2 reads it in text and
 			 * attributes alike, and nothing is declared. */
 			snprintf(rep, sizeof(rep), "&#%u;", (unsigned)cp);
-			skip = (size_t)((const char *)memchr(amp, ';', len - j) - amp) + 1;
+			if (fb_add(&c->o, rep, strlen(rep)) != 0)
+				return -1;
 		} else {
-			if (!*bare_line) {
-				unsigned long nl = 1;
-
-				for (const char *p = buf; (p = memchr(p, '\n', (size_t)(amp - p))) != NULL; p++)
-					nl++;
-				*bare_line = nl;
-			}
-			memcpy(rep, "&amp;", 6);
+			if (top && !c->info->bare_line)
+				c->info->bare_line = line_of(c->doc, amp);
+			if (fb_add(&c->o, "&amp;", 5) != 0)
+				return -1;
 			skip = 1;
-		}
-		if (fb_add(&o, buf + copied, j - copied) != 0 || fb_add(&o, rep, strlen(rep)) != 0) {
-			fb_free(&o);
-			return -1;
 		}
 		copied = j + skip;
 		i = copied;
 	}
-	if (!o.p && copied == 0)
-		return 0;
-	if (fb_add(&o, buf + copied, len - copied) != 0) {
-		fb_free(&o);
+	if (!top || c->o.p || copied)
+		return fb_add(&c->o, buf + copied, len - copied);
+	return 0;
+}
+
+int
+feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
+                    struct feed_fix_info *info)
+{
+	struct fix_ctx c;
+	struct ent_table *t = calloc(1, sizeof(*t));
+	int rc;
+
+	*out = NULL;
+	memset(info, 0, sizeof(*info));
+	if (!t)
+		return -1;
+	memset(&c, 0, sizeof(c));
+	if (read_doctype(buf, len, &info->doctype_start, &info->doctype_end, t) == 0)
+		info->doctype_start = info->doctype_end = 0;
+	c.t = t;
+	c.info = info;
+	c.doc = buf;
+	/* Expansion adds at most as much again as the document, and 1 MiB. */
+	c.budget = len < (1u << 20) ? (1u << 20) : len;
+	rc = fix_span(&c, buf, len, 0, 1);
+	free(t);
+	if (rc != 0) {
+		fb_free(&c.o);
 		return -1;
 	}
-	*out_len = o.n;
-	*out = fb_take(&o);
+	if (!c.o.p)
+		return 0;
+	*out_len = c.o.n;
+	*out = fb_take(&c.o);
 	return 1;
 }
 
@@ -1142,6 +1362,23 @@ fr_feed_parse(const char *buf, size_t len, const struct fr_feed_opts *opts, stru
 	i = skip_bom_blanks(buf, len);
 	if (i == len)
 		return fr_errf(err, errlen, "not a feed: empty document");
+	if (buf[i] != '<' && buf[i] != '{' && buf[i] != '[' && buf[i] != '\0' &&
+	    !(len >= 2 && (((unsigned char)buf[0] == 0xFE && (unsigned char)buf[1] == 0xFF) ||
+	                   ((unsigned char)buf[0] == 0xFF && (unsigned char)buf[1] == 0xFE)))) {
+		/* Neither XML (in any encoding libxml2 sniffs) nor JSON: say
+		 * what it looks like rather than the XML parser's complaint. */
+		size_t n = len - i < 512 ? len - i : 512, ctl = 0;
+		const unsigned char *u = (const unsigned char *)buf + i;
+
+		for (size_t k = 0; k < n; k++)
+			ctl += u[k] < 0x20 && u[k] != '\t' && u[k] != '\n' && u[k] != '\r';
+		if (ctl)
+			return fr_errf(err, errlen,
+			               "not a feed: binary data at byte %zu (starts %02x %02x %02x %02x), not XML or JSON",
+			               i, u[0], n > 1 ? u[1] : 0, n > 2 ? u[2] : 0, n > 3 ? u[3] : 0);
+		return fr_errf(err, errlen, "not a feed: text at byte %zu that starts neither XML ('<') nor JSON ('{'): \"%.*s\"",
+		               i, (int)(n < 24 ? n : 24), (const char *)u);
+	}
 	if (feedb_init(&b, opts) != 0)
 		return fr_errf(err, errlen, "out of memory");
 	if (buf[i] == '{' || buf[i] == '[')

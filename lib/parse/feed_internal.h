@@ -78,20 +78,45 @@ char *feed_resolve(const char *base, const char *ref);
  * malloc'd string, or html itself (unchanged, not copied) when nothing
  * needed resolving or base is NULL. */
 char *feed_resolve_html(char *html, const char *base);
+/* The HTML fragment html[0..len) parsed with libxml2's HTML parser and
+ * written back: relative URIs (feedparser's list of element/attribute
+ * pairs) resolved against base (may be NULL), and, when sanitize, only
+ * feedparser's allowed elements, attributes, CSS and URI schemes kept
+ * (script, style and applet with their content). Trimmed, CRLF as LF.
+ * A malloc'd string, NULL on out of memory. */
+char *feed_sanitize_html(const char *html, size_t len, const char *base, int sanitize);
+/* Whether uri has no scheme or one of feedparser's acceptable schemes
+ * (http, https, ftp, mailto, ...; never javascript:, data:, vbscript:). */
+int feed_uri_scheme_ok(const char *uri);
 /* Decodes base64 (blanks ignored) into a malloc'd NUL-terminated string, or
  * NULL when s is not base64. */
 char *feed_base64(const char *s, size_t n);
 /* Whether s[0..n) is well-formed UTF-8. */
 int feed_utf8_valid(const char *s, size_t n);
+/* What feed_fix_references did, for bozo messages (lines are 1-based, 0 none). */
+struct feed_fix_info {
+	unsigned long bare_line;  /* first '&' that starts no reference */
+	unsigned long undef_line; /* first undefined entity, kept as text */
+	char undef_name[32];
+	unsigned long nul_line;   /* first &#0; (or other forbidden character reference) */
+	unsigned long cut_line;   /* first internal entity not expanded (depth or size bound) */
+	size_t n_expanded;        /* internal entity references expanded */
+	size_t doctype_start, doctype_end;
+};
+
 /* Prepares the references of buf (an ASCII-compatible encoding) for
- * libxml2, outside comments, CDATA and processing instructions: an '&' that
- * starts no reference ("Fish & Chips", "?a=1&b=2") becomes "&amp;" (and
- * *bare_line the line of the first, else 0); an HTML entity name that XML
- * does not know ("&nbsp;") becomes a character reference ("&#160;").
+ * libxml2, outside comments, CDATA, processing instructions and the
+ * DOCTYPE: an '&' that starts no reference ("Fish & Chips", "?a=1&b=2")
+ * becomes "&amp;"; an HTML entity name that XML does not know ("&nbsp;")
+ * becomes a character reference ("&#160;"); a reference to an internal
+ * entity declared in the DOCTYPE is replaced by its text (nested up to 8
+ * deep, adding at most max(1 MiB, len) bytes in all); external entities are
+ * never read, and they and undefined names stay as text ("&amp;name;");
+ * character references XML forbids (&#0;) become U+FFFD.
  * Returns 1 with *out a malloc'd copy and *out_len, 0 when nothing needed
  * changing (*out NULL), -1 on out of memory. */
 int feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
-                        unsigned long *bare_line);
+                        struct feed_fix_info *info);
 /* Writes a code point as UTF-8 (U+FFFD for invalid ones); returns the length. */
 size_t feed_utf8(uint32_t cp, char *out);
 

@@ -55,7 +55,7 @@ struct px {
 	unsigned depth, max_depth, cap;
 	struct capture cap_;
 	struct fb_buf text;
-	int root_seen, not_feed, stopped, enc_error;
+	int root_seen, not_feed, stopped, enc_error, enc_unsupported;
 	char root_name[64];
 	int is_atom;            /* the root is an Atom feed */
 	int netscape_doctype;   /* <!DOCTYPE rss ... Netscape ...> */
@@ -167,6 +167,8 @@ on_error(void *ud, xmlErrorPtr e)
 	if (e->code == XML_ERR_INVALID_ENCODING || e->code == XML_ERR_UNSUPPORTED_ENCODING ||
 	    (e->code == XML_ERR_INVALID_CHAR && e->message && strstr(e->message, "UTF-8")))
 		x->enc_error = 1;
+	if (e->code == XML_ERR_UNSUPPORTED_ENCODING)
+		x->enc_unsupported = 1;
 	if (x->first_error || !e->message)
 		return;
 	x->first_error = strdup(e->message);
@@ -268,6 +270,28 @@ flush_open(struct px *x)
 	}
 }
 
+/* An attribute's value as text: libxml2, not replacing entities, hands
+ * every '&' the document escaped (&amp; or &#38;) back as "&#38;". */
+static char *
+attr_text(const xmlChar *v, const xmlChar *e)
+{
+	size_t n = (size_t)(e - v);
+	char *out = malloc(n + 1), *w = out;
+
+	if (!out)
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		if (v[i] == '&' && n - i >= 5 && !memcmp(v + i, "&#38;", 5)) {
+			*w++ = '&';
+			i += 4;
+		} else {
+			*w++ = (char)v[i];
+		}
+	}
+	*w = '\0';
+	return out;
+}
+
 /* Per-attribute access: libxml2 gives 5 pointers per attribute (localname,
  * prefix, URI, value, end). */
 static char *
@@ -281,7 +305,7 @@ attr_dup(const xmlChar **attrs, int n, const char *name, int want_ns_xml)
 		if (want_ns_xml != (a[2] && !strcmp((const char *)a[2],
 		                                    (const char *)XML_XML_NAMESPACE)))
 			continue;
-		return strndup((const char *)a[3], (size_t)(a[4] - a[3]));
+		return attr_text(a[3], a[4]);
 	}
 	return NULL;
 }
@@ -302,9 +326,9 @@ serialize_start(struct px *x, const xmlChar *local, const xmlChar *prefix, int n
 	bad |= fb_add(t, (const char *)local, strlen((const char *)local));
 	for (int i = 0; i < n_attrs; i++) {
 		const xmlChar **a = attrs + 5 * i;
-		const char *v = (const char *)a[3];
-		size_t vn = (size_t)(a[4] - a[3]);
-		char *val;
+		char *val = attr_text(a[3], a[4]);
+		const char *v = val ? val : "";
+		size_t vn = strlen(v);
 
 		bad |= fb_addc(t, ' ');
 		if (a[1]) {
@@ -314,8 +338,10 @@ serialize_start(struct px *x, const xmlChar *local, const xmlChar *prefix, int n
 		bad |= fb_add(t, (const char *)a[0], strlen((const char *)a[0]));
 		bad |= fb_add(t, "=\"", 2);
 		/* Relative links inside inline XHTML resolve against xml:base. */
+		if (!val)
+			bad = 1;
 		if ((!strcmp((const char *)a[0], "href") || !strcmp((const char *)a[0], "src")) &&
-		    x->stack[x->depth].base && (val = strndup(v, vn)) != NULL) {
+		    x->stack[x->depth].base && val) {
 			char *abs = feed_resolve(x->stack[x->depth].base, val);
 
 			if (abs)
@@ -323,10 +349,10 @@ serialize_start(struct px *x, const xmlChar *local, const xmlChar *prefix, int n
 			else
 				bad |= fb_add_escaped(t, v, vn, 1);
 			free(abs);
-			free(val);
 		} else {
 			bad |= fb_add_escaped(t, v, vn, 1);
 		}
+		free(val);
 		bad |= fb_addc(t, '"');
 	}
 	x->cap_.pending_open = 1;
@@ -436,12 +462,29 @@ end_capture(struct px *x, int in_item_person)
 				feed_html_unescape(v);
 			}
 		} else if (c->field == IF_SUMMARY || c->field == IF_CONTENT) {
-			char *r = feed_resolve_html(v, c->base ? c->base : b->base_url);
+			/* summary and content are HTML: plain text escaped, HTML
+			 * parsed, sanitised and resolved */
+			struct fb_buf h = {0};
+			char *r;
 
-			if (r != v) {
-				free(v);
-				v = r;
+			h.max = 0;
+			if (c->kind == K_TEXT) {
+				if (fb_add_escaped(&h, v, strlen(v), 0) != 0) {
+					fb_free(&h);
+					b->oom = 1;
+					free(v);
+					return;
+				}
+				r = fb_take(&h);
+			} else {
+				r = feed_sanitize_html(v, strlen(v), c->base ? c->base : b->base_url, 1);
 			}
+			free(v);
+			if (!r) {
+				b->oom = 1;
+				return;
+			}
+			v = r;
 		}
 		feedb_item_str(b, c->field, v, c->rank);
 		return;
@@ -1567,7 +1610,9 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 	int rc = 0, retried = 0, ascii_compatible;
 	char *fixed = NULL, *lifted = NULL;
 	size_t fixed_len = 0, lifted_len = 0;
-	unsigned long amp_line = 0;
+	struct feed_fix_info fi;
+	char *denul = NULL;
+	unsigned long nul_line = 0;
 	const char *orig = buf;
 	size_t orig_len = len;
 
@@ -1576,6 +1621,23 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 		free(charset);
 		px_clear(&x);
 		return fr_errf(err, errlen, "out of memory");
+	}
+	/* UTF-16 without a byte order mark and without an XML declaration
+	 * ("\0<r\0s..."): libxml2 sniffs only "<?"; the mark is added. */
+	if (!utf32 && len >= 4 && ((u[0] == 0 && u[1] == '<' && u[2] == 0 && u[3] != 0) ||
+	                           (u[0] == '<' && u[1] == 0 && u[2] != 0 && u[3] == 0))) {
+		conv = malloc(len + 2);
+		if (!conv) {
+			rc = fr_errf(err, errlen, "out of memory");
+			goto done;
+		}
+		conv[0] = u[0] == 0 ? (char)0xFE : (char)0xFF;
+		conv[1] = u[0] == 0 ? (char)0xFF : (char)0xFE;
+		memcpy(conv + 2, buf, len);
+		buf = conv;
+		len += 2;
+		orig = buf;
+		orig_len = len;
 	}
 	if (utf32) {
 		conv = utf32_to_utf8(u + 4, len - 4, utf32 == 2, &conv_len);
@@ -1605,8 +1667,38 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 			len = lifted_len;
 		}
 	}
+	memset(&fi, 0, sizeof(fi));
+	/* A NUL byte is no XML character: libxml2 stops at it and loses
+	 * the rest. Each becomes U+FFFD (as a reference, whatever the
+	 * encoding). */
+	if (ascii_compatible && memchr(buf, '\0', len)) {
+		struct fb_buf nb = {0};
+		size_t from = 0;
+
+		for (size_t k = 0; k < len; k++) {
+			if (buf[k])
+				continue;
+			if (!nul_line) {
+				nul_line = 1;
+				for (size_t q = 0; q < k; q++)
+					nul_line += buf[q] == '\n';
+			}
+			if (fb_add(&nb, buf + from, k - from) != 0 || fb_add(&nb, "&#65533;", 8) != 0)
+				break;
+			from = k + 1;
+		}
+		if (fb_add(&nb, buf + from, len - from) != 0) {
+			fb_free(&nb);
+			rc = fr_errf(err, errlen, "out of memory");
+			goto done;
+		}
+		len = nb.n;
+		buf = denul = fb_take(&nb);
+		orig = buf;
+		orig_len = len;
+	}
 	if (ascii_compatible) {
-		int fr = feed_fix_references(buf, len, &fixed, &fixed_len, &amp_line);
+		int fr = feed_fix_references(buf, len, &fixed, &fixed_len, &fi);
 
 		if (fr < 0) {
 			rc = fr_errf(err, errlen, "out of memory");
@@ -1621,6 +1713,22 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 		rc = fr_errf(err, errlen, "out of memory");
 		goto done;
 	}
+	/* An encoding libxml2 does not know ("bogus"): read it again as
+	 * UTF-8 when it is valid UTF-8, else as windows-1252, and say so. */
+	if (x.enc_unsupported && !x.root_seen && !charset) {
+		char *why = x.first_error ? strdup(x.first_error) : NULL;
+		const char *as = feed_utf8_valid(buf, len) ? "utf-8" : "windows-1252";
+
+		px_clear(&x);
+		if (reset_feed(b) != 0 || px_init(&x, b, max_depth) != 0 || run(&x, buf, len, as) != 0) {
+			free(why);
+			rc = fr_errf(err, errlen, "out of memory");
+			goto done;
+		}
+		feedb_bozo(b, "line 1: %s; read as %s", why ? why : "unsupported encoding", as);
+		free(why);
+		retried = 1;
+	}
 	/* Declared (or taken as) UTF-8 but is not: read it again as
 	 * windows-1252, the usual truth, and say so. */
 	if (x.enc_error && x.root_seen && !charset && !strcmp(b->f->encoding, "utf-8")) {
@@ -1634,7 +1742,7 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 		fixed = NULL;
 		buf = orig;
 		len = orig_len;
-		if (feed_fix_references(buf, len, &fixed, &fixed_len, &amp_line) > 0) {
+		if (feed_fix_references(buf, len, &fixed, &fixed_len, &fi) > 0) {
 			buf = fixed;
 			len = fixed_len;
 		}
@@ -1661,9 +1769,20 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 			rc = fr_errf(err, errlen, "not a feed: no root element");
 		goto done;
 	}
-	if (amp_line)
+	if (nul_line)
+		feedb_bozo(b, "line %lu: NUL byte, read as U+FFFD", nul_line);
+	if (fi.nul_line)
+		feedb_bozo(b, "line %lu: character reference to a character XML forbids (&#0;), read as U+FFFD",
+		           fi.nul_line);
+	if (fi.undef_line)
+		feedb_bozo(b, "line %lu: undefined entity '&%s;', kept as text", fi.undef_line,
+		           fi.undef_name);
+	if (fi.cut_line)
+		feedb_bozo(b, "line %lu: internal entity not expanded: nested deeper than 8 or over the expansion budget",
+		           fi.cut_line);
+	if (fi.bare_line)
 		feedb_bozo(b, "line %lu: '&' that starts no entity or character reference, read as text",
-		           amp_line);
+		           fi.bare_line);
 	if (x.first_error && !retried)
 		feedb_bozo(b, "line %d: %s", x.first_error_line, x.first_error);
 	rss_version(&x);
@@ -1681,5 +1800,6 @@ done:
 	free(fixed);
 	free(lifted);
 	free(conv);
+	free(denul);
 	return rc;
 }
