@@ -706,6 +706,13 @@ finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *e
 					logf_(c, "source %lld: %s: ill-formed feed, recovered: %s",
 					      (long long)cs->row.id, cs->row.url,
 					      feed->bozo_exception ? feed->bozo_exception : "?");
+				if (feed->n_items_cut)
+					logf_(c, "source %lld: %s: %zu items, over the cap of %u: the %zu oldest left out",
+					      (long long)cs->row.id, cs->row.url, feed->n_items + feed->n_items_cut,
+					      FR_FEED_MAX_ITEMS_DEFAULT, feed->n_items_cut);
+				if (feed->n_links_refused)
+					logf_(c, "source %lld: %s: %zu javascript:/data:/vbscript: links refused (not stored as links, not followed)",
+					      (long long)cs->row.id, cs->row.url, feed->n_links_refused);
 				items = feed_items(feed);
 				if (!items) {
 					oc.error = "out of memory";

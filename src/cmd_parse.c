@@ -9,6 +9,7 @@
 #include "parse/feed.h"
 
 #include <errno.h>
+#include <stdint.h>
 #include <json-c/json.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,11 +17,14 @@
 #include <strings.h>
 
 static const char USAGE[] =
-    "usage: freshet parse FILE|URL|- [--base URL] [--format json|tsv] [--allow-private]\n"
+    "usage: freshet parse FILE|URL|-... [--base URL] [--format json|tsv] [--max-items N]\n"
+    "                     [--allow-private]\n"
     "\n"
-    "Parses one feed (RSS 0.90-2.0, RSS 1.0/RDF, Atom 0.3/1.0, JSON Feed 1.0/1.1)\n"
-    "and prints it on stdout. FILE '-' reads stdin; an http:// or https:// URL is\n"
-    "fetched first (its Content-Type charset and final URL are used).\n"
+    "Parses feeds (RSS 0.90-2.0, RSS 1.0/RDF, Atom 0.3/1.0, JSON Feed 1.0/1.1)\n"
+    "and prints them on stdout, in the order given, in one process. '-' reads\n"
+    "stdin; an http:// or https:// URL is fetched first (its Content-Type charset\n"
+    "and final URL are used). Files have no size limit. With several inputs,\n"
+    "--format json writes one object per line, with \"file\" naming its input.\n"
     "\n"
     "--format json (default): one JSON object with feedparser's field names:\n"
     "  bozo, bozo_exception, encoding, version,\n"
@@ -39,12 +43,15 @@ static const char USAGE[] =
     "  --base URL     resolve relative links against URL (default: the feed's URL\n"
     "                 when fetched, else none)\n"
     "  --format F     json (default) or tsv\n"
+    "  --max-items N  keep the N newest items of each feed (default 10000, as\n"
+    "                 the crawler; 0: no cap); the cut is said on stderr\n"
     "  --allow-private  fetch from loopback, private, link-local and other internal\n"
     "                 addresses (refused by default, also after a redirect)\n"
     "  --help         show this help\n"
     "\n"
-    "Exit status: 0 parsed (also when recovered from ill-formed XML: bozo), 1 not\n"
-    "a feed or cannot read or fetch, 2 bad usage.\n";
+    "Exit status: 0 all parsed (also when recovered from ill-formed XML: bozo), 1\n"
+    "some input not a feed or cannot be read or fetched (the others are printed),\n"
+    "2 bad usage.\n";
 
 /* Reads path ("-": stdin) up to max bytes (one more shows it is too long). */
 static int
@@ -150,7 +157,8 @@ to_json(const struct fr_feed *f)
 		add_str(e, "title", it->title);
 		add_str(e, "link", it->link);
 		add_str(e, "author", it->author);
-		add_str(e, "summary", it->summary);
+		/* feedparser copies HTML or text content to a missing summary */
+		add_str(e, "summary", it->summary ? it->summary : it->content);
 		if (it->content) {
 			struct json_object *c = json_object_new_array();
 			struct json_object *v = json_object_new_object();
@@ -259,60 +267,22 @@ is_url(const char *s)
 	return !strncasecmp(s, "http://", 7) || !strncasecmp(s, "https://", 8);
 }
 
-int
-cmd_parse(int argc, char **argv)
+/* Parses one input and prints it; 0 or EXIT_FAIL (the error printed). */
+static int
+parse_one(const char *input, const char *base, const char *format, size_t max_items, int several,
+          int allow_private)
 {
-	const char *input = NULL, *base = NULL, *format = "json";
 	struct fr_feed_opts opts;
 	struct fr_response res;
 	struct fr_feed *feed = NULL;
 	char err[FR_ERRLEN];
 	char *buf = NULL;
 	size_t len = 0;
-	int fetched = 0, rc = EXIT_FAIL, allow_private = 0;
+	int fetched = 0, rc = EXIT_FAIL;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(USAGE, stdout);
-			return EXIT_OK;
-		}
-		if (!strcmp(a, "--allow-private")) {
-			allow_private = 1;
-			continue;
-		}
-		if (!strcmp(a, "--base") || !strcmp(a, "--format")) {
-			if (i + 1 >= argc) {
-				cli_err("parse", "%s needs a value (try --help)", a);
-				return EXIT_USAGE;
-			}
-			if (!strcmp(a, "--base"))
-				base = argv[++i];
-			else
-				format = argv[++i];
-			continue;
-		}
-		if (a[0] == '-' && a[1] != '\0') {
-			cli_err("parse", "unknown argument '%s' (try --help)", a);
-			return EXIT_USAGE;
-		}
-		if (input) {
-			cli_err("parse", "one feed at a time: '%s' after '%s' (try --help)", a, input);
-			return EXIT_USAGE;
-		}
-		input = a;
-	}
-	if (!input) {
-		cli_err("parse", "a FILE, URL or - is required (try --help)");
-		return EXIT_USAGE;
-	}
-	if (strcmp(format, "json") && strcmp(format, "tsv")) {
-		cli_err("parse", "--format wants json or tsv, not '%s'", format);
-		return EXIT_USAGE;
-	}
 	memset(&opts, 0, sizeof(opts));
 	memset(&res, 0, sizeof(res));
+	opts.max_items = max_items;
 	if (is_url(input)) {
 		struct fr_fetch_opts fo;
 
@@ -336,9 +306,11 @@ cmd_parse(int argc, char **argv)
 			goto done;
 		}
 	} else {
-		if (read_input(input, FR_FEED_MAX_BYTES_DEFAULT, &buf, &len) != 0)
+		/* no size limit for a file or stdin: the user chose it */
+		if (read_input(input, SIZE_MAX / 4, &buf, &len) != 0)
 			goto done;
 		opts.base_url = base;
+		opts.max_bytes = len + 1;
 		if (fr_feed_parse(buf, len, &opts, &feed, err, sizeof(err)) != 0) {
 			cli_err("parse", "%s: %s", input, err);
 			goto done;
@@ -347,9 +319,11 @@ cmd_parse(int argc, char **argv)
 	if (!strcmp(format, "json")) {
 		struct json_object *j = to_json(feed);
 
-		puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PRETTY |
-		                                           JSON_C_TO_STRING_SPACED |
-		                                           JSON_C_TO_STRING_NOSLASHESCAPE));
+		if (several)
+			json_object_object_add(j, "file", json_object_new_string(input));
+		puts(json_object_to_json_string_ext(j, several ? JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE
+		                                               : JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+		                                                     JSON_C_TO_STRING_NOSLASHESCAPE));
 		json_object_put(j);
 	} else {
 		print_tsv(stdout, feed);
@@ -357,11 +331,90 @@ cmd_parse(int argc, char **argv)
 	if (feed->bozo)
 		cli_err("parse", "%s: ill-formed, recovered: %s", input,
 		        feed->bozo_exception ? feed->bozo_exception : "?");
-	rc = fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+	if (feed->n_items_cut)
+		cli_err("parse", "%s: %zu items over the cap of %zu: the %zu oldest left out (--max-items 0: no cap)",
+		        input, feed->n_items + feed->n_items_cut, feed->n_items, feed->n_items_cut);
+	if (feed->n_links_refused)
+		cli_err("parse", "%s: %zu javascript:/data:/vbscript: links refused", input, feed->n_links_refused);
+	rc = EXIT_OK;
 done:
 	fr_feed_free(feed);
 	free(buf);
 	if (fetched)
 		fr_response_clear(&res);
+	return rc;
+}
+
+int
+cmd_parse(int argc, char **argv)
+{
+	const char *base = NULL, *format = "json";
+	const char **inputs;
+	size_t n_inputs = 0, max_items = FR_FEED_MAX_ITEMS_DEFAULT;
+	int rc = EXIT_OK, allow_private = 0;
+
+	inputs = calloc((size_t)argc + 1, sizeof(*inputs));
+	if (!inputs) {
+		cli_err("parse", "out of memory");
+		return EXIT_FAIL;
+	}
+	for (int i = 1; i < argc; i++) {
+		const char *a = argv[i];
+
+		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
+			fputs(USAGE, stdout);
+			free(inputs);
+			return EXIT_OK;
+		}
+		if (!strcmp(a, "--allow-private")) {
+			allow_private = 1;
+			continue;
+		}
+		if (!strcmp(a, "--base") || !strcmp(a, "--format") || !strcmp(a, "--max-items")) {
+			if (i + 1 >= argc) {
+				cli_err("parse", "%s needs a value (try --help)", a);
+				free(inputs);
+				return EXIT_USAGE;
+			}
+			if (!strcmp(a, "--base")) {
+				base = argv[++i];
+			} else if (!strcmp(a, "--format")) {
+				format = argv[++i];
+			} else {
+				char *end;
+				unsigned long long v = strtoull(argv[++i], &end, 10);
+
+				if (*end || argv[i][0] == '-' || !argv[i][0]) {
+					cli_err("parse", "--max-items wants a count (0: no cap), not '%s'", argv[i]);
+					free(inputs);
+					return EXIT_USAGE;
+				}
+				max_items = v == 0 ? SIZE_MAX : (size_t)v;
+			}
+			continue;
+		}
+		if (a[0] == '-' && a[1] != '\0') {
+			cli_err("parse", "unknown argument '%s' (try --help)", a);
+			free(inputs);
+			return EXIT_USAGE;
+		}
+		inputs[n_inputs++] = a;
+	}
+	if (!n_inputs) {
+		cli_err("parse", "a FILE, URL or - is required (try --help)");
+		free(inputs);
+		return EXIT_USAGE;
+	}
+	if (strcmp(format, "json") && strcmp(format, "tsv")) {
+		cli_err("parse", "--format wants json or tsv, not '%s'", format);
+		free(inputs);
+		return EXIT_USAGE;
+	}
+	for (size_t i = 0; i < n_inputs; i++)
+		if (parse_one(inputs[i], base, format, max_items, n_inputs > 1, allow_private) != EXIT_OK)
+			rc = EXIT_FAIL;
+	free(inputs);
+	if (fflush(stdout) != 0)
+		rc = EXIT_FAIL;
 	return rc;
 }

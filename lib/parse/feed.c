@@ -891,7 +891,70 @@ feedb_init(struct feedb *b, const struct fr_feed_opts *o)
 	memset(b->frank, RANK_NONE, sizeof(b->frank));
 	b->base_url = o ? o->base_url : NULL;
 	b->max_bytes = o && o->max_bytes ? o->max_bytes : FR_FEED_MAX_BYTES_DEFAULT;
+	b->max_items = o && o->max_items ? o->max_items : FR_FEED_MAX_ITEMS_DEFAULT;
 	return 0;
+}
+
+static void item_free(struct fr_feed_item *it);
+
+struct item_rank {
+	int64_t t;
+	size_t i;
+};
+
+static int
+cmp_newest(const void *a, const void *b)
+{
+	const struct item_rank *x = a, *y = b;
+
+	if (x->t != y->t)
+		return x->t > y->t ? -1 : 1;
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+static int
+cmp_index(const void *a, const void *b)
+{
+	const struct item_rank *x = a, *y = b;
+
+	return x->i < y->i ? -1 : x->i > y->i;
+}
+
+/* Keeps the newest max_items of the closed items, in document order. */
+static void
+prune_items(struct feedb *b)
+{
+	struct fr_feed *f = b->f;
+	size_t n = f->n_items, keep = b->max_items;
+	struct item_rank *r;
+	struct fr_feed_item *kept;
+
+	if (n <= keep)
+		return;
+	r = malloc(n * sizeof(*r));
+	kept = r ? malloc(keep * sizeof(*kept)) : NULL;
+	if (!kept) {
+		free(r);
+		b->oom = 1;
+		return;
+	}
+	for (size_t i = 0; i < n; i++) {
+		const struct fr_feed_item *it = &f->items[i];
+
+		r[i].t = it->published_s != FR_DATE_NONE ? it->published_s : it->updated_s;
+		r[i].i = i;
+	}
+	qsort(r, n, sizeof(*r), cmp_newest);
+	for (size_t i = keep; i < n; i++)
+		item_free(&f->items[r[i].i]);
+	qsort(r, keep, sizeof(*r), cmp_index);
+	for (size_t i = 0; i < keep; i++)
+		kept[i] = f->items[r[i].i];
+	memcpy(f->items, kept, keep * sizeof(*kept));
+	f->n_items_cut += n - keep;
+	f->n_items = keep;
+	free(kept);
+	free(r);
 }
 
 static int
@@ -923,6 +986,10 @@ feedb_item_begin(struct feedb *b)
 	struct fr_feed_item *it;
 
 	feedb_item_end(b);
+	/* Over the cap: prune to it each time the count doubles it, so
+	 * memory stays within twice the cap and time stays linear. */
+	if (b->max_items != SIZE_MAX && f->n_items >= 2 * b->max_items)
+		prune_items(b);
 	if (f->n_items == b->cap_items) {
 		size_t cap = b->cap_items ? b->cap_items * 2 : 16;
 		struct fr_feed_item *p = realloc(f->items, cap * sizeof(*p));
@@ -1241,12 +1308,72 @@ hash_id(const struct fr_feed_item *it)
 	return id;
 }
 
+/* Whether a link's scheme runs code or carries its own content. */
+static int
+unsafe_scheme(const char *u)
+{
+	char s[16];
+	size_t n = 0;
+
+	if (!u)
+		return 0;
+	/* browsers skip blanks and control characters, and ignore tabs and
+	 * newlines inside the scheme */
+	for (; *u && n < sizeof(s) - 1 && *u != ':'; u++) {
+		unsigned char c = (unsigned char)*u;
+
+		if (c <= 0x20)
+			continue;
+		s[n++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+	}
+	if (*u != ':')
+		return 0;
+	s[n] = '\0';
+	return !strcmp(s, "javascript") || !strcmp(s, "data") || !strcmp(s, "vbscript");
+}
+
+static void
+refuse(struct fr_feed *f, struct fr_feed_item *it, char **slot)
+{
+	if (!*slot || !unsafe_scheme(*slot))
+		return;
+	f->n_links_refused++;
+	if (!it->refused_link) {
+		it->refused_link = *slot;
+	} else {
+		free(*slot);
+	}
+	*slot = NULL;
+}
+
+/* javascript:, data: and vbscript: links are never an item's link,
+ * comments link or enclosure: kept aside in refused_link. */
+static void
+refuse_links(struct fr_feed *f, struct fr_feed_item *it)
+{
+	size_t w = 0;
+
+	refuse(f, it, &it->link);
+	refuse(f, it, &it->comments_url);
+	for (size_t k = 0; k < it->n_enclosures; k++) {
+		refuse(f, it, &it->enclosures[k].url);
+		if (!it->enclosures[k].url) {
+			free(it->enclosures[k].type);
+			continue;
+		}
+		it->enclosures[w++] = it->enclosures[k];
+	}
+	it->n_enclosures = w;
+}
+
 void
 feedb_finish(struct feedb *b)
 {
 	struct fr_feed *f = b->f;
 
 	feedb_item_end(b);
+	if (b->max_items != SIZE_MAX)
+		prune_items(b);
 	/* libxml2 delivers UTF-8 for a well-formed document; after an error
 	 * its recovery can pass raw bytes on (an encoding switch), and json-c
 	 * does not check strings. */
@@ -1254,6 +1381,11 @@ feedb_finish(struct feedb *b)
 		sanitize_all(b);
 	feed_trim(f->title);
 	feed_trim(f->link);
+	if (unsafe_scheme(f->link)) {
+		free(f->link);
+		f->link = NULL;
+		f->n_links_refused++;
+	}
 	feed_trim(f->subtitle);
 	feed_trim(f->language);
 	feed_trim(f->author);
@@ -1269,6 +1401,7 @@ feedb_finish(struct feedb *b)
 			free(it->id);
 			it->id = NULL;
 		}
+		refuse_links(f, it);
 		if (!it->id && it->link && *it->link)
 			it->id = strdup(it->link);
 		if (!it->id)
@@ -1294,30 +1427,34 @@ feedb_abort(struct feedb *b)
 
 /* ---- public ---- */
 
+static void
+item_free(struct fr_feed_item *it)
+{
+	free(it->id);
+	free(it->link);
+	free(it->title);
+	free(it->author);
+	free(it->summary);
+	free(it->content);
+	free(it->comments_url);
+	free(it->refused_link);
+	for (size_t k = 0; k < it->n_tags; k++)
+		free(it->tags[k]);
+	free(it->tags);
+	for (size_t k = 0; k < it->n_enclosures; k++) {
+		free(it->enclosures[k].url);
+		free(it->enclosures[k].type);
+	}
+	free(it->enclosures);
+}
+
 void
 fr_feed_free(struct fr_feed *f)
 {
 	if (!f)
 		return;
-	for (size_t i = 0; i < f->n_items; i++) {
-		struct fr_feed_item *it = &f->items[i];
-
-		free(it->id);
-		free(it->link);
-		free(it->title);
-		free(it->author);
-		free(it->summary);
-		free(it->content);
-		free(it->comments_url);
-		for (size_t k = 0; k < it->n_tags; k++)
-			free(it->tags[k]);
-		free(it->tags);
-		for (size_t k = 0; k < it->n_enclosures; k++) {
-			free(it->enclosures[k].url);
-			free(it->enclosures[k].type);
-		}
-		free(it->enclosures);
-	}
+	for (size_t i = 0; i < f->n_items; i++)
+		item_free(&f->items[i]);
 	free(f->items);
 	free(f->version);
 	free(f->title);

@@ -11,6 +11,7 @@
 
 #define FR_FEED_MAX_BYTES_DEFAULT (16u << 20) /* 16 MiB */
 #define FR_FEED_MAX_DEPTH_DEFAULT 256u
+#define FR_FEED_MAX_ITEMS_DEFAULT 10000u
 
 struct fr_feed_enclosure {
 	char *url, *type; /* url absolute when it could be resolved; type NULL when absent */
@@ -36,6 +37,10 @@ struct fr_feed_item {
 	 * NULL when absent; slash:comments, -1 when absent. */
 	char *comments_url;
 	int64_t n_comments;
+	/* A link with a scheme that runs code or carries its own content
+	 * (javascript:, data:, vbscript:), kept here for inspection and
+	 * never as link, comments_url or an enclosure (refused). NULL none. */
+	char *refused_link;
 };
 
 struct fr_feed {
@@ -53,6 +58,8 @@ struct fr_feed {
 	char *bozo_exception;     /* the first reason, with its line: "line 3: ...", else NULL */
 	struct fr_feed_item *items;
 	size_t n_items;
+	size_t n_items_cut;       /* items left out over opts->max_items (the oldest) */
+	size_t n_links_refused;   /* links refused for their scheme (see refused_link) */
 };
 
 struct fr_feed_opts {
@@ -60,6 +67,11 @@ struct fr_feed_opts {
 	const char *content_type; /* HTTP Content-Type (its charset= wins over the XML declaration), may be NULL */
 	size_t max_bytes;         /* 0: FR_FEED_MAX_BYTES_DEFAULT; a longer buf is refused */
 	unsigned max_depth;       /* 0: FR_FEED_MAX_DEPTH_DEFAULT; deeper elements stop the parse (bozo) */
+	/* 0: FR_FEED_MAX_ITEMS_DEFAULT; SIZE_MAX: no cap. Over it, the newest
+	 * items are kept (by published, else updated date; undated ones count
+	 * as oldest, document order breaking ties) and n_items_cut says how
+	 * many were left out. Memory stays within about twice the cap. */
+	size_t max_items;
 };
 
 /* Parses the feed held in buf[0..len). opts may be NULL (all defaults).

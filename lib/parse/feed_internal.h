@@ -43,6 +43,7 @@ struct feedb {
 	size_t cap_tags, cap_enc;
 	const char *base_url;    /* opts->base_url, may be NULL */
 	size_t max_bytes;
+	size_t max_items;
 	int oom;                 /* an allocation failed: the parse fails */
 };
 

@@ -1151,6 +1151,24 @@ on_start(void *ud, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri, 
 			ctx = C_CHANNEL;
 		} else if (eq(l, "item")) {
 			ctx = feedb_item_begin(x->b) == 0 ? C_ITEM : C_SKIP;
+			/* RSS 1.0: rdf:about names the item; a guid or
+			 * dc:identifier, when given, wins */
+			if (ctx == C_ITEM) {
+				for (int i = 0; i < n; i++) {
+					const xmlChar **a = attrs + 5 * i;
+					char *v;
+
+					if (strcmp((const char *)a[0], "about") ||
+					    ns_of(x, a[2], a[1]) != NS_RDF)
+						continue;
+					v = attr_text(a[3], a[4]);
+					if (!v)
+						x->b->oom = 1;
+					else
+						feedb_item_str(x->b, IF_ID, feed_trim(v), 4);
+					break;
+				}
+			}
 		} else {
 			ctx = C_SKIP;
 		}
@@ -1555,7 +1573,7 @@ static int
 reset_feed(struct feedb *b)
 {
 	const char *base = b->base_url;
-	size_t max = b->max_bytes;
+	size_t max = b->max_bytes, max_items = b->max_items;
 
 	fr_feed_free(b->f);
 	memset(b, 0, sizeof(*b));
@@ -1568,6 +1586,7 @@ reset_feed(struct feedb *b)
 	memset(b->frank, RANK_NONE, sizeof(b->frank));
 	b->base_url = base;
 	b->max_bytes = max;
+	b->max_items = max_items;
 	return 0;
 }
 

@@ -69,8 +69,17 @@ expect_exit 2 "$F" parse "$D/rss_full.xml" --format xml
 expect_stderr_contains "--format wants json or tsv"
 expect_exit 2 "$F" parse "$D/rss_full.xml" --bogus
 expect_stderr_contains "unknown argument '--bogus'"
-expect_exit 2 "$F" parse "$D/rss_full.xml" "$D/rdf.xml"
-expect_stderr_contains "one feed at a time"
+# Several inputs in one process: one JSON object per line, each naming
+# its file; a missing one fails (exit 1) without stopping the others.
+expect_exit 0 "$F" parse "$D/rss_full.xml" "$D/rdf.xml"
+expect_eq "two JSON lines" "$(wc -l <"$OUT")" 2
+expect_stdout_contains '"file":"'"$D"'/rdf.xml"'
+expect_exit 1 "$F" parse "$D/rss_full.xml" "$D/no-such-file.xml" "$D/rdf.xml" --format tsv
+expect_stderr_contains "no-such-file.xml: cannot open"
+expect_eq "tsv lines of both feeds" "$(wc -l <"$OUT")" \
+	"$(( $("$F" parse "$D/rss_full.xml" --format tsv | wc -l) + $("$F" parse "$D/rdf.xml" --format tsv | wc -l) ))"
+expect_exit 2 "$F" parse "$D/rss_full.xml" --max-items x
+expect_stderr_contains "--max-items wants a count"
 expect_exit 2 "$F" parse "$D/rss_full.xml" --base
 expect_stderr_contains "--base needs a value"
 

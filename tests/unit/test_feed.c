@@ -599,6 +599,186 @@ test_fetch_and_parse(void)
 	MHD_stop_daemon(d);
 }
 
+static struct fr_feed *
+parse_mem(const char *s, size_t n, const struct fr_feed_opts *o, char *err, size_t errlen)
+{
+	struct fr_feed *f = NULL;
+	char *copy = malloc(n ? n : 1);
+
+	if (!copy)
+		return NULL;
+	memcpy(copy, s, n);
+	if (fr_feed_parse(copy, n, o, &f, err, errlen) != 0)
+		f = NULL;
+	free(copy);
+	return f;
+}
+
+/* Issue 24's defects in fields already output, one by one. */
+static void
+test_defects_issue24(void)
+{
+	char err[FR_ERRLEN] = "";
+	struct fr_feed *f;
+
+	/* &amp; in attributes is '&', not "&#38;" (feed, entry, enclosure links) */
+	f = parse_str("<rss version=\"2.0\"><channel><title>t</title>"
+	              "<atom:link xmlns:atom=\"http://www.w3.org/2005/Atom\" rel=\"alternate\" href=\"http://x/f?a=1&amp;b=2\"/>"
+	              "<item><title>i</title><enclosure url=\"http://x/e?a=1&amp;b=2&amp;amp;c\" type=\"audio/mpeg\" length=\"1\"/></item>"
+	              "</channel></rss>", NULL, err, sizeof(err));
+	CHECK(f && f->n_items == 1);
+	if (f && f->n_items == 1) {
+		CHECK_STR(f->link, "http://x/f?a=1&b=2");
+		CHECK(f->items[0].n_enclosures == 1 &&
+		      !strcmp(f->items[0].enclosures[0].url, "http://x/e?a=1&b=2&amp;c"));
+	}
+	fr_feed_free(f);
+	f = parse_str("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title><entry><id>x</id><title>e</title>"
+	              "<link rel=\"alternate\" href=\"http://x/p?a=1&amp;b=2\"/></entry></feed>", NULL, err, sizeof(err));
+	CHECK(f && f->n_items == 1 && !strcmp(f->items[0].link, "http://x/p?a=1&b=2"));
+	fr_feed_free(f);
+
+	/* markup injection through escaped attributes: no live event attribute */
+	f = parse_str("<rss version=\"2.0\"><channel><title>t</title><item><title>i</title><description>"
+	              "&lt;span title=\"&amp;quot; onmouseover=&amp;quot;alert(1)\"&gt;hi&lt;/span&gt;"
+	              "&lt;img src=\"x.png\" onerror=\"alert(2)\"&gt;&lt;script&gt;alert(3)&lt;/script&gt;"
+	              "&lt;a href=\"javascript:alert(4)\"&gt;a&lt;/a&gt;</description></item></channel></rss>",
+	              NULL, err, sizeof(err));
+	CHECK(f && f->n_items == 1 && f->items[0].summary);
+	if (f && f->n_items == 1 && f->items[0].summary) {
+		const char *s = f->items[0].summary;
+
+		CHECK(!strstr(s, "onmouseover=\"") && !strstr(s, "onerror") && !strstr(s, "script") &&
+		      !strstr(s, "alert(4)"));
+		CHECK(strstr(s, "<span title=\"&quot; onmouseover=&quot;alert(1)\">hi</span>") != NULL);
+	}
+	fr_feed_free(f);
+
+	/* Atom type="text": stays text (escaped as HTML in summary/content) */
+	f = parse_str("<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>t</title><entry><id>x</id>"
+	              "<content type=\"text\">if a &lt; b &amp;&amp; c</content></entry></feed>",
+	              NULL, err, sizeof(err));
+	CHECK(f && f->n_items == 1 && f->items[0].content &&
+	      !strcmp(f->items[0].content, "if a &lt; b &amp;&amp; c"));
+	fr_feed_free(f);
+
+	/* an unknown encoding label: read (as UTF-8 here), bozo */
+	f = parse_str("<?xml version=\"1.0\" encoding=\"bogus\"?><rss version=\"2.0\"><channel><title>caf\xc3\xa9</title>"
+	              "<item><title>i</title></item></channel></rss>", NULL, err, sizeof(err));
+	CHECK(f && f->bozo && f->n_items == 1 && !strcmp(f->title, "caf\xc3\xa9"));
+	fr_feed_free(f);
+
+	/* rdf:about is the RSS 1.0 item's id */
+	f = parse_str("<rdf:RDF xmlns:rdf=\"http://www.w3.org/1999/02/22-rdf-syntax-ns#\" xmlns=\"http://purl.org/rss/1.0/\">"
+	              "<channel rdf:about=\"http://x/\"><title>t</title></channel>"
+	              "<item rdf:about=\"http://x/1\"><title>one</title></item></rdf:RDF>", NULL, err, sizeof(err));
+	CHECK(f && f->n_items == 1 && !strcmp(f->items[0].id, "http://x/1"));
+	fr_feed_free(f);
+
+	/* internal DTD entities expanded (nested), external never read,
+	 * undefined ones kept as text without eating spaces */
+	f = parse_str("<?xml version=\"1.0\"?>\n<!DOCTYPE rss [\n<!ENTITY mid \"MIDDLE\">\n<!ENTITY nest \"a&mid;b\">\n"
+	              "<!ENTITY ext SYSTEM \"file:///etc/passwd\">\n]>\n<rss version=\"2.0\"><channel><title>T &nest;</title>"
+	              "<item><guid isPermaLink=\"false\">start-&mid;-end</guid><title>testing &doesnotexist; entity</title></item>"
+	              "<item><title>x &ext; y</title></item></channel></rss>", NULL, err, sizeof(err));
+	CHECK(f && f->n_items == 2 && f->bozo);
+	if (f && f->n_items == 2) {
+		CHECK_STR(f->title, "T aMIDDLEb");
+		CHECK_STR(f->items[0].id, "start-MIDDLE-end");
+		CHECK_STR(f->items[0].title, "testing &doesnotexist; entity");
+		CHECK_STR(f->items[1].title, "x &ext; y");
+	}
+	fr_feed_free(f);
+
+	/* NUL and &#0;: U+FFFD, title and items kept, bozo */
+	{
+		static const char nul[] = "<rss version=\"2.0\"><channel><title>A\0B &#0; C</title>"
+		                          "<item><title>one</title></item><item><title>two</title></item></channel></rss>";
+
+		f = parse_mem(nul, sizeof(nul) - 1, NULL, err, sizeof(err));
+		CHECK(f && f->bozo && f->n_items == 2 && f->title &&
+		      !strcmp(f->title, "A\xef\xbf\xbd" "B \xef\xbf\xbd C"));
+		fr_feed_free(f);
+	}
+
+	/* a truncated file keeps every item before the cut */
+	f = parse_str("<rss version=\"2.0\"><channel><title>T</title><item><title>one</title></item>\n"
+	              "<item><title>two</title></item>\n<item><title>three</title></item>\n<item><title>fo",
+	              NULL, err, sizeof(err));
+	CHECK(f && f->bozo && f->n_items == 4 && !strcmp(f->items[2].title, "three"));
+	fr_feed_free(f);
+
+	/* UTF-16BE without BOM or declaration */
+	{
+		const char *src = "<rss version=\"2.0\"><channel><title>T</title></channel></rss>";
+		size_t n = strlen(src);
+		char *u16 = calloc(2 * n, 1);
+
+		for (size_t i = 0; u16 && i < n; i++)
+			u16[2 * i + 1] = src[i];
+		f = u16 ? parse_mem(u16, 2 * n, NULL, err, sizeof(err)) : NULL;
+		CHECK(f && f->title && !strcmp(f->title, "T"));
+		fr_feed_free(f);
+		free(u16);
+	}
+
+	/* binary input: named as binary */
+	{
+		static const char elf[] = "\x7f" "ELF\x02\x01\x01\0\0\0\0\0\0\0\0\0\x03\0>\0";
+
+		f = parse_mem(elf, sizeof(elf) - 1, NULL, err, sizeof(err));
+		CHECK(!f && strstr(err, "binary data") != NULL);
+	}
+}
+
+/* Issue 23 items 8 and 9: the item cap and refused link schemes. */
+static void
+test_item_cap_and_link_schemes(void)
+{
+	char err[FR_ERRLEN] = "";
+	struct fr_feed_opts o = {.max_items = 3};
+	struct fr_feed *f;
+	struct fb {
+		char *p;
+		size_t n;
+	} b = {0};
+	FILE *m = open_memstream(&b.p, &b.n);
+
+	/* 10 items, dated out of order: the 3 newest kept, in document order */
+	fputs("<rss version=\"2.0\"><channel><title>t</title>", m);
+	for (int i = 0; i < 10; i++)
+		fprintf(m, "<item><guid>g%d</guid><pubDate>Mon, %02d Jan 2024 00:00:00 GMT</pubDate></item>", i,
+		        1 + (i * 7) % 10);
+	fputs("</channel></rss>", m);
+	fclose(m);
+	f = parse_str(b.p, &o, err, sizeof(err));
+	CHECK(f && f->n_items == 3 && f->n_items_cut == 7);
+	if (f && f->n_items == 3) {
+		/* days: g0 1, g1 8, g2 5, g3 2, g4 9, g5 6, g6 3, g7 10, g8 7, g9 4 */
+		CHECK_STR(f->items[0].id, "g1");
+		CHECK_STR(f->items[1].id, "g4");
+		CHECK_STR(f->items[2].id, "g7");
+	}
+	fr_feed_free(f);
+	free(b.p);
+
+	f = parse_str("<rss version=\"2.0\"><channel><title>t</title><link>javascript:alert(0)</link>"
+	              "<item><title>a</title><link> JaVa\tScript:alert(1)</link><comments>data:text/html,x</comments>"
+	              "<enclosure url=\"vbscript:x\" type=\"a/b\" length=\"1\"/><enclosure url=\"http://x/a.mp3\" type=\"a/b\" length=\"1\"/></item>"
+	              "<item><title>b</title><link>http://x/b</link></item></channel></rss>", NULL, err, sizeof(err));
+	CHECK(f && f->n_items == 2);
+	if (f && f->n_items == 2) {
+		CHECK(f->link == NULL);
+		CHECK(f->items[0].link == NULL && f->items[0].comments_url == NULL);
+		CHECK(f->items[0].refused_link && strstr(f->items[0].refused_link, "alert(1)"));
+		CHECK(f->items[0].n_enclosures == 1 && !strcmp(f->items[0].enclosures[0].url, "http://x/a.mp3"));
+		CHECK(strncmp(f->items[0].id, "java", 4) != 0);
+		CHECK_STR(f->items[1].link, "http://x/b");
+		CHECK(f->n_links_refused == 4);
+	}
+	fr_feed_free(f);
+}
+
 int
 main(void)
 {
@@ -615,5 +795,7 @@ main(void)
 	RUN(test_json_feed);
 	RUN(test_sniff);
 	RUN(test_fetch_and_parse);
+	RUN(test_defects_issue24);
+	RUN(test_item_cap_and_link_schemes);
 	return TEST_DONE();
 }
