@@ -1,9 +1,13 @@
-/* bench_parse.c - feed parse throughput against sfeed(1) on the same bytes:
- * the XML feeds of ../shared/data/feeds (each file parsed on its own by
- * freshet; one concatenated stream for sfeed, which reads any sequence of
- * elements, so it pays no per-file process cost) and a generated 12 MB RSS
- * 2.0 feed. Best of REPS runs each; the ratio is sfeed's time over
- * freshet's (>= 1.0: freshet at least as fast). */
+/* bench_parse.c - feed parse throughput against sfeed(1) on the same bytes,
+ * process against process: `freshet parse FILE --format tsv` and `sfeed <
+ * FILE`, each a whole process from fork to exit, output read through a
+ * pipe, on a generated 15 MB RSS 2.0 feed, a 15 MB Atom feed and the
+ * concatenated small-file corpus (../shared/data/feeds and
+ * ../shared/data/feedparser-tests); then one process per small file for
+ * both; then hostile shapes (time and peak RSS of the freshet process);
+ * last, labelled, the library call on a buffer in memory. Best of REPS
+ * runs each; a ratio is sfeed's time over freshet's (>= 1.0: freshet at
+ * least as fast). */
 #include "bench.h"
 
 #include "core/err.h"
@@ -15,12 +19,13 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/resource.h>
 #include <sys/stat.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
 
-#define REPS 5
+#define REPS 3
 #define SFEED "/usr/bin/sfeed"
 
 struct doc {
@@ -274,35 +279,275 @@ compare(const char *name, const struct corpus *c, const char *tmp, double *t_fr,
 	return best_sf / best_fr;
 }
 
+/* Runs argv with stdin from in_path (NULL: /dev/null), stdout counted in
+ * lines through a pipe; returns wall seconds (fork to exit) or -1 when it
+ * fails; *maxrss_kb its peak resident set. */
+static double
+run_proc(char *const argv[], const char *in_path, size_t *lines, long *maxrss_kb)
+{
+	int fd = open(in_path ? in_path : "/dev/null", O_RDONLY), p[2], status;
+	pid_t pid;
+	char buf[1 << 16];
+	ssize_t got;
+	double t0;
+	struct rusage ru;
+
+	*lines = 0;
+	if (fd < 0 || pipe(p) != 0)
+		return -1;
+	t0 = bench_now();
+	pid = fork();
+	if (pid < 0)
+		return -1;
+	if (pid == 0) {
+		int dn = open("/dev/null", O_WRONLY);
+
+		dup2(fd, 0);
+		dup2(p[1], 1);
+		if (dn >= 0)
+			dup2(dn, 2);
+		close(p[0]);
+		execv(argv[0], argv);
+		_exit(127);
+	}
+	close(fd);
+	close(p[1]);
+	while ((got = read(p[0], buf, sizeof(buf))) > 0)
+		for (ssize_t i = 0; i < got; i++)
+			*lines += buf[i] == '\n';
+	close(p[0]);
+	if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) == 127)
+		return -1;
+	if (maxrss_kb)
+		*maxrss_kb = ru.ru_maxrss;
+	return bench_now() - t0;
+}
+
+static char freshet_bin[4096];
+
+/* build/bench/bench_parse -> build/freshet */
+static int
+find_freshet(void)
+{
+	ssize_t n = readlink("/proc/self/exe", freshet_bin, sizeof(freshet_bin) - 32);
+	char *slash;
+
+	if (n <= 0)
+		return -1;
+	freshet_bin[n] = '\0';
+	slash = strrchr(freshet_bin, '/');
+	if (!slash)
+		return -1;
+	*slash = '\0';
+	slash = strrchr(freshet_bin, '/');
+	if (!slash)
+		return -1;
+	strcpy(slash, "/freshet");
+	return access(freshet_bin, X_OK);
+}
+
+static int
+write_file(const char *path, const char *buf, size_t len)
+{
+	FILE *f = fopen(path, "wb");
+
+	if (!f)
+		return -1;
+	if (fwrite(buf, 1, len, f) != len) {
+		fclose(f);
+		return -1;
+	}
+	return fclose(f);
+}
+
+/* One file, process against process. */
+static void
+proc_line(const char *name, const char *path, size_t bytes)
+{
+	char *fa[] = {freshet_bin, "parse", (char *)path, "--format", "tsv", "--max-items", "0", NULL};
+	char *sa[] = {SFEED, NULL};
+	double bf = 1e9, bs = 1e9;
+	size_t lf = 0, ls = 0;
+	long rss_f = 0, rss_s = 0;
+	int have_sfeed = access(SFEED, X_OK) == 0;
+
+	for (int r = 0; r < REPS; r++) {
+		double t = run_proc(fa, NULL, &lf, &rss_f);
+
+		if (t >= 0 && t < bf)
+			bf = t;
+		if (have_sfeed) {
+			t = run_proc(sa, path, &ls, &rss_s);
+			if (t >= 0 && t < bs)
+				bs = t;
+		}
+	}
+	printf("bench_parse: %-9s %7.2f MB  freshet process %7.1f MB/s (%zu items, %ld MB peak)", name,
+	       bytes / 1e6, bytes / 1e6 / bf, lf, rss_f / 1024);
+	if (have_sfeed && bs < 1e9)
+		printf("  sfeed process %7.1f MB/s (%zu items, %ld MB peak)  ratio %.2fx\n", bytes / 1e6 / bs, ls,
+		       rss_s / 1024, bs / bf);
+	else
+		printf("  sfeed: not run (%s missing?)\n", SFEED);
+}
+
+/* A 15 MB Atom 1.0 feed. */
+static char *
+generate_atom(size_t target, size_t *len)
+{
+	size_t cap = target + 65536, n = 0;
+	char *b = malloc(cap);
+	unsigned item = 0;
+
+	if (!b)
+		return NULL;
+	n += (size_t)snprintf(b + n, cap - n,
+	                      "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"
+	                      "<title>Generated Atom</title><id>urn:gen</id><updated>2014-07-06T12:56:00Z</updated>\n"
+	                      "<link rel=\"alternate\" href=\"https://example.org/\"/>\n");
+	while (n + 4096 < target) {
+		item++;
+		n += (size_t)snprintf(
+		    b + n, cap - n,
+		    "<entry><title type=\"html\">Entry %u: caf&#233; &amp;amp; cr&#232;me</title>\n"
+		    "<link rel=\"alternate\" type=\"text/html\" href=\"https://example.org/e/%u?a=1&amp;b=2\"/>\n"
+		    "<id>tag:example.org,2014:%u</id><updated>2014-07-%02uT%02u:%02u:00Z</updated>\n"
+		    "<author><name>Writer %u</name></author><category term=\"topic-%u\"/>\n"
+		    "<summary type=\"html\">&lt;p&gt;Summary of entry %u with &lt;a href=\"/x/%u\"&gt;a link&lt;/a&gt; "
+		    "and more words, as real summaries have.&lt;/p&gt;</summary>\n"
+		    "<content type=\"xhtml\"><div xmlns=\"http://www.w3.org/1999/xhtml\"><p>Body of entry %u. Lorem "
+		    "ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore "
+		    "et dolore magna aliqua.</p><p>Ut enim ad minim veniam, quis nostrud exercitation ullamco "
+		    "laboris nisi ut aliquip ex ea commodo consequat. <img src=\"https://cdn.example.org/%u.jpg\" "
+		    "alt=\"\"/></p></div></content></entry>\n",
+		    item, item, item, 1 + item % 28, item % 24, item % 60, item % 97, item % 50, item, item, item,
+		    item);
+	}
+	n += (size_t)snprintf(b + n, cap - n, "</feed>\n");
+	*len = n;
+	return b;
+}
+
+/* Hostile shapes, each about 15 MB or less: time and peak RSS of one
+ * `freshet parse FILE --format json` process. */
+static void
+hostile(const char *tmp)
+{
+	size_t cap = 32u << 20, n = 0, lines;
+	char *b = malloc(cap);
+	long rss = 0;
+	char *fa[] = {freshet_bin, "parse", (char *)tmp, "--format", "json", NULL};
+	double t;
+
+	if (!b)
+		return;
+	/* 200,000 attributes on one element */
+	n = (size_t)snprintf(b, cap, "<rss version=\"2.0\"><channel><title>t</title><item><title>x</title><link ");
+	for (unsigned i = 0; i < 200000; i++)
+		n += (size_t)snprintf(b + n, cap - n, "a%u=\"v\" ", i);
+	n += (size_t)snprintf(b + n, cap - n, ">http://x/</link></item></channel></rss>\n");
+	if (write_file(tmp, b, n) == 0 && (t = run_proc(fa, NULL, &lines, &rss)) >= 0)
+		printf("bench_parse: hostile 200,000 attributes on one element (%.1f MB): %.2f s, %ld MB peak\n",
+		       n / 1e6, t, rss / 1024);
+	/* 1,000,000 items */
+	n = (size_t)snprintf(b, cap, "<rss version=\"2.0\"><channel><title>t</title>");
+	for (unsigned i = 0; i < 1000000 && n + 64 < cap; i++)
+		n += (size_t)snprintf(b + n, cap - n, "<item><guid>%u</guid></item>", i);
+	n += (size_t)snprintf(b + n, cap - n, "</channel></rss>\n");
+	if (write_file(tmp, b, n) == 0 && (t = run_proc(fa, NULL, &lines, &rss)) >= 0)
+		printf("bench_parse: hostile 1,000,000 items (%.1f MB, cap 10,000 kept): %.2f s, %ld MB peak\n",
+		       n / 1e6, t, rss / 1024);
+	/* 100,000 internal entity references */
+	n = (size_t)snprintf(b, cap, "<!DOCTYPE rss [<!ENTITY e \"entity text\">]><rss version=\"2.0\"><channel><title>t</title><item><title>");
+	for (unsigned i = 0; i < 100000; i++)
+		n += (size_t)snprintf(b + n, cap - n, "&e; ");
+	n += (size_t)snprintf(b + n, cap - n, "</title></item></channel></rss>\n");
+	if (write_file(tmp, b, n) == 0 && (t = run_proc(fa, NULL, &lines, &rss)) >= 0)
+		printf("bench_parse: hostile 100,000 entity references (%.1f MB): %.2f s, %ld MB peak\n", n / 1e6, t,
+		       rss / 1024);
+	unlink(tmp);
+	free(b);
+}
+
+/* One process per small file, for both. */
+static void
+per_file(const struct corpus *c, const char *tmpdir)
+{
+	char path[4096];
+	char *fa[] = {freshet_bin, "parse", path, "--format", "tsv", NULL};
+	char *sa[] = {SFEED, NULL};
+	double tf = 0, ts = 0;
+	size_t lines, n = c->n < 300 ? c->n : 300, lf = 0, ls = 0;
+	int have_sfeed = access(SFEED, X_OK) == 0;
+
+	for (size_t i = 0; i < n; i++) {
+		double t;
+
+		snprintf(path, sizeof(path), "%s/f%zu.xml", tmpdir, i);
+		if (write_file(path, c->docs[i].buf, c->docs[i].len) != 0)
+			return;
+		t = run_proc(fa, NULL, &lines, NULL);
+		if (t >= 0)
+			tf += t;
+		lf += lines;
+		if (have_sfeed && (t = run_proc(sa, path, &lines, NULL)) >= 0)
+			ts += t;
+		ls += lines;
+		unlink(path);
+	}
+	printf("bench_parse: per-file  %zu files, one process each: freshet %.2f ms/file (%zu items)", n,
+	       1e3 * tf / (double)n, lf);
+	if (have_sfeed)
+		printf("  sfeed %.2f ms/file (%zu items)  ratio %.2fx\n", 1e3 * ts / (double)n, ls, ts / tf);
+	else
+		printf("\n");
+}
+
 int
 main(void)
 {
 	struct corpus shared = {0}, big = {0};
 	char tmp[] = "/tmp/bench_parse.XXXXXX";
+	char tmpdir[] = "/tmp/bench_parse_d.XXXXXX";
 	int fd = mkstemp(tmp);
-	size_t glen = 0;
-	char *g = generate(12u << 20, &glen);
+	size_t glen = 0, alen = 0;
+	char *g = generate(15u << 20, &glen), *at = generate_atom(15u << 20, &alen);
 	double t_fr = 0, t_sf = 0;
 
-	if (fd < 0 || !g) {
+	if (fd < 0 || !g || !at || !mkdtemp(tmpdir)) {
 		fprintf(stderr, "bench_parse: cannot set up (temp file or memory)\n");
 		return 1;
 	}
 	close(fd);
+	if (find_freshet() != 0) {
+		fprintf(stderr, "bench_parse: no freshet binary beside the bench directory (%s)\n", freshet_bin);
+		return 1;
+	}
 	load_dir(&shared, FR_SHARED "/data/feeds");
+	load_dir(&shared, FR_SHARED "/data/feedparser-tests");
 	if (shared.n == 0)
-		fprintf(stderr, "bench_parse: no XML under %s/data/feeds\n", FR_SHARED);
+		fprintf(stderr, "bench_parse: no XML under %s/data\n", FR_SHARED);
+	printf("bench_parse: process against process (%s parse FILE --format tsv vs %s < FILE), best of %d\n",
+	       freshet_bin, SFEED, REPS);
+	if (write_file(tmp, g, glen) == 0)
+		proc_line("rss-15MB", tmp, glen);
+	if (write_file(tmp, at, alen) == 0)
+		proc_line("atom-15MB", tmp, alen);
+	if (write_concat(&shared, tmp) == 0)
+		proc_line("small-cat", tmp, shared.bytes);
+	unlink(tmp);
+	per_file(&shared, tmpdir);
+	rmdir(tmpdir);
+	hostile(tmp);
 	add_doc(&big, g, glen);
-	compare("shared", &shared, tmp, &t_fr, &t_sf);
-	compare("large", &big, tmp, &t_fr, &t_sf);
-	if (t_fr > 0 && t_sf > 0)
-		printf("bench_parse: all     ratio %.2fx (sfeed time / freshet time on the same bytes; "
-		       "target >= 1.0)\n",
-		       t_sf / t_fr);
+	printf("bench_parse: (second figure, not the same work: library call fr_feed_parse on a buffer in "
+	       "memory, against sfeed's whole process)\n");
+	compare("lib-rss", &big, tmp, &t_fr, &t_sf);
 	for (size_t i = 0; i < shared.n; i++)
 		free(shared.docs[i].buf);
 	free(shared.docs);
 	free(g);
+	free(at);
 	free(big.docs);
 	return 0;
 }

@@ -142,6 +142,8 @@ to_json(const struct fr_feed *f)
 	add_str(feed, "subtitle", f->subtitle);
 	add_str(feed, "language", f->language);
 	add_str(feed, "author", f->author);
+	add_str(feed, "rights", f->rights);
+	add_str(feed, "info", f->info);
 	add_date(feed, "updated", "updated_parsed", f->updated_s);
 	if (f->ttl_s >= 0)
 		json_object_object_add(feed, "ttl", json_object_new_int64(f->ttl_s / 60));

@@ -1049,6 +1049,10 @@ feed_slot(struct fr_feed *f, int field)
 		return &f->language;
 	case FF_AUTHOR:
 		return &f->author;
+	case FF_RIGHTS:
+		return &f->rights;
+	case FF_INFO:
+		return &f->info;
 	default:
 		return NULL;
 	}
@@ -1463,6 +1467,8 @@ fr_feed_free(struct fr_feed *f)
 	free(f->language);
 	free(f->encoding);
 	free(f->author);
+	free(f->rights);
+	free(f->info);
 	free(f->bozo_exception);
 	free(f);
 }

@@ -51,6 +51,9 @@ struct fr_feed {
 	char *title, *link, *subtitle, *language; /* NULL when absent */
 	char *encoding;           /* the one used to decode, lower case ("utf-8", "windows-1252") */
 	char *author;             /* added: feed author name, NULL when absent */
+	/* feedparser's rights (RSS copyright, Atom rights / 0.3 copyright,
+	 * dc:rights) and info (Atom 0.3), sanitised HTML; NULL when absent */
+	char *rights, *info;
 	int64_t updated_s;        /* Unix seconds or FR_DATE_NONE */
 	int64_t ttl_s;            /* RSS <ttl> in seconds, -1 if absent */
 	int64_t update_period_s;  /* sy:updatePeriod / sy:updateFrequency in seconds, -1 if absent */

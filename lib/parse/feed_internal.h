@@ -31,7 +31,7 @@ void fb_free(struct fb_buf *b);
 /* Item fields with precedence. */
 enum { IF_TITLE, IF_LINK, IF_AUTHOR, IF_SUMMARY, IF_CONTENT, IF_PUB, IF_UPD, IF_ID, IF_COMMENTS, IF_N };
 /* Feed fields with precedence. */
-enum { FF_TITLE, FF_LINK, FF_SUBTITLE, FF_LANGUAGE, FF_UPDATED, FF_AUTHOR, FF_N };
+enum { FF_TITLE, FF_LINK, FF_SUBTITLE, FF_LANGUAGE, FF_UPDATED, FF_AUTHOR, FF_RIGHTS, FF_INFO, FF_N };
 
 struct feedb {
 	struct fr_feed *f;
@@ -89,6 +89,8 @@ char *feed_sanitize_html(const char *html, size_t len, const char *base, int san
 /* Whether uri has no scheme or one of feedparser's acceptable schemes
  * (http, https, ftp, mailto, ...; never javascript:, data:, vbscript:). */
 int feed_uri_scheme_ok(const char *uri);
+/* Whether name (lower case) is one of feedparser's acceptable elements. */
+int feed_html_element_ok(const char *name);
 /* Decodes base64 (blanks ignored) into a malloc'd NUL-terminated string, or
  * NULL when s is not base64. */
 char *feed_base64(const char *s, size_t n);

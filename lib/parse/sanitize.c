@@ -64,6 +64,12 @@ scheme_ok(const char *uri)
 }
 
 int
+feed_html_element_ok(const char *name)
+{
+	return in_list(san_elements, N(san_elements), name);
+}
+
+int
 feed_uri_scheme_ok(const char *uri)
 {
 	return uri && scheme_ok(uri);
@@ -463,7 +469,8 @@ element(struct san *s, xmlNodePtr n)
 				attrs[k].value = nv;
 			}
 		}
-		qsort(attrs, na, sizeof(*attrs), cmp_attr);
+		if (na)
+			qsort(attrs, na, sizeof(*attrs), cmp_attr);
 		put(s, "<");
 		put(s, out_tag);
 		for (size_t k = 0; k < na; k++) {

@@ -418,6 +418,78 @@ parse_int(const char *s, int64_t max)
 	return *s ? -1 : v;
 }
 
+/* feedparser's lookslikehtml: a close tag or a character/entity
+ * reference, every tag an allowed element. For RSS text, which may be
+ * HTML or not. */
+static int
+looks_like_html(const char *s)
+{
+	const char *p;
+	int cue = 0;
+
+	for (p = s; *p; p++) {
+		if (p[0] == '<' && p[1] == '/' && ((p[2] >= 'a' && p[2] <= 'z') || (p[2] >= 'A' && p[2] <= 'Z'))) {
+			const char *q = p + 2;
+
+			while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_')
+				q++;
+			if (*q == '>')
+				cue = 1;
+		} else if (p[0] == '&') {
+			const char *q = p + 1;
+
+			if (*q == '#')
+				q++;
+			while ((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_')
+				q++;
+			if (*q == ';' && q > p + 1)
+				cue = 1;
+		}
+	}
+	if (!cue)
+		return 0;
+	for (p = strchr(s, '<'); p; p = strchr(p + 1, '<')) {
+		const char *q = p + 1;
+		char name[32];
+		size_t n = 0;
+
+		if (*q == '/')
+			q++;
+		while (((*q >= 'a' && *q <= 'z') || (*q >= 'A' && *q <= 'Z') || (*q >= '0' && *q <= '9') || *q == '_') &&
+		       n < sizeof(name) - 1) {
+			char c = *q++;
+
+			name[n++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
+		}
+		name[n] = '\0';
+		if (n && !feed_html_element_ok(name))
+			return 0;
+	}
+	return 1;
+}
+
+/* A title as freshet keeps it: plain text, HTML-unescaped once; markup in
+ * it (Atom html/xhtml, or RSS text that looks like HTML) sanitised first,
+ * so that no script or event attribute survives the unescaping. */
+static char *
+title_text(char *v, int kind, int atom, const char *base, struct feedb *b)
+{
+	if (kind == K_HTML || kind == K_XHTML) {
+		if ((atom || looks_like_html(v)) && strchr(v, '<')) {
+			char *r = feed_sanitize_html(v, strlen(v), base, 1);
+
+			free(v);
+			if (!r) {
+				b->oom = 1;
+				return NULL;
+			}
+			v = r;
+		}
+		feed_html_unescape(v);
+	}
+	return v;
+}
+
 static void
 end_capture(struct px *x, int in_item_person)
 {
@@ -452,15 +524,9 @@ end_capture(struct px *x, int in_item_person)
 	case T_ITEM_STR:
 		if (c->field == IF_TITLE) {
 			feed_trim(v);
-			if (c->kind == K_HTML || c->kind == K_XHTML) {
-				char *r = feed_resolve_html(v, c->base);
-
-				if (r != v) {
-					free(v);
-					v = r;
-				}
-				feed_html_unescape(v);
-			}
+			v = title_text(v, c->kind, x->is_atom, c->base, b);
+			if (!v)
+				return;
 		} else if (c->field == IF_SUMMARY || c->field == IF_CONTENT) {
 			/* summary and content are HTML: plain text escaped, HTML
 			 * parsed, sanitised and resolved */
@@ -539,14 +605,21 @@ end_capture(struct px *x, int in_item_person)
 		break;
 	case T_FEED_STR:
 		feed_trim(v);
-		if (c->field == FF_TITLE && (c->kind == K_HTML || c->kind == K_XHTML)) {
-			char *r = feed_resolve_html(v, c->base);
+		if (c->field == FF_TITLE) {
+			v = title_text(v, c->kind, x->is_atom, c->base, b);
+			if (!v)
+				return;
+		} else if ((c->field == FF_SUBTITLE || c->field == FF_RIGHTS || c->field == FF_INFO) &&
+		           c->kind != K_TEXT && strchr(v, '<')) {
+			/* HTML: sanitised */
+			char *r = feed_sanitize_html(v, strlen(v), c->base, 1);
 
-			if (r != v) {
-				free(v);
-				v = r;
+			free(v);
+			if (!r) {
+				b->oom = 1;
+				return;
 			}
-			feed_html_unescape(v);
+			v = r;
 		}
 		feedb_feed_str(b, c->field, v, c->rank);
 		return;
@@ -766,6 +839,9 @@ item_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int 
 			begin_capture(x, T_ITEM_COMMENTS_URL, 0, 1, K_TEXT);
 		else if (eq(l, "encoded"))
 			begin_capture(x, T_ITEM_STR, IF_CONTENT, 2, K_HTML);
+		else if (eq(l, "body") || eq(l, "fullitem"))
+			/* feedparser's body (XHTML inline) and fullitem */
+			begin_capture(x, T_ITEM_STR, IF_CONTENT, 3, K_HTML);
 		else if (eq(l, "enclosure")) {
 			char *url = attr_dup(attrs, n, "url", 0);
 
@@ -783,6 +859,12 @@ item_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int 
 	case NS_CONTENT:
 		if (eq(l, "encoded")) {
 			begin_capture(x, T_ITEM_STR, IF_CONTENT, 1, K_HTML);
+			return C_CAPTURE;
+		}
+		break;
+	case NS_XHTML:
+		if (eq(l, "body")) {
+			begin_capture(x, T_ITEM_STR, IF_CONTENT, 3, K_HTML);
 			return C_CAPTURE;
 		}
 		break;
@@ -900,6 +982,8 @@ channel_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, i
 			begin_capture(x, T_FEED_AUTHOR, 0, 2, K_TEXT);
 		else if (eq(l, "webMaster"))
 			begin_capture(x, T_FEED_AUTHOR, 0, 3, K_TEXT);
+		else if (eq(l, "copyright"))
+			begin_capture(x, T_FEED_STR, FF_RIGHTS, 1, K_HTML);
 		else
 			return C_SKIP;
 		return C_CAPTURE;
@@ -922,6 +1006,10 @@ channel_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, i
 			return C_SKIP;
 		} else if (eq(l, "updated") || eq(l, "modified"))
 			begin_capture(x, T_FEED_DATE, 0, 1, K_TEXT);
+		else if (eq(l, "rights") || eq(l, "copyright"))
+			begin_capture(x, T_FEED_STR, FF_RIGHTS, 1, atom_kind(attrs, n, a03));
+		else if (eq(l, "info"))
+			begin_capture(x, T_FEED_STR, FF_INFO, 1, atom_kind(attrs, n, a03));
 		else if (eq(l, "author"))
 			return C_PERSON_FEED;
 		else
@@ -940,6 +1028,8 @@ channel_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, i
 			begin_capture(x, T_FEED_STR, FF_TITLE, 2, K_HTML);
 		else if (eq(l, "description"))
 			begin_capture(x, T_FEED_STR, FF_SUBTITLE, 2, K_HTML);
+		else if (eq(l, "rights"))
+			begin_capture(x, T_FEED_STR, FF_RIGHTS, 2, K_HTML);
 		else
 			return C_SKIP;
 		return C_CAPTURE;
