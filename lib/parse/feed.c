@@ -715,6 +715,17 @@ read_doctype(const char *buf, size_t len, size_t *s, size_t *e, struct ent_table
 	return 1;
 }
 
+/* Whether an entity's value holds no entity reference (character
+ * references such as &#179; are fine). */
+static int
+flat_value(const struct ent_decl *d)
+{
+	for (size_t i = 0; i < d->vn; i++)
+		if (d->val[i] == '&' && !(i + 1 < d->vn && d->val[i + 1] == '#'))
+			return 0;
+	return 1;
+}
+
 static const struct ent_decl *
 ent_find(const struct ent_table *t, const char *name, size_t n)
 {
@@ -793,8 +804,10 @@ fix_span(struct fix_ctx *c, const char *buf, size_t len, int depth, int top)
 				    (nn == 4 && !memcmp(amp + 1, "apos", 4)))
 					continue;
 				d = ent_find(c->t, amp + 1, nn);
-				if (!d || d->external)
+				if (!d || d->external || !flat_value(d)) {
 					undef = 1;
+					d = NULL;
+				}
 			}
 		}
 		if (top && in_construct(buf, len, j, &pos, &skip_until, dt_s, dt_e))
@@ -802,8 +815,10 @@ fix_span(struct fix_ctx *c, const char *buf, size_t len, int depth, int top)
 		if (fb_add(&c->o, buf + copied, j - copied) != 0)
 			return -1;
 		if (d && !d->external) {
-			/* an internal entity: its text, expanded in turn, within
-			 * the budget and depth */
+			/* an internal entity: its text, within the budget. As
+			 * feedparser, only a value without entity references
+			 * (character references allowed) is expanded; nested
+			 * ones (billion laughs) stay as text, above. */
 			if (depth >= ENT_MAX_DEPTH || d->vn > c->budget) {
 				if (!c->info->cut_line)
 					c->info->cut_line = top ? line_of(c->doc, amp) : 1;
@@ -861,8 +876,8 @@ feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
 	c.t = t;
 	c.info = info;
 	c.doc = buf;
-	/* Expansion adds at most as much again as the document, and 1 MiB. */
-	c.budget = len < (1u << 20) ? (1u << 20) : len;
+	/* Expansion adds at most 4 times the document, or 8 MiB. */
+	c.budget = len < (2u << 20) ? (8u << 20) : 4 * len;
 	rc = fix_span(&c, buf, len, 0, 1);
 	free(t);
 	if (rc != 0) {

@@ -112,9 +112,10 @@ struct feed_fix_info {
  * DOCTYPE: an '&' that starts no reference ("Fish & Chips", "?a=1&b=2")
  * becomes "&amp;"; an HTML entity name that XML does not know ("&nbsp;")
  * becomes a character reference ("&#160;"); a reference to an internal
- * entity declared in the DOCTYPE is replaced by its text (nested up to 8
- * deep, adding at most max(1 MiB, len) bytes in all); external entities are
- * never read, and they and undefined names stay as text ("&amp;name;");
+ * entity declared in the DOCTYPE whose value holds no entity reference
+ * (feedparser's "safe" entities) is replaced by its text (adding at most
+ * max(8 MiB, 4 len) bytes in all); nested ones, external entities (never
+ * read) and undefined names stay as text ("&amp;name;");
  * character references XML forbids (&#0;) become U+FFFD.
  * Returns 1 with *out a malloc'd copy and *out_len, 0 when nothing needed
  * changing (*out NULL), -1 on out of memory. */

@@ -1884,7 +1884,7 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 		feedb_bozo(b, "line %lu: character reference to a character XML forbids (&#0;), read as U+FFFD",
 		           fi.nul_line);
 	if (fi.undef_line)
-		feedb_bozo(b, "line %lu: undefined entity '&%s;', kept as text", fi.undef_line,
+		feedb_bozo(b, "line %lu: entity '&%s;' undefined, external or nested: kept as text", fi.undef_line,
 		           fi.undef_name);
 	if (fi.cut_line)
 		feedb_bozo(b, "line %lu: internal entity not expanded: nested deeper than 8 or over the expansion budget",
