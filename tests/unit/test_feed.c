@@ -329,7 +329,8 @@ test_billion_laughs_and_xxe(void)
 	CHECK(f != NULL);
 	CHECK(now_s() - t0 < 1.0);
 	if (f) {
-		CHECK(f->title && !strstr(f->title, "lol")); /* nothing expanded */
+		/* nothing expanded: the nested entity stays as its name */
+		CHECK(f->title && strlen(f->title) < 64 && !strstr(f->title, "lollol"));
 		CHECK(f->n_items == 1 && !strcmp(f->items[0].title, "after & still"));
 		CHECK(f->bozo);
 	}
