@@ -108,7 +108,7 @@ cmd_export(int argc, char **argv)
 		cli_err("export", "--opml: empty file name");
 		return EXIT_USAGE;
 	}
-	st = dbopt_open("export", db);
+	st = dbopt_open_flags("export", db, FR_STORE_READ_ONLY);
 	if (!st)
 		return EXIT_FAIL;
 	if (!out || !strcmp(out, "-")) {

@@ -258,7 +258,7 @@ cmd_items(int argc, char **argv)
 		}
 		max = (size_t)v;
 	}
-	st = dbopt_open("items", db);
+	st = dbopt_open_flags("items", db, FR_STORE_READ_ONLY);
 	if (!st)
 		return EXIT_FAIL;
 	if (source && fr_store_find_source(st, source, &source_id) < 0) {

@@ -347,7 +347,7 @@ cmd_run(int argc, char **argv)
 	}
 
 	const char *db = dbopt_path(db_arg);
-	if (fr_store_open(&st, db, err, sizeof(err)) < 0) {
+	if (fr_store_open_flags(&st, db, FR_STORE_CRAWLER, err, sizeof(err)) < 0) {
 		cli_err("run", "%s", err);
 		return EXIT_FAIL;
 	}

@@ -256,7 +256,7 @@ cmd_sources(int argc, char **argv)
 		cli_err("sources", "unknown format '%s' (table, jsonl or csv)", format);
 		return EXIT_USAGE;
 	}
-	st = dbopt_open("sources", db);
+	st = dbopt_open_flags("sources", db, FR_STORE_READ_ONLY);
 	if (!st)
 		return EXIT_FAIL;
 	rc = all ? fr_store_load_all_sources(st, &v, &n, err, sizeof(err))

@@ -25,10 +25,16 @@ dbopt_path(const char *arg)
 struct fr_store *
 dbopt_open(const char *sub, const char *arg)
 {
+	return dbopt_open_flags(sub, arg, 0);
+}
+
+struct fr_store *
+dbopt_open_flags(const char *sub, const char *arg, unsigned flags)
+{
 	struct fr_store *st = NULL;
 	char err[FR_ERRLEN];
 
-	if (fr_store_open(&st, dbopt_path(arg), err, sizeof(err)) < 0) {
+	if (fr_store_open_flags(&st, dbopt_path(arg), flags, err, sizeof(err)) < 0) {
 		cli_err(sub, "%s", err);
 		return NULL;
 	}

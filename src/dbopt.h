@@ -22,6 +22,10 @@ const char *dbopt_path(const char *arg);
  * handle (close with fr_store_close), or NULL after printing
  * "freshet SUB: <reason naming the path>" on stderr. */
 struct fr_store *dbopt_open(const char *sub, const char *arg);
+/* The same with fr_store_open_flags's flags: FR_STORE_READ_ONLY for the
+ * commands that only read (a missing store is then an error, not a new
+ * one). */
+struct fr_store *dbopt_open_flags(const char *sub, const char *arg, unsigned flags);
 
 /* Matches argv[*i] against the option name ("--db"), as "--db VALUE" (then
  * *i moves past the value) or "--db=VALUE". Returns 1 and *val when it

@@ -1129,7 +1129,7 @@ pg_close(void *impl)
 }
 
 static void *
-pg_open(const char *path, char *err, size_t errlen)
+pg_open(const char *path, unsigned flags, char *err, size_t errlen)
 {
 	struct pg *p = calloc(1, sizeof(*p));
 	char host[128], owner[256];
@@ -1176,7 +1176,23 @@ pg_open(const char *path, char *err, size_t errlen)
 		fr_errf(err, errlen, "%s: out of memory", p->name);
 		goto fail;
 	}
+	if (flags & FR_STORE_READ_ONLY) {
+		int version;
+
+		/* Reading only: a database freshet never used is refused, not
+		 * given tables; an older schema is migrated as by any open. */
+		if (read_version(p, &version, err, errlen) < 0)
+			goto fail;
+		if (version == 0) {
+			fr_errf(err, errlen, "%s: no such store (the database holds no freshet tables)",
+			        p->name);
+			goto fail;
+		}
+	}
 	if (migrate(p, err, errlen) < 0)
+		goto fail;
+	if ((flags & FR_STORE_READ_ONLY) &&
+	    simple(p, "SET SESSION CHARACTERISTICS AS TRANSACTION READ ONLY", err, errlen) < 0)
 		goto fail;
 	return p;
 fail:

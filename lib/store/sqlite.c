@@ -9,10 +9,15 @@
 
 #include <sqlite3.h>
 
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 /* 'frsh': marks a file as a freshet store (PRAGMA application_id). */
 #define APP_ID 0x66727368
@@ -125,6 +130,7 @@ struct sq {
 	int user_depth;
 	int group;   /* a group transaction is open (fr_store_group_begin) */
 	int aborted; /* a commit_fetch failed in it: rolled back, ended */
+	int lock_fd; /* the crawl lock (FR_STORE_CRAWLER) held on PATH.lock, else -1 */
 };
 
 /* ---- helpers ---- */
@@ -471,25 +477,209 @@ sq_close(void *impl)
 		sqlite3_finalize(q->stmt[k]);
 	if (q->db)
 		sqlite3_close_v2(q->db);
+	if (q->lock_fd >= 0) {
+		/* Emptied, not removed: unlinking a file another process may be
+		 * about to lock would let two runs lock two different files. */
+		if (ftruncate(q->lock_fd, 0) != 0) {
+			/* the lock goes with the descriptor anyway */
+		}
+		close(q->lock_fd);
+	}
 	free(q->path);
 	free(q);
 }
 
+/* The crawl lock: an flock(2) on PATH.lock held for the handle's life, the
+ * holder's pid written in the file. The kernel drops it when its process
+ * ends however it ends, so a file left by a killed run blocks nothing. */
+static int
+crawl_lock(struct sq *q, char *err, size_t errlen)
+{
+	size_t n = strlen(q->path) + sizeof(".lock");
+	char *lp = malloc(n), pid[32];
+	int fd, len;
+
+	if (!lp)
+		return fr_errf(err, errlen, "%s: out of memory", q->path);
+	snprintf(lp, n, "%s.lock", q->path);
+	fd = open(lp, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fr_errf(err, errlen, "%s: cannot open the crawl lock %s: %s", q->path, lp,
+		        strerror(errno));
+		free(lp);
+		return -1;
+	}
+	if (flock(fd, LOCK_EX | LOCK_NB) != 0) {
+		int e = errno;
+		long holder = 0;
+
+		if (e == EWOULDBLOCK) {
+			/* The holder writes its pid right after locking: wait a
+			 * little for it when the file is still empty. */
+			for (int tries = 0; tries < 20 && holder <= 0; tries++) {
+				ssize_t got = pread(fd, pid, sizeof(pid) - 1, 0);
+
+				pid[got > 0 ? got : 0] = '\0';
+				holder = strtol(pid, NULL, 10);
+				if (holder <= 0)
+					usleep(10000);
+			}
+			if (holder > 0)
+				fr_errf(err, errlen,
+				        "%s: another freshet run (pid %ld) is crawling this store "
+				        "(lock %s): one run per SQLite store",
+				        q->path, holder, lp);
+			else
+				fr_errf(err, errlen,
+				        "%s: another freshet run is crawling this store (lock %s): "
+				        "one run per SQLite store",
+				        q->path, lp);
+		} else {
+			fr_errf(err, errlen, "%s: cannot lock %s: %s", q->path, lp, strerror(e));
+		}
+		close(fd);
+		free(lp);
+		return -1;
+	}
+	free(lp);
+	len = snprintf(pid, sizeof(pid), "%ld\n", (long)getpid());
+	if (ftruncate(fd, 0) != 0 || pwrite(fd, pid, (size_t)len, 0) != len) {
+		/* the lock holds without the pid; others then say "another run" */
+	}
+	q->lock_fd = fd;
+	return 0;
+}
+
+/* path as an SQLite URI file name ("file:" and the path, percent-encoded
+ * but for unreserved characters and '/'), followed by query. Malloc'd. */
+static char *
+uri_of(const char *path, const char *query)
+{
+	size_t n = strlen(path), at = 0;
+	char *u = malloc(5 + 3 * n + strlen(query) + 1);
+
+	if (!u)
+		return NULL;
+	memcpy(u, "file:", 5);
+	at = 5;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++) {
+		if ((*p >= 'a' && *p <= 'z') || (*p >= 'A' && *p <= 'Z') || (*p >= '0' && *p <= '9') ||
+		    strchr("/-._~", *p)) {
+			u[at++] = (char)*p;
+		} else {
+			at += (size_t)snprintf(u + at, 4, "%%%02X", *p);
+		}
+	}
+	memcpy(u + at, query, strlen(query) + 1);
+	return u;
+}
+
+/* Read-only (FR_STORE_READ_ONLY): opens an existing file without writing
+ * it or creating anything. Returns 1 opened and up to date, 0 when the
+ * schema is older (the caller opens it for writing to migrate), -1 err. */
+static int
+open_ro(struct sq *q, char *err, size_t errlen)
+{
+	struct stat sb;
+	int version = 0, app = 0, rc;
+	char *wal, *uri;
+
+	if (stat(q->path, &sb) != 0)
+		return fr_errf(err, errlen, "%s: no such store (%s)", q->path, strerror(errno));
+	if (S_ISDIR(sb.st_mode))
+		return fr_errf(err, errlen, "%s: no such store (a directory)", q->path);
+	if (sqlite3_open_v2(q->path, &q->db, SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX, NULL) !=
+	    SQLITE_OK)
+		goto cannot;
+	sqlite3_extended_result_codes(q->db, 1);
+	sqlite3_busy_timeout(q->db, 5000);
+	rc = pragma_int(q, "PRAGMA application_id", &app, err, errlen);
+	if (rc < 0 && ((sqlite3_extended_errcode(q->db) & 0xff) == SQLITE_CANTOPEN ||
+	               (sqlite3_extended_errcode(q->db) & 0xff) == SQLITE_READONLY)) {
+		/* A WAL store in a directory we cannot write: SQLite cannot make
+		 * its -shm. With no -wal beside the file (nobody is writing it:
+		 * a writer would have made one), the file alone holds every
+		 * commit and may be read as immutable, without locks. */
+		wal = malloc(strlen(q->path) + 5);
+		if (!wal)
+			return fr_errf(err, errlen, "%s: out of memory", q->path);
+		snprintf(wal, strlen(q->path) + 5, "%s-wal", q->path);
+		rc = access(wal, F_OK);
+		free(wal);
+		if (rc == 0)
+			return fr_errf(err, errlen,
+			               "%s: cannot read: its -wal file is there but its directory "
+			               "cannot be written (SQLite needs a -shm file beside it)",
+			               q->path);
+		sqlite3_close_v2(q->db);
+		q->db = NULL;
+		uri = uri_of(q->path, "?immutable=1");
+		if (!uri)
+			return fr_errf(err, errlen, "%s: out of memory", q->path);
+		rc = sqlite3_open_v2(uri, &q->db,
+		                     SQLITE_OPEN_READONLY | SQLITE_OPEN_NOMUTEX | SQLITE_OPEN_URI,
+		                     NULL);
+		free(uri);
+		if (rc != SQLITE_OK)
+			goto cannot;
+		sqlite3_extended_result_codes(q->db, 1);
+		rc = pragma_int(q, "PRAGMA application_id", &app, err, errlen);
+	}
+	if (rc < 0 || pragma_int(q, "PRAGMA user_version", &version, err, errlen) < 0)
+		return -1;
+	if (app != 0 && app != APP_ID)
+		return fr_errf(err, errlen, "%s: not a freshet store (application_id 0x%08x)",
+		               q->path, (unsigned)app);
+	if (app == 0)
+		return version ? fr_errf(err, errlen,
+		                         "%s: not a freshet store (user_version %d, no freshet mark)",
+		                         q->path, version)
+		               : fr_errf(err, errlen, "%s: not a freshet store (no freshet schema)",
+		                         q->path);
+	if (version > FR_STORE_SCHEMA_VERSION)
+		return fr_errf(err, errlen,
+		               "%s: the store has schema version %d, newer than this freshet's %d: "
+		               "use a newer freshet",
+		               q->path, version, FR_STORE_SCHEMA_VERSION);
+	if (exec(q, "PRAGMA query_only = 1", err, errlen, "settings") < 0)
+		return -1;
+	return version == FR_STORE_SCHEMA_VERSION ? 1 : 0;
+cannot:
+	if (q->db)
+		return dberr(q, err, errlen, "cannot open");
+	return fr_errf(err, errlen, "%s: cannot open: out of memory", q->path);
+}
+
 static void *
-sq_open(const char *path, char *err, size_t errlen)
+sq_open(const char *path, unsigned flags, char *err, size_t errlen)
 {
 	struct sq *q = calloc(1, sizeof(*q));
 	sqlite3_stmt *s = NULL;
 	const char *mode;
 	int memory = strcmp(path, ":memory:") == 0;
 
-	if (q)
+	if (q) {
+		q->lock_fd = -1;
 		q->path = strdup(path);
+	}
 	if (!q || !q->path) {
 		free(q);
 		fr_errf(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
+	if ((flags & FR_STORE_READ_ONLY) && !memory) {
+		int rc = open_ro(q, err, errlen);
+
+		if (rc > 0)
+			return q;
+		if (rc < 0)
+			goto fail;
+		/* An older schema: migrated by a normal open below. */
+		sqlite3_close_v2(q->db);
+		q->db = NULL;
+	}
+	if ((flags & FR_STORE_CRAWLER) && !memory && crawl_lock(q, err, errlen) < 0)
+		goto fail;
 	/* NOMUTEX: a handle is used by one thread at a time. */
 	if (sqlite3_open_v2(path, &q->db,
 	                    SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE | SQLITE_OPEN_NOMUTEX,

@@ -175,6 +175,13 @@ fr_store_sources_free(struct fr_store_source *s, size_t n)
 int
 fr_store_open(struct fr_store **out, const char *path, char *err, size_t errlen)
 {
+	return fr_store_open_flags(out, path, 0, err, errlen);
+}
+
+int
+fr_store_open_flags(struct fr_store **out, const char *path, unsigned flags, char *err,
+		    size_t errlen)
+{
 	struct fr_store *st;
 
 	*out = NULL;
@@ -189,7 +196,7 @@ fr_store_open(struct fr_store **out, const char *path, char *err, size_t errlen)
 		st->ops = &fr_store_pg;
 	else
 		st->ops = &fr_store_sqlite;
-	st->impl = st->ops->open(path, err, errlen);
+	st->impl = st->ops->open(path, flags, err, errlen);
 	if (!st->impl) {
 		free(st);
 		return -1;

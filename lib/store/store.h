@@ -20,6 +20,30 @@ struct fr_store;
  * newer than this freshet, a server that cannot be reached, a directory
  * that cannot be written... */
 int fr_store_open(struct fr_store **out, const char *path, char *err, size_t errlen);
+
+/* Flags for fr_store_open_flags. */
+enum {
+	/* Reading only (`items`, `sources`, `export`): nothing is created or
+	 * written. A path naming no store is an error ("PATH: no such store
+	 * (No such file or directory)"), as is an SQLite file or PostgreSQL
+	 * database without freshet's schema. An SQLite file that cannot be
+	 * written is read; in a directory that cannot be written (no -shm
+	 * can be made) it is read as immutable when no -wal file is beside
+	 * it (nobody is writing it). A store at an older schema version is
+	 * opened for writing once to migrate it. On PostgreSQL every
+	 * transaction is READ ONLY. */
+	FR_STORE_READ_ONLY = 1,
+	/* The crawler (`run`): on SQLite, an exclusive lock on PATH.lock held
+	 * until fr_store_close, so a second crawler on the same file is
+	 * refused at once, naming the holder's pid ("PATH: another freshet
+	 * run (pid N) is crawling this store ..."). The kernel drops the lock
+	 * when its process ends, however it ends: a lock file left behind
+	 * blocks nothing. PostgreSQL workers share a store (leases): no lock. */
+	FR_STORE_CRAWLER = 2,
+};
+/* fr_store_open with flags (0: as fr_store_open). */
+int fr_store_open_flags(struct fr_store **out, const char *path, unsigned flags, char *err,
+			size_t errlen);
 /* Closes and frees st (NULL is fine). Statements are finalised and the WAL
  * checkpointed by SQLite when the last connection closes; on PostgreSQL the
  * handle's leases are dropped. */
@@ -261,7 +285,7 @@ struct fr_store_item_key {
  * defaults applied by store.c; err may be NULL (fr_errf copes). */
 struct fr_store_ops {
 	const char *name;
-	void *(*open)(const char *path, char *err, size_t errlen);
+	void *(*open)(const char *path, unsigned flags, char *err, size_t errlen);
 	void (*close)(void *impl);
 	int (*add_source)(void *impl, const char *url, const char *url_key, const char *host,
 			  const char *kind, const char *grp, const char *title,

@@ -1251,6 +1251,72 @@ test_claims_on_sqlite(void)
 	fr_store_close(st);
 }
 
+/* FR_STORE_CRAWLER: one crawler per file, even two handles of one process
+ * (flock is per open file); the lock goes with the handle. */
+static void
+test_crawler_lock(void)
+{
+	const char *path = tmp("lock.db");
+	char lockpath[600], pid[32], err[FR_ERRLEN];
+	struct fr_store *a = NULL, *b = NULL;
+	FILE *f;
+
+	rm_db(path);
+	snprintf(lockpath, sizeof(lockpath), "%s.lock", path);
+	unlink(lockpath);
+	CHECK(fr_store_open_flags(&a, path, FR_STORE_CRAWLER, err, sizeof(err)) == 0);
+	f = fopen(lockpath, "r");
+	CHECK(f && fgets(pid, sizeof(pid), f) && strtol(pid, NULL, 10) == (long)getpid());
+	if (f)
+		fclose(f);
+	CHECK(fr_store_open_flags(&b, path, FR_STORE_CRAWLER, err, sizeof(err)) < 0 && !b);
+	snprintf(pid, sizeof(pid), "(pid %ld)", (long)getpid());
+	CHECK(strstr(err, pid) && strstr(err, path));
+	/* Not a crawler: opens beside it. */
+	CHECK(fr_store_open(&b, path, err, sizeof(err)) == 0);
+	fr_store_close(b);
+	b = NULL;
+	fr_store_close(a);
+	CHECK(fr_store_open_flags(&b, path, FR_STORE_CRAWLER, err, sizeof(err)) == 0);
+	fr_store_close(b);
+}
+
+/* FR_STORE_READ_ONLY: nothing created, nothing written, an old schema
+ * migrated. */
+static void
+test_read_only_open(void)
+{
+	const char *path = tmp("ro.db"), *none = tmp("ro-none.db");
+	struct fr_store *st = NULL;
+	struct fr_store_source *v = NULL;
+	char err[FR_ERRLEN];
+	size_t n = 0;
+
+	rm_db(none);
+	CHECK(fr_store_open_flags(&st, none, FR_STORE_READ_ONLY, err, sizeof(err)) < 0 && !st);
+	CHECK(strstr(err, none) && strstr(err, "no such store"));
+	CHECK(access(none, F_OK) != 0);
+	rm_db(path);
+	st = open_ok(path);
+	add(st, "http://ro.example/feed", NULL);
+	fr_store_close(st);
+	st = NULL;
+	CHECK(fr_store_open_flags(&st, path, FR_STORE_READ_ONLY, err, sizeof(err)) == 0);
+	CHECK(fr_store_load_sources(st, &v, &n, err, sizeof(err)) == 0 && n == 1);
+	fr_store_sources_free(v, n);
+	CHECK(fr_store_add_source(st, "http://ro.example/2", NULL, NULL, NULL, NULL, &(int64_t){0},
+	                          &(int){0}, err, sizeof(err)) < 0);
+	fr_store_close(st);
+	st = NULL;
+	/* A schema-1 store: read-only open migrates it first. */
+	rm_db(path);
+	raw_exec(path, fr_store_sqlite_migrations[0].sql);
+	raw_exec(path, "PRAGMA user_version = 1; PRAGMA application_id = 1718776680");
+	CHECK(fr_store_open_flags(&st, path, FR_STORE_READ_ONLY, err, sizeof(err)) == 0);
+	fr_store_close(st);
+	CHECK(raw_pragma(path, "user_version") == FR_STORE_SCHEMA_VERSION);
+}
+
 static void
 test_display_name_hides_passwords(void)
 {
@@ -1718,6 +1784,8 @@ main(void)
 	RUN(test_migration_list);
 	RUN(test_display_name_hides_passwords);
 	RUN(test_claims_on_sqlite);
+	RUN(test_crawler_lock);
+	RUN(test_read_only_open);
 	RUN(test_open_empty_file_and_reopen);
 	RUN(test_open_refuses_other_files);
 	RUN(test_sources_dedupe_remove_readd);
