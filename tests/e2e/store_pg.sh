@@ -86,6 +86,21 @@ expect_exit 0 "$F" remove --db "$PG" 5
 expect_exit 0 "$F" sources --db "$PG" --format csv
 expect_eq "remove" "$(tail -n +2 "$OUT" | wc -l)" 119
 
+# ---- read-only commands: a database freshet never used is no store ----
+PGE=$(pg_createdb freshet_empty)
+for sub in items sources export; do
+	args=()
+	[ "$sub" = export ] && args=(--opml)
+	expect_exit 1 "$F" "$sub" "${args[@]}" --db "$PGE"
+	expect_stderr_contains "no such store"
+	expect_stdout_empty
+done
+expect_eq "read-only commands made no table" \
+	"$(pg_psql "$PGE" "SELECT count(*) FROM pg_tables WHERE schemaname = 'public'")" 0
+expect_exit 0 "$F" items --db "$PG" --limit 1
+expect_exit 1 "$F" items --db "${PG%/*}/freshet_typo"
+expect_stderr_contains "freshet_typo"
+
 # ---- no password shown: add's summary, items' error ----
 PGPW=$(pg_createdb freshet_pw)
 PW_URI="postgresql://postgres:hunter2@127.0.0.1:$PG_PORT/freshet_pw?password=hunter2&connect_timeout=5"
