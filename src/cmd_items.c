@@ -128,8 +128,7 @@ print_jsonl(const struct fr_store_item_row *r)
 			                       json_object_new_int64(it->enclosure_length));
 		json_object_object_add(o, "enclosure", e);
 	}
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-	                                           JSON_C_TO_STRING_NOSLASHESCAPE));
+	dbopt_json_print(stdout, o);
 	json_object_put(o);
 }
 

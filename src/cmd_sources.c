@@ -96,8 +96,7 @@ print_jsonl(const struct fr_store_source *s, const char *state)
 	json_object_object_add(o, "items", json_object_new_int64(s->n_items));
 	dbopt_json_str(o, "added", time_or_null(s->added_s, t, sizeof(t)));
 	json_object_object_add(o, "active", json_object_new_boolean(s->active));
-	puts(json_object_to_json_string_ext(o, JSON_C_TO_STRING_PLAIN |
-	                                           JSON_C_TO_STRING_NOSLASHESCAPE));
+	dbopt_json_print(stdout, o);
 	json_object_put(o);
 }
 

@@ -74,22 +74,45 @@ dbopt_utf8(const char *s, char **tmp)
 	return *tmp ? *tmp : s;
 }
 
+/* A C1 control (U+0080..U+009F) at p, whose UTF-8 sequence is k bytes:
+ * C2 80..C2 9F. A terminal reads U+009B as CSI, like ESC [. */
+static int
+is_c1(const unsigned char *p, size_t k)
+{
+	return k == 2 && p[0] == 0xC2 && p[1] < 0xA0;
+}
+
 void
 dbopt_csv_field(FILE *f, const char *s)
 {
+	const unsigned char *p = (const unsigned char *)s;
+	size_t k;
+
 	if (!s)
 		return;
-	if (!strpbrk(s, ",\"\r\n")) {
-		fputs(s, f);
-		return;
+	if (strpbrk(s, ",\"\r\n"))
+		fputc('"', f);
+	for (; *p; p += k) {
+		k = fr_utf8_len(p);
+		if (k == 0) {
+			fputs("\xEF\xBF\xBD", f); /* invalid UTF-8: U+FFFD */
+			k = 1;
+		} else if (*p == '\r') {
+			/* CR LF and a lone CR are one line end: LF (a CR alone
+			 * would let a terminal write over the line) */
+			fputc('\n', f);
+			if (p[1] == '\n')
+				k = 2;
+		} else if (*p == '"') {
+			fputs("\"\"", f);
+		} else if ((*p < 0x20 && *p != '\t' && *p != '\n') || *p == 0x7F || is_c1(p, k)) {
+			fputs("\xEF\xBF\xBD", f); /* a control character: U+FFFD */
+		} else {
+			fwrite(p, 1, k, f);
+		}
 	}
-	fputc('"', f);
-	for (; *s; s++) {
-		if (*s == '"')
-			fputc('"', f);
-		fputc(*s, f);
-	}
-	fputc('"', f);
+	if (strpbrk(s, ",\"\r\n"))
+		fputc('"', f);
 }
 
 void
@@ -111,7 +134,7 @@ dbopt_cell(FILE *f, const char *s, size_t width, int pad)
 		if (k == 0) {
 			fputs("\xEF\xBF\xBD", f);
 			k = 1;
-		} else if (*p < 0x20 || *p == 0x7F) {
+		} else if (*p < 0x20 || *p == 0x7F || is_c1(p, k)) {
 			fputc(' ', f);
 		} else {
 			fwrite(p, 1, k, f);
@@ -127,6 +150,27 @@ dbopt_cell(FILE *f, const char *s, size_t width, int pad)
 		fputc(' ', f);
 		used++;
 	}
+}
+
+void
+dbopt_json_print(FILE *f, struct json_object *o)
+{
+	const unsigned char *p = (const unsigned char *)json_object_to_json_string_ext(
+	    o, JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE);
+
+	/* json-c escapes C0 (\u001b) but writes DEL and C1 as they are: both
+	 * can only be inside strings here, where \u escapes mean the same. */
+	for (; *p; p++) {
+		if (*p == 0x7F) {
+			fputs("\\u007f", f);
+		} else if (p[0] == 0xC2 && p[1] >= 0x80 && p[1] < 0xA0) {
+			fprintf(f, "\\u%04x", (unsigned)p[1]);
+			p++;
+		} else {
+			fputc(*p, f);
+		}
+	}
+	fputc('\n', f);
 }
 
 void

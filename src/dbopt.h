@@ -40,15 +40,22 @@ int dbopt_value(const char *sub, const char *name, int argc, char **argv, int *i
 const char *dbopt_utf8(const char *s, char **tmp);
 
 /* Writes s as one RFC 4180 CSV field: quoted (with "" for a quote) when it
- * holds a comma, a quote, CR or LF; NULL as an empty field. */
+ * holds a comma, a quote, CR or LF; NULL as an empty field. No control
+ * character but tab and LF is written: CR LF and a lone CR become LF; other
+ * C0 controls, DEL and C1 controls (U+0080..U+009F) become U+FFFD, as does
+ * invalid UTF-8. */
 void dbopt_csv_field(FILE *f, const char *s);
 
 /* Writes at most width characters of s ("..." marking a cut), control
- * characters as spaces and invalid UTF-8 as U+FFFD, padded with spaces to
- * width when pad. */
+ * characters (C0, DEL, C1) as spaces and invalid UTF-8 as U+FFFD, padded
+ * with spaces to width when pad. */
 void dbopt_cell(FILE *f, const char *s, size_t width, int pad);
 
 struct json_object;
+/* Writes o on one line to f, as json-c does (plain, '/' unescaped) but
+ * with DEL and C1 controls escaped too (\u007f, \u0080..\u009f; json-c
+ * escapes C0): no control character reaches a terminal from a string. */
+void dbopt_json_print(FILE *f, struct json_object *o);
 /* Adds key to the json-c object o: s as a string (invalid UTF-8 replaced as
  * by dbopt_utf8), or JSON null when s is NULL. */
 void dbopt_json_str(struct json_object *o, const char *key, const char *s);

@@ -313,6 +313,10 @@ put_attr(FILE *f, const char *s)
 			p++;
 			continue;
 		}
+		if (k == 2 && p[0] == 0xC2 && p[1] < 0xA0) { /* C1 controls: U+009B is CSI */
+			p += 2;
+			continue;
+		}
 		fwrite(p, 1, k, f);
 		p += k;
 	}
