@@ -49,6 +49,8 @@ struct csrc {
 	double req_at;  /* when the slot's latest request went out */
 	char *hop_url;  /* following a redirect: the address asked next, else NULL */
 	int hop_robots; /* 1: hop_url is on another host, whose robots.txt is asked first */
+	char *slot_host; /* the host whose shared slot its request in flight holds
+			  * (fr_store_host_claim), else NULL */
 	int hops;       /* redirects followed in this fetch */
 	int all_permanent; /* every one of them 301 or 308 */
 	/* Forums: the learned state, and the cycle under way (its pages go
@@ -679,6 +681,74 @@ commit_outcome(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr_
 
 /* Ends source i's fetch: parse, commit, learn. res is NULL when the fetch
  * never went out (robots.txt denial, error says why). */
+/* ---- politeness shared by the workers of one store ------------------------
+ * Each request claims its host's slot in the store just before it goes
+ * (fr_store_host_claim): granted when no other worker's request to the host
+ * is in flight and the host's gap since the last one, counted from when it
+ * was sent, has run. The response frees the slot and sets the host's next
+ * time from its own send time, so a host never sees two requests closer
+ * than its gap whichever workers send them. On SQLite every claim is
+ * granted without a look at the file. */
+
+/* Claims the slot of url's host (NULL: the source's host) for source i's
+ * next request. Returns 0 granted, 1 not now (*wait_s: ask again then), or
+ * 1 after a store failure (fatal). */
+static int
+slot_claim(struct crawl *c, uint32_t i, const char *url, double *wait_s)
+{
+	struct csrc *cs = &c->src[i];
+	char *host = url ? fr_url_host(url) : strdup(cs->row.host ? cs->row.host : "");
+	char e[512];
+	int rc;
+
+	*wait_s = 0;
+	if (!host)
+		return 0; /* out of memory: the local gap alone */
+	rc = fr_store_host_claim(c->st, host, c->worker, c->lease_s, wait_s, e, sizeof(e));
+	if (rc < 0) {
+		logf_(c, "host %s: claim: %s", host, e);
+		fatal(c, e);
+		free(host);
+		*wait_s = 1;
+		return 1;
+	}
+	if (rc == 1) {
+		c->stats.host_held++;
+		free(host);
+		return 1;
+	}
+	free(cs->slot_host);
+	cs->slot_host = host;
+	return 0;
+}
+
+/* Frees the slot source i's request held: its host may be asked again
+ * next_in_s from now (none held is fine). A store failure is logged: the
+ * slot then frees itself when its claim runs out. */
+static void
+slot_done(struct crawl *c, uint32_t i, double next_in_s)
+{
+	struct csrc *cs = &c->src[i];
+	char e[512];
+
+	if (!cs->slot_host)
+		return;
+	if (fr_store_host_done(c->st, cs->slot_host, next_in_s, e, sizeof(e)) < 0)
+		logf_(c, "host %s: freeing its slot: %s", cs->slot_host, e);
+	free(cs->slot_host);
+	cs->slot_host = NULL;
+}
+
+/* The slot of source i's request that went at cs->req_at: the host's gap
+ * runs from then. */
+static void
+slot_sent(struct crawl *c, uint32_t i, double now)
+{
+	struct csrc *cs = &c->src[i];
+
+	slot_done(c, i, cs->req_at + slack(c->hosts[cs->host].gap_s) - now);
+}
+
 static void
 finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *error, double now)
 {
@@ -688,6 +758,7 @@ finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *e
 	struct fr_store_item *items = NULL;
 	char perr[512], msg[768];
 
+	slot_done(c, i, 0); /* a request that never went (a response freed it before) */
 	if (cs->hops > 0 && cs->all_permanent && res && cs->hop_url)
 		oc.permanent_url = cs->hop_url;
 	c->stats.fetches++;
@@ -762,6 +833,7 @@ forum_finish(struct crawl *c, uint32_t i, const char *error, double now)
 	size_t n = 0;
 	char msg[768];
 
+	slot_done(c, i, 0); /* a request that never went (a response freed it before) */
 	c->stats.fetches++;
 	if (cs->cyc) {
 		const struct fr_sinfo_post *p = fr_sinfo_cycle_posts(cs->cyc, &n);
@@ -1253,6 +1325,7 @@ hop_start(struct crawl *c, uint32_t i, double now)
 	}
 	if (v == FR_ROBOTS_PENDING) {
 		/* Another source is fetching it: asked again in a second. */
+		slot_done(c, i, 0);
 		cs->hop_robots = 1;
 		cs->feed_at = now + 1;
 		c->deferred[c->n_deferred++] = i;
@@ -1291,11 +1364,28 @@ start(struct crawl *c, uint32_t i, double now)
 	 * that fetch to follow. */
 	if (claim(c, i, now) != 0)
 		return -2;
+	/* The host's shared slot next (before robots.txt is asked for: its
+	 * request goes in this slot). */
+	double wait;
+	if (slot_claim(c, i, NULL, &wait) != 0) {
+		/* Another worker's request to the host is in flight, or its gap
+		 * runs: the host waits, the choice is made again. */
+		char e[512];
+
+		if (fr_store_release(c->st, cs->row.id, e, sizeof(e)) < 0) {
+			logf_(c, "source %lld: %s: release: %s", (long long)cs->row.id, cs->row.url,
+			      e);
+			fatal(c, e);
+		}
+		fr_sched_hold_host(pick(c), cs->host, now + wait);
+		return -1;
+	}
 	if (c->robots)
 		v = fr_robots_cache_check(c->robots, cs->row.url, now, &cd);
 	if (v == FR_ROBOTS_PENDING) {
 		char e[512];
 
+		slot_done(c, i, 0);
 		if (fr_store_release(c->st, cs->row.id, e, sizeof(e)) < 0) {
 			logf_(c, "source %lld: %s: release: %s", (long long)cs->row.id, cs->row.url, e);
 			fatal(c, e);
@@ -1362,9 +1452,19 @@ follow(struct crawl *c, uint32_t i, const struct fr_response *res, double now)
 	} else {
 		/* Another host: its robots.txt first, then the hop, at once
 		 * (its own sources' gaps are not tracked across this chain;
-		 * see docs/crawl.md). */
-		if (renew(c, i, now) == 0)
+		 * see docs/crawl.md), when that host's shared slot is free,
+		 * else once it is (the deferred list). */
+		double wait;
+
+		if (slot_claim(c, i, cs->hop_url, &wait) != 0) {
+			cs->hop_robots = 1;
+			cs->feed_at = now + wait;
+			c->deferred[c->n_deferred++] = i;
+		} else if (renew(c, i, now) == 0) {
 			hop_start(c, i, now);
+		} else {
+			slot_done(c, i, 0);
+		}
 	}
 	return 1;
 }
@@ -1389,6 +1489,9 @@ on_done(void *arg, const struct fr_response *res)
 		if (c->order)
 			fr_sched_host_request(c->sched, i, sent);
 	}
+	/* robots.txt's slot is freed below, once its Crawl-delay is known. */
+	if (!(res->tag & TAG_ROBOTS))
+		slot_sent(c, i, now);
 	if (res->tag & TAG_ROBOTS) {
 		struct csrc *cs = &c->src[i];
 		enum fr_robots_verdict v;
@@ -1403,6 +1506,7 @@ on_done(void *arg, const struct fr_response *res)
 		if (cd >= 0 && !hop)
 			take_crawl_delay(c, cs->host, cd);
 		cs->hop_robots = 0;
+		slot_sent(c, i, now);
 		if (v == FR_ROBOTS_DENIED) {
 			deny(c, i, now);
 		} else {
@@ -1473,6 +1577,7 @@ crawl_free(struct crawl *c)
 		for (uint32_t i = 0; i < c->n; i++) {
 			fr_store_source_clear(&c->src[i].row);
 			free(c->src[i].hop_url);
+			free(c->src[i].slot_host);
 			fr_sinfo_cycle_end(c->src[i].cyc, 0);
 			fr_sinfo_free(c->src[i].forum);
 		}
@@ -1807,10 +1912,19 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		for (uint32_t k = 0; k < c->n_deferred;) {
 			uint32_t j = c->deferred[k];
 
+			double slot_wait;
+
+			if (c->src[j].feed_at <= now &&
+			    slot_claim(c, j, c->src[j].hop_url, &slot_wait) != 0) {
+				/* Another worker's request to the host first. */
+				c->src[j].feed_at = now + slot_wait;
+			}
 			if (c->src[j].feed_at <= now) {
 				c->deferred[k] = c->deferred[--c->n_deferred];
-				if (renew(c, j, now) != 0)
+				if (renew(c, j, now) != 0) {
+					slot_done(c, j, 0);
 					continue;
+				}
 				if (c->src[j].hop_robots) {
 					hop_start(c, j, now);
 					continue;
@@ -1873,13 +1987,15 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 	fr_fetchq_stop(c->fetcher);
 	group_commit(c);
 	save_context(c);
-	if (c->stats.lease_held || c->stats.fetched_elsewhere || c->stats.passed)
+	if (c->stats.lease_held || c->stats.fetched_elsewhere || c->stats.passed ||
+	    c->stats.host_held)
 		logf_(c, "worker %s: %llu choices left to the other workers' share of the budget, "
 			 "%llu were being fetched by another worker, %llu had been fetched by one "
-			 "(state reloaded)",
+			 "(state reloaded), %llu requests waited for another worker's to their host",
 		      c->worker, (unsigned long long)c->stats.passed,
 		      (unsigned long long)c->stats.lease_held,
-		      (unsigned long long)c->stats.fetched_elsewhere);
+		      (unsigned long long)c->stats.fetched_elsewhere,
+		      (unsigned long long)c->stats.host_held);
 	if (!c->fatal && fr_store_checkpoint(c->st, c->errbuf, sizeof(c->errbuf)) < 0)
 		logf_(c, "store: %s", c->errbuf);
 	progress(c, fr_time_now());

@@ -42,6 +42,9 @@ struct fr_crawl_stats {
 	 * choice made again), and choices passed over as the other workers'
 	 * share of the budget. 0 on a store of one process (SQLite). */
 	uint64_t lease_held, fetched_elsewhere, passed;
+	/* Requests held back because another worker's request to the host
+	 * was in flight or its gap ran (fr_store_host_claim); 0 on SQLite. */
+	uint64_t host_held;
 	size_t running;         /* transfers in flight */
 	size_t sources;         /* sources crawled */
 	double started_s, now_s, next_due_s; /* next_due_s: when the next fetch may go, or 0 */

@@ -111,6 +111,13 @@ static const struct fr_store_migration pg_migrations[] = {
      ");\n"},
     {2, "sources.kind_state: a forum's learned structure and crawl state",
      "ALTER TABLE sources ADD COLUMN kind_state bytea;\n"},
+    {3, "hosts: each host's next allowed request and the request in flight",
+     "CREATE TABLE hosts (\n"
+     "  host text PRIMARY KEY,\n"
+     "  next_s double precision NOT NULL DEFAULT 0,\n"
+     "  busy_owner text,\n"
+     "  busy_until_s double precision NOT NULL DEFAULT 0\n"
+     ");\n"},
 };
 
 #define N_MIGRATIONS (sizeof(pg_migrations) / sizeof(pg_migrations[0]))
@@ -169,6 +176,9 @@ enum stmt {
 	S_LEASE_DROP_MANY,
 	S_ALIVE_COUNT,
 	S_ALIVE_DROP,
+	S_HOST_CLAIM,
+	S_HOST_DONE,
+	S_HOST_DROP_ALL,
 	N_STMT
 };
 
@@ -251,6 +261,23 @@ static const char *const SQL[N_STMT] = {
                       "CASE WHEN convert_from(value, 'UTF8') ~ '^[0-9]+(\\.[0-9]*)?$' "
                       "THEN convert_from(value, 'UTF8')::float8 ELSE 0 END > $2",
     [S_ALIVE_DROP] = "DELETE FROM meta WHERE key = $1",
+    /* A host's slot, on the server's clock: granted (1 row) when no other
+     * request is in flight (or its claim ran out) and the host's next time
+     * has come; then the row as the statement began, for the wait. */
+    [S_HOST_CLAIM] = "WITH n AS (SELECT extract(epoch FROM clock_timestamp())::float8 AS t), "
+                     "c AS (INSERT INTO hosts AS h (host, next_s, busy_owner, busy_until_s) "
+                     "SELECT $1, 0, $2, n.t + $3 FROM n ON CONFLICT (host) DO UPDATE SET "
+                     "busy_owner = excluded.busy_owner, busy_until_s = excluded.busy_until_s "
+                     "WHERE h.next_s <= (SELECT t FROM n) AND (h.busy_owner IS NULL "
+                     "OR h.busy_until_s <= (SELECT t FROM n)) RETURNING 1) "
+                     "SELECT (SELECT count(*) FROM c), (SELECT h.next_s - n.t FROM hosts h, n "
+                     "WHERE h.host = $1)",
+    [S_HOST_DONE] = "UPDATE hosts SET next_s = greatest(next_s, "
+                    "extract(epoch FROM clock_timestamp())::float8 + $3), "
+                    "busy_owner = CASE WHEN busy_owner = $2 THEN NULL ELSE busy_owner END, "
+                    "busy_until_s = CASE WHEN busy_owner = $2 THEN 0 ELSE busy_until_s END "
+                    "WHERE host = $1",
+    [S_HOST_DROP_ALL] = "UPDATE hosts SET busy_owner = NULL, busy_until_s = 0 WHERE busy_owner = $1",
 };
 
 #define MAX_USER_TX 16
@@ -1111,6 +1138,8 @@ pg_close(void *impl)
 
 		p_text(&ps, 1, p->owner);
 		r = xq(p, &p->lease, S_LEASE_DROP_ALL, &ps, NULL, e, sizeof(e));
+		PQclear(r);
+		r = xq(p, &p->lease, S_HOST_DROP_ALL, &ps, NULL, e, sizeof(e));
 		PQclear(r);
 		p_free(&ps);
 	}
@@ -2222,6 +2251,61 @@ pg_release(void *impl, int64_t id, char *err, size_t errlen)
 	return 0;
 }
 
+/* ---- hosts: politeness shared by the workers (fr_store_host_claim) ---- */
+
+static int
+pg_host_claim(void *impl, const char *host, const char *worker, double busy_s, double *wait_s,
+              char *err, size_t errlen)
+{
+	struct pg *p = impl;
+	struct params ps = {0};
+	PGresult *r;
+	int rc;
+
+	if (lease_conn(p, err, errlen) < 0 || set_owner(p, worker, err, errlen) < 0)
+		return -1;
+	p->leased = 1;
+	p_text(&ps, 1, host);
+	p_text(&ps, 2, p->owner);
+	p_f64(&ps, 3, busy_s);
+	r = xq(p, &p->lease, S_HOST_CLAIM, &ps, "host claim: ", err, errlen);
+	p_free(&ps);
+	if (!r && strcmp(p->sqlstate, "55P03") == 0) {
+		*wait_s = FR_STORE_HOST_RECHECK_S; /* the row locked: asked again soon */
+		return 1;
+	}
+	if (!r)
+		return -1;
+	rc = col_i64(r, 0, 0) > 0 ? 0 : 1;
+	/* Refused: until the host's next time, or a moment when another
+	 * request is in flight (its end sets the next time). */
+	*wait_s = rc == 0 ? 0 : col_f64(r, 0, 1);
+	if (rc == 1 && *wait_s < FR_STORE_HOST_RECHECK_S)
+		*wait_s = FR_STORE_HOST_RECHECK_S;
+	PQclear(r);
+	return rc;
+}
+
+static int
+pg_host_done(void *impl, const char *host, double next_in_s, char *err, size_t errlen)
+{
+	struct pg *p = impl;
+	struct params ps = {0};
+	PGresult *r;
+
+	if (lease_conn(p, err, errlen) < 0)
+		return -1;
+	p_text(&ps, 1, host);
+	p_text(&ps, 2, p->owner);
+	p_f64(&ps, 3, next_in_s);
+	r = xq(p, &p->lease, S_HOST_DONE, &ps, "host done: ", err, errlen);
+	p_free(&ps);
+	if (!r)
+		return -1;
+	PQclear(r);
+	return 0;
+}
+
 /* The handle's worker is alive at now_s (its heartbeat, "worker:NAME" in
  * meta, written on the leases' connection so that an open group does not
  * hide it); *n: the workers whose heartbeat is later than now_s - live_s,
@@ -2287,5 +2371,7 @@ const struct fr_store_ops fr_store_pg = {
     .checkpoint = pg_checkpoint,
     .claim = pg_claim,
     .release = pg_release,
+    .host_claim = pg_host_claim,
+    .host_done = pg_host_done,
     .workers = pg_workers,
 };

@@ -79,6 +79,15 @@ const struct fr_store_migration fr_store_sqlite_migrations[] = {
      ") WITHOUT ROWID;\n"},
     {2, "sources.kind_state: a forum's learned structure and crawl state",
      "ALTER TABLE sources ADD COLUMN kind_state BLOB;\n"},
+    /* Politeness shared by the crawlers of one store (fr_store_host_claim;
+     * used by PostgreSQL's workers, kept in step here). */
+    {3, "hosts: each host's next allowed request and the request in flight",
+     "CREATE TABLE hosts (\n"
+     "  host TEXT PRIMARY KEY,\n"
+     "  next_s REAL NOT NULL DEFAULT 0,\n"
+     "  busy_owner TEXT,\n"
+     "  busy_until_s REAL NOT NULL DEFAULT 0\n"
+     ");\n"},
 };
 
 const size_t fr_store_sqlite_n_migrations =

@@ -605,6 +605,33 @@ fr_store_release(struct fr_store *st, int64_t source_id, char *err, size_t errle
 }
 
 int
+fr_store_host_claim(struct fr_store *st, const char *host, const char *worker, double busy_s,
+                    double *wait_s, char *err, size_t errlen)
+{
+	double w = 0;
+	int rc;
+
+	if (!host || !*host || !st->ops->host_claim) {
+		if (wait_s)
+			*wait_s = 0;
+		return 0;
+	}
+	rc = st->ops->host_claim(st->impl, host, worker ? worker : "", busy_s, &w, err, errlen);
+	if (wait_s)
+		*wait_s = rc == 1 ? w : 0;
+	return rc;
+}
+
+int
+fr_store_host_done(struct fr_store *st, const char *host, double next_in_s, char *err,
+                   size_t errlen)
+{
+	if (!host || !*host || !st->ops->host_done)
+		return 0;
+	return st->ops->host_done(st->impl, host, next_in_s, err, errlen);
+}
+
+int
 fr_store_workers(struct fr_store *st, const char *worker, double now_s, double live_s, int *n,
                  char *err, size_t errlen)
 {

@@ -254,6 +254,31 @@ int fr_store_release(struct fr_store *st, int64_t source_id, char *err, size_t e
 int fr_store_workers(struct fr_store *st, const char *worker, double now_s, double live_s, int *n,
 		     char *err, size_t errlen);
 
+/* Politeness shared by the workers of one store: one request at a time to
+ * a host, and the host's gap between requests, whichever worker sends them
+ * (a row per host in `hosts`, on the server's clock: workers' clocks need
+ * not agree, so the times here are durations from now).
+ *
+ * fr_store_host_claim: worker (named as for fr_store_claim; NULL: the
+ * handle's own) is about to send a request to host. Returns 0 granted when
+ * no other request to the host is in flight (or its claim is older than
+ * the busy_s that claimer gave: lost) and the host's next allowed time has
+ * come; the host is then busy until fr_store_host_done, or busy_s from now.
+ * Returns 1 when not now, *wait_s (>= FR_STORE_HOST_RECHECK_S) saying how
+ * long until the host's next time, or a moment when only a request in
+ * flight holds it; -1 with err set. SQLite (one crawler per file): always
+ * granted, *wait_s = 0, nothing stored.
+ *
+ * fr_store_host_done: the request this handle claimed for host ended: the
+ * host is no longer busy, and its next allowed time becomes at least
+ * next_in_s from now (the gap counted from when the request was sent, a
+ * Retry-After pause...; it is raised, never lowered). Returns 0 or -1. */
+#define FR_STORE_HOST_RECHECK_S 0.05
+int fr_store_host_claim(struct fr_store *st, const char *host, const char *worker, double busy_s,
+			double *wait_s, char *err, size_t errlen);
+int fr_store_host_done(struct fr_store *st, const char *host, double next_in_s, char *err,
+		       size_t errlen);
+
 /* Copies what was committed into the database file now, so that closing
  * has little left to do (SQLite checkpoints at close, and every 1,000 pages
  * of log; on PostgreSQL the server checkpoints: nothing is done). Fails
@@ -325,6 +350,12 @@ struct fr_store_ops {
 	int (*release)(void *impl, int64_t id, char *err, size_t errlen);
 	int (*workers)(void *impl, const char *worker, double now_s, double live_s, int *n,
 		       char *err, size_t errlen);
+	/* fr_store_host_claim / _done; NULL: granted, nothing stored. worker
+	 * never NULL ("": the handle's own). */
+	int (*host_claim)(void *impl, const char *host, const char *worker, double busy_s,
+			  double *wait_s, char *err, size_t errlen);
+	int (*host_done)(void *impl, const char *host, double next_in_s, char *err,
+			 size_t errlen);
 };
 
 extern const struct fr_store_ops fr_store_sqlite, fr_store_pg;

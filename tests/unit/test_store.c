@@ -1317,6 +1317,52 @@ test_read_only_open(void)
 	CHECK(raw_pragma(path, "user_version") == FR_STORE_SCHEMA_VERSION);
 }
 
+/* Hosts' shared slots (fr_store_host_claim): one request in flight per
+ * host whichever handle sends it, and the gap set by its end; a claim that
+ * ran out is taken over; closing frees the handle's. SQLite: granted. */
+static void
+test_host_slots(void)
+{
+	const char *path = tmp("hosts.db");
+	struct fr_store *sa, *sb;
+	char err[FR_ERRLEN];
+	double w = -1;
+	struct timespec ts = {0, 300 * 1000 * 1000};
+
+	rm_db(path);
+	sa = open_ok(path);
+	sb = open_ok(path);
+	CHECK(fr_store_host_claim(sa, "h.example", "wa", 60, &w, err, sizeof(err)) == 0 && w == 0);
+	if (!pg_base) {
+		CHECK(fr_store_host_claim(sb, "h.example", "wb", 60, &w, err, sizeof(err)) == 0);
+		CHECK(fr_store_host_done(sa, "h.example", 5, err, sizeof(err)) == 0);
+		fr_store_close(sa);
+		fr_store_close(sb);
+		return;
+	}
+	/* In flight: another handle waits a moment, any other host is free. */
+	CHECK(fr_store_host_claim(sb, "h.example", "wb", 60, &w, err, sizeof(err)) == 1);
+	CHECK(w >= FR_STORE_HOST_RECHECK_S && w < 1);
+	CHECK(fr_store_host_claim(sb, "other.example", "wb", 60, &w, err, sizeof(err)) == 0);
+	/* Its end sets the gap: refused until it has run. */
+	CHECK(fr_store_host_done(sa, "h.example", 0.3, err, sizeof(err)) == 0);
+	CHECK(fr_store_host_claim(sb, "h.example", "wb", 60, &w, err, sizeof(err)) == 1);
+	CHECK(w > 0.1 && w <= 0.3);
+	/* A gap is raised, never lowered. */
+	CHECK(fr_store_host_done(sb, "h.example", 0.01, err, sizeof(err)) == 0);
+	CHECK(fr_store_host_claim(sb, "h.example", "wb", 60, &w, err, sizeof(err)) == 1 && w > 0.1);
+	nanosleep(&ts, NULL);
+	CHECK(fr_store_host_claim(sb, "h.example", "wb", 0.2, &w, err, sizeof(err)) == 0);
+	/* A claim that ran out (its holder killed): taken over. */
+	CHECK(fr_store_host_claim(sa, "h.example", "wa", 60, &w, err, sizeof(err)) == 1);
+	nanosleep(&ts, NULL);
+	CHECK(fr_store_host_claim(sa, "h.example", "wa", 60, &w, err, sizeof(err)) == 0);
+	/* Closing frees the handle's slots at once. */
+	fr_store_close(sa);
+	CHECK(fr_store_host_claim(sb, "h.example", "wb", 60, &w, err, sizeof(err)) == 0);
+	fr_store_close(sb);
+}
+
 static void
 test_display_name_hides_passwords(void)
 {
@@ -1772,6 +1818,7 @@ main(void)
 		RUN(test_pg_concurrent_writers);
 		RUN(test_pg_stale_rows);
 		RUN(test_pg_leases);
+		RUN(test_host_slots);
 		RUN(test_pg_workers);
 		RUN(test_pg_odd_text);
 		RUN(test_crash_safety_sigkill);
@@ -1785,6 +1832,7 @@ main(void)
 	RUN(test_display_name_hides_passwords);
 	RUN(test_claims_on_sqlite);
 	RUN(test_crawler_lock);
+	RUN(test_host_slots);
 	RUN(test_read_only_open);
 	RUN(test_open_empty_file_and_reopen);
 	RUN(test_open_refuses_other_files);

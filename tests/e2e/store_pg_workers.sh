@@ -1,0 +1,79 @@
+# store_pg_workers.sh - three `freshet run` workers on one PostgreSQL store
+# (a real server started here, pg_lib.sh) against one loopback world: from
+# the server's request log, told apart by User-Agent, no feed is fetched by
+# a worker within 1 s of another worker's fetch of it (the "Stale" rule of
+# docs/store.md), and no host sees two requests closer than the gap, from
+# whichever workers (the gap is kept in the shared store). Every item is
+# stored once. Fails (does not skip) without PostgreSQL binaries.
+. "$(dirname "$0")/lib.sh"
+. "$(dirname "$0")/pg_lib.sh"
+
+trap 'pg_stop; cleanup' EXIT
+F=$FRESHET
+E2E_TIMEOUT=${E2E_TIMEOUT:-180}
+unset FRESHET_DB
+GAP=1
+
+pg_start
+# 48 feeds on 4 hosts: each host can take one request a second, 4 a second
+# in all, while the budget asks for 8: the hosts' gaps are what limits, and
+# the workers' schedulers keep wanting the same feeds.
+expect_exit 0 "$F" world --out "$WORK/w" --sources 48 --days 2 --seed 7
+start_server srv --world "$WORK/w" --hosts 4 --speed 600 --start 2012-10-03T00:00:00Z \
+	--duration 1d --misbehave off --api-limit off --opml "$WORK/feeds.opml" \
+	--truth "$WORK/truth.csv" --log "$WORK/requests.tsv"
+PG=$(pg_createdb freshet_three)
+expect_exit 0 "$F" add --db "$PG" --opml "$WORK/feeds.opml"
+RUN=(run --duration 12s --gap "$GAP" --max-crawl-delay "$GAP" --budget 96/12s --backoff 1s/5s
+	--quiet --connect-to "::127.0.0.1:$PORT" --db "$PG")
+pids=()
+for w in 1 2 3; do
+	"$F" "${RUN[@]}" --worker "w$w" --user-agent "w$w" >"$WORK/w$w.out" 2>"$WORK/w$w.err" &
+	pids+=($!)
+done
+for w in 1 2 3; do
+	rc=0
+	wait "${pids[$((w - 1))]}" || rc=$?
+	expect_eq "worker w$w exits 0 ($(head -c 300 "$WORK/w$w.err"))" "$rc" 0
+done
+stop_server srv
+
+# Requests of the workers, by arrival: time, host, path, worker.
+awk -F'\t' 'NR > 1 && $9 ~ /^w[123]$/ { print $1, $2, $4, $9 }' "$WORK/requests.tsv" |
+	sort -k1,1n >"$WORK/reqs"
+n_req=$(wc -l <"$WORK/reqs")
+n_feed=$(awk '$3 ~ /^\/feeds\//' "$WORK/reqs" | wc -l)
+per_worker=$(awk '$3 ~ /^\/feeds\// { n[$4]++ } END { for (w in n) printf "%s %d ", w, n[w] }' "$WORK/reqs")
+e2e_say "3 workers, 12 s: $n_req requests, $n_feed feeds ($per_worker)"
+check "the workers fetched ($n_feed feed requests)" test "$n_feed" -ge 12
+check "all three fetched ($per_worker)" test "$(echo "$per_worker" | wc -w)" = 6
+
+# A feed fetched by one worker within 1 s of another worker's fetch of it.
+awk '$3 ~ /^\/feeds\// { print $3, $1, $4 }' "$WORK/reqs" | sort -k1,1 -k2,2n |
+	awk '$1 == p && $3 != w && $2 - t < 1 { n++; print "  " $1 " by " w " at " t " then " $3 " at " $2 > "/dev/stderr" }
+	     { p = $1; t = $2; w = $3 } END { print n + 0 }' >"$WORK/refetch" 2>"$WORK/refetch.list"
+head -n 5 "$WORK/refetch.list" >&2
+expect_eq "no feed fetched by a second worker within 1 s of another's fetch" "$(cat "$WORK/refetch")" 0
+
+# Two requests to one host closer than the gap (arrival at the server:
+# 0.5% of tolerance for its own scheduling, as tests/e2e/crawl.sh).
+awk '{ print $2, $1, $4, $3 }' "$WORK/reqs" | sort -k1,1 -k2,2n |
+	awk -v g="$GAP" '$1 == h { d = $2 - t; if (d < g * 0.995) { n++; print "  " h ": " d " s: " pw " " pp " then " $3 " " $4 > "/dev/stderr" }
+	                   if (!(h in m) || d < m[h]) m[h] = d }
+	     { h = $1; t = $2; pw = $3; pp = $4 }
+	     END { s = 1e9; for (k in m) if (m[k] < s) s = m[k]; printf "%d %.3f\n", n + 0, s }' \
+	>"$WORK/gaps" 2>"$WORK/gaps.list"
+head -n 5 "$WORK/gaps.list" >&2
+e2e_say "host gaps under ${GAP} s: $(cut -d' ' -f1 "$WORK/gaps"), smallest $(cut -d' ' -f2 "$WORK/gaps") s"
+expect_eq "no host saw two requests closer than the gap" "$(cut -d' ' -f1 "$WORK/gaps")" 0
+
+# The store: every request a stored fetch, no item twice, counts exact.
+expect_eq "every feed request a stored fetch" "$(pg_psql "$PG" 'SELECT count(*) FROM fetch_log')" "$n_feed"
+expect_eq "no item twice" \
+	"$(pg_psql "$PG" 'SELECT count(*) FROM (SELECT 1 FROM items GROUP BY source_id, ident HAVING count(*) > 1) d')" 0
+expect_eq "item counts exact" \
+	"$(pg_psql "$PG" 'SELECT count(*) FROM sources s WHERE n_items <> (SELECT count(*) FROM items i WHERE i.source_id = s.id)')" 0
+expect_eq "no lease or worker left" \
+	"$(pg_psql "$PG" "SELECT (SELECT count(*) FROM meta WHERE key LIKE 'worker:%') + (SELECT count(*) FROM leases)")" 0
+
+finish
