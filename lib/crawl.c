@@ -684,10 +684,10 @@ commit_outcome(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr_
 /* ---- politeness shared by the workers of one store ------------------------
  * Each request claims its host's slot in the store just before it goes
  * (fr_store_host_claim): granted when no other worker's request to the host
- * is in flight and the host's gap since the last one, counted from when it
- * was sent, has run. The response frees the slot and sets the host's next
- * time from its own send time, so a host never sees two requests closer
- * than its gap whichever workers send them. On SQLite every claim is
+ * is in flight and the host's gap since the last response has run. The
+ * response frees the slot and sets the host's next time a gap after it, so
+ * a host never sees two requests closer than its gap whichever workers
+ * send them. On SQLite every claim is
  * granted without a look at the file. */
 
 /* Claims the slot of url's host (NULL: the source's host) for source i's
@@ -739,14 +739,17 @@ slot_done(struct crawl *c, uint32_t i, double next_in_s)
 	cs->slot_host = NULL;
 }
 
-/* The slot of source i's request that went at cs->req_at: the host's gap
- * runs from then. */
+/* The slot of source i's request, whose response has come: the host's
+ * gap across workers runs from now. Not from the request's send time as
+ * the worker's own gap does: the time a transfer reports (libcurl's
+ * pretransfer) can precede the bytes reaching the host by tens of ms on a
+ * loaded machine, while the response's end follows the host's answer, so
+ * the host sees the next request at least a gap after it answered. */
 static void
 slot_sent(struct crawl *c, uint32_t i, double now)
 {
-	struct csrc *cs = &c->src[i];
-
-	slot_done(c, i, cs->req_at + slack(c->hosts[cs->host].gap_s) - now);
+	(void)now;
+	slot_done(c, i, slack(c->hosts[c->src[i].host].gap_s));
 }
 
 static void
