@@ -4,6 +4,7 @@
 #include <ctype.h>
 #include <stdlib.h>
 #include <string.h>
+#include <strings.h>
 
 #define MAX_CHUNK 24
 #define MAX_DIGITS 18
@@ -159,6 +160,93 @@ fr_furl_first_form(const char *first, const char *paged, int64_t *num, size_t *o
 			*len = rlen;
 		return 1;
 	}
+	return 0;
+}
+
+/* The first form with a chunk of whole query parameters holding more than
+ * one number ("&topicdays=0&start=20" appended): each number that is a
+ * whole parameter value, as a candidate (the list then shows which one
+ * steps). Returns how many were written to num/off/len (at most max). */
+#define MAX_CHUNK_PARAMS 64
+static size_t
+first_form_params(const char *first, const char *paged, int64_t *num, size_t *off, size_t *len,
+                  size_t max)
+{
+	size_t lf = strlen(first), lp = strlen(paged), d, cp = 0, cs = 0, n = 0;
+
+	if (lp <= lf || lp - lf > MAX_CHUNK_PARAMS)
+		return 0;
+	d = lp - lf;
+	while (cp < lf && first[cp] == paged[cp])
+		cp++;
+	while (cs < lf && first[lf - 1 - cs] == paged[lp - 1 - cs])
+		cs++;
+	if (cp + cs < lf || !strchr(first, '?'))
+		return 0;
+	for (size_t k = cp + 1; k-- > lf - cs;) {
+		const char *c = paged + k;
+		int ok = (c[0] == '&' || c[0] == ';') && (k + d == lp || paged[k + d] == '&' ||
+		                                          paged[k + d] == ';');
+
+		if (!ok || !memchr(paged, '?', k))
+			continue;
+		n = 0;
+		for (size_t i = 0; i < d && ok;) {
+			if (isdig(c[i])) {
+				size_t r = digit_run(c + i);
+				int whole = i > 0 && c[i - 1] == '=' &&
+				            (i + r == d || c[i + r] == '&' || c[i + r] == ';');
+				int64_t v = run_value(c + i, r);
+
+				if (!whole || v < 0) {
+					ok = 0;
+					break;
+				}
+				if (n < max) {
+					num[n] = v;
+					off[n] = k + i;
+					len[n] = r;
+					n++;
+				}
+				i += r;
+			} else {
+				i++;
+			}
+		}
+		if (ok && n >= 2)
+			return n;
+	}
+	return 0;
+}
+
+/* Names of query parameters that select (a member, an icon, a sort, an
+ * age, a board or thread) rather than page: links that vary one of them are
+ * filters beside the pager, never its pages. */
+static int
+filter_param(const char *tmpl)
+{
+	static const char *const names[] = {
+	    "userid",    "user",     "u",        "uid",      "memberid", "posticon",  "iconid",
+	    "icon",      "prefixid", "prefix",   "sort",     "sortfield", "sortorder", "order",
+	    "orderby",   "daysprune", "days",    "topicdays", "postdays", "sk",        "sd",
+	    "forumid",   "f",        "t",        "threadid", "topicid",  "topic",     "forum",
+	    "postid",    "pid",      "highlight", "hilit",   "mode",     "view",      "print",
+	    "printerfriendly", "goto", "e",      "id"};
+	const char *m = strchr(tmpl, '\x01'), *e, *b;
+	size_t n;
+
+	if (!m || m == tmpl || m[-1] != '=')
+		return 0;
+	e = m - 1;
+	b = e;
+	while (b > tmpl && b[-1] != '?' && b[-1] != '&' && b[-1] != ';')
+		b--;
+	if (b == tmpl)
+		return 0;
+	n = (size_t)(e - b);
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (strlen(names[i]) == n && strncasecmp(b, names[i], n) == 0)
+			return 1;
 	return 0;
 }
 
@@ -331,8 +419,41 @@ fr_furl_pager_find(const char *url, const char *const *urls, size_t n, int pref_
 			c->first_url = (char *)url;
 			if (cand_add_page(c, v, num) < 0)
 				goto oom;
+		} else {
+			int64_t nums[4];
+			size_t offs[4], lens[4], k;
+			/* v paged with several numbers: one candidate per number */
+			k = first_form_params(url, v, nums, offs, lens, 4);
+			for (size_t j = 0; j < k; j++) {
+				char *t = cut(v, offs[j], lens[j]);
+				if (!t || !(c = cand_get(&cs, &ncs, &capcs, t, runs_after(v, offs[j] + lens[j]))))
+					goto oom;
+				c->first_form = 1;
+				c->first_url = (char *)url;
+				if (cand_add_page(c, v, nums[j]) < 0)
+					goto oom;
+			}
+			/* url paged with several numbers, v its first page */
+			k = k ? 0 : first_form_params(v, url, nums, offs, lens, 4);
+			for (size_t j = 0; j < k; j++) {
+				char *t = cut(url, offs[j], lens[j]);
+				if (!t || !(c = cand_get(&cs, &ncs, &capcs, t, runs_after(url, offs[j] + lens[j]))))
+					goto oom;
+				c->first_form = 1;
+				c->first_url = (char *)v;
+				c->cur_num = nums[j];
+			}
 		}
 	}
+	/* filters beside the pager are no pagers */
+	for (size_t i = 0; i < ncs;)
+		if (filter_param(cs[i].tmpl)) {
+			free(cs[i].tmpl);
+			free(cs[i].pages);
+			cs[i] = cs[--ncs];
+		} else {
+			i++;
+		}
 	if (ncs == 0) {
 		free(cs);
 		return 0;
@@ -583,4 +704,286 @@ fr_furl_shape(const char *url)
 	}
 	out[o] = 0;
 	return out;
+}
+
+/* ---- session ids ------------------------------------------------------- */
+
+/* A value that looks drawn at random: 16 to 128 letters, digits, '-' or
+ * '_', with both letters and digits. */
+static int
+random_value(const char *v, size_t n)
+{
+	int d = 0, a = 0;
+
+	if (n < 16 || n > 128)
+		return 0;
+	for (size_t i = 0; i < n; i++) {
+		if (isdig(v[i]))
+			d = 1;
+		else if (isalpha((unsigned char)v[i]))
+			a = 1;
+		else if (v[i] != '-' && v[i] != '_')
+			return 0;
+	}
+	return d && a;
+}
+
+static int
+name_is(const char *name, size_t n, const char *w)
+{
+	return strlen(w) == n && strncasecmp(name, w, n) == 0;
+}
+
+/* Whether name=value is a session id by its name alone. */
+static int
+known_session(const char *name, size_t nl, const char *val, size_t vl)
+{
+	static const char *const names[] = {"phpsessid", "jsessionid", "sid",   "sessionid",
+	                                    "session_id", "aspsessionid", "cfid", "cftoken",
+	                                    "zenid",     "oscsid",       "sess_id"};
+
+	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
+		if (name_is(name, nl, names[i]))
+			return 1;
+	/* vBulletin's s=<32 hex> (often empty); a search's ?s=words is kept */
+	if (name_is(name, nl, "s") && (vl == 0 || random_value(val, vl)))
+		return 1;
+	return 0;
+}
+
+/* Whether name is in the comma-separated list (case-insensitive). */
+static int
+in_list(const char *list, const char *name, size_t nl)
+{
+	while (list && *list) {
+		size_t k = strcspn(list, ",");
+
+		if (k == nl && strncasecmp(list, name, nl) == 0)
+			return 1;
+		list += k + (list[k] == ',');
+	}
+	return 0;
+}
+
+/* Calls fn for each query parameter of url: its span (from the separator
+ * before it), name and value. */
+struct qparam {
+	size_t at, end;        /* span in url, separator included */
+	size_t name, name_len; /* offsets in url */
+	size_t val, val_len;
+};
+
+static size_t
+query_params(const char *url, struct qparam *ps, size_t max)
+{
+	const char *q = strchr(url, '?');
+	size_t n = 0, i;
+
+	if (!q)
+		return 0;
+	i = (size_t)(q - url);
+	while (url[i] && n < max) {
+		size_t s = i + 1, e = s, eq;
+
+		while (url[e] && url[e] != '&' && url[e] != ';')
+			e++;
+		eq = s;
+		while (eq < e && url[eq] != '=')
+			eq++;
+		ps[n].at = i;
+		ps[n].end = e;
+		ps[n].name = s;
+		ps[n].name_len = eq - s;
+		ps[n].val = eq < e ? eq + 1 : e;
+		ps[n].val_len = eq < e ? e - eq - 1 : 0;
+		n++;
+		i = e;
+	}
+	return n;
+}
+
+#define MAX_PARAMS 64
+
+/* url without the parameters marked in drop (and without ";jsessionid=..."
+ * in its path when strip_path). malloc'd or NULL. */
+static char *
+without(const char *url, const struct qparam *ps, size_t np, const unsigned char *drop)
+{
+	size_t l = strlen(url), o = 0, i = 0, qstart = np ? ps[0].at : l;
+	char *u = malloc(l + 1);
+	int first = 1;
+
+	if (!u)
+		return NULL;
+	/* the path, without ";jsessionid=..." segments */
+	while (i < qstart) {
+		if (url[i] == ';' && strncasecmp(url + i + 1, "jsessionid=", 11) == 0) {
+			i++;
+			while (i < qstart && url[i] != '/' && url[i] != ';')
+				i++;
+			continue;
+		}
+		u[o++] = url[i++];
+	}
+	for (size_t k = 0; k < np; k++) {
+		if (drop[k] || ps[k].end == ps[k].at + 1)
+			continue; /* dropped, or an empty "&&" */
+		u[o++] = first ? '?' : url[ps[k].at];
+		memcpy(u + o, url + ps[k].at + 1, ps[k].end - ps[k].at - 1);
+		o += ps[k].end - ps[k].at - 1;
+		first = 0;
+	}
+	/* a '?' that had nothing after it stays as it was only if kept */
+	if (np == 0 && qstart < l) {
+		memcpy(u + o, url + qstart, l - qstart);
+		o += l - qstart;
+	}
+	u[o] = '\0';
+	return u;
+}
+
+static int
+has_jsession(const char *u)
+{
+	for (; *u && *u != '?'; u++)
+		if (*u == ';' && strncasecmp(u + 1, "jsessionid=", 11) == 0)
+			return 1;
+	return 0;
+}
+
+int
+fr_furl_strip_sessions(char **urls, size_t n, const char *names)
+{
+	/* the long random values shared by several of the URLs */
+	struct seen {
+		const char *url;
+		size_t name, name_len, val, val_len;
+		size_t count;
+	} *sv = NULL;
+	size_t nsv = 0, capsv = 0;
+	int changed = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct qparam ps[MAX_PARAMS];
+		size_t np;
+
+		if (!urls[i])
+			continue;
+		np = query_params(urls[i], ps, MAX_PARAMS);
+		for (size_t k = 0; k < np; k++) {
+			const char *v = urls[i] + ps[k].val;
+			size_t j;
+
+			if (!random_value(v, ps[k].val_len))
+				continue;
+			for (j = 0; j < nsv; j++)
+				if (sv[j].val_len == ps[k].val_len && sv[j].name_len == ps[k].name_len &&
+				    !memcmp(sv[j].url + sv[j].val, v, ps[k].val_len) &&
+				    !memcmp(sv[j].url + sv[j].name, urls[i] + ps[k].name, ps[k].name_len))
+					break;
+			if (j == nsv) {
+				if (nsv == capsv) {
+					size_t nc = capsv ? capsv * 2 : 16;
+					struct seen *p = realloc(sv, nc * sizeof(*p));
+
+					if (!p) {
+						free(sv);
+						return -1;
+					}
+					sv = p;
+					capsv = nc;
+				}
+				sv[nsv].url = urls[i];
+				sv[nsv].name = ps[k].name;
+				sv[nsv].name_len = ps[k].name_len;
+				sv[nsv].val = ps[k].val;
+				sv[nsv].val_len = ps[k].val_len;
+				sv[nsv].count = 0;
+				nsv++;
+			}
+			if (sv[j].url != urls[i] || sv[j].count == 0)
+				sv[j].count++;
+		}
+	}
+	char **out = calloc(n ? n : 1, sizeof(*out));
+	if (!out) {
+		free(sv);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		struct qparam ps[MAX_PARAMS];
+		unsigned char drop[MAX_PARAMS];
+		size_t np;
+		int any = 0;
+
+		if (!urls[i])
+			continue;
+		np = query_params(urls[i], ps, MAX_PARAMS);
+		for (size_t k = 0; k < np; k++) {
+			const char *nm = urls[i] + ps[k].name, *v = urls[i] + ps[k].val;
+
+			drop[k] = (unsigned char)(known_session(nm, ps[k].name_len, v, ps[k].val_len) ||
+			                          in_list(names, nm, ps[k].name_len));
+			if (!drop[k] && random_value(v, ps[k].val_len))
+				for (size_t j = 0; j < nsv; j++)
+					if (sv[j].count >= 3 && sv[j].val_len == ps[k].val_len &&
+					    sv[j].name_len == ps[k].name_len &&
+					    !memcmp(sv[j].url + sv[j].val, v, ps[k].val_len) &&
+					    !memcmp(sv[j].url + sv[j].name, nm, ps[k].name_len))
+						drop[k] = 1;
+			any |= drop[k];
+		}
+		if (!any && !has_jsession(urls[i]))
+			continue;
+		if (!(out[i] = without(urls[i], ps, np, drop))) {
+			for (size_t j = 0; j < n; j++)
+				free(out[j]);
+			free(out);
+			free(sv);
+			return -1;
+		}
+	}
+	free(sv);
+	for (size_t i = 0; i < n; i++)
+		if (out[i]) {
+			free(urls[i]);
+			urls[i] = out[i];
+			changed++;
+		}
+	free(out);
+	return changed;
+}
+
+int
+fr_furl_session_names(const char *a, const char *b, char *names, size_t cap)
+{
+	struct qparam pa[MAX_PARAMS], pb[MAX_PARAMS];
+	size_t na = query_params(a, pa, MAX_PARAMS), nb = query_params(b, pb, MAX_PARAMS);
+	size_t o = cap ? strnlen(names, cap - 1) : 0;
+	int found = 0;
+
+	if (!cap)
+		return 0;
+	names[o] = '\0';
+	for (size_t i = 0; i < na; i++)
+		for (size_t j = 0; j < nb; j++) {
+			if (pa[i].name_len != pb[j].name_len ||
+			    strncmp(a + pa[i].name, b + pb[j].name, pa[i].name_len) != 0)
+				continue;
+			if (random_value(a + pa[i].val, pa[i].val_len) &&
+			    random_value(b + pb[j].val, pb[j].val_len) &&
+			    (pa[i].val_len != pb[j].val_len ||
+			     memcmp(a + pa[i].val, b + pb[j].val, pa[i].val_len) != 0) &&
+			    !in_list(names, a + pa[i].name, pa[i].name_len) &&
+			    o + pa[i].name_len + 2 <= cap) {
+				if (o)
+					names[o++] = ',';
+				memcpy(names + o, a + pa[i].name, pa[i].name_len);
+				o += pa[i].name_len;
+				names[o] = '\0';
+				found++;
+			}
+			break;
+		}
+	return found;
 }

@@ -91,4 +91,21 @@ const char *fr_furl_last_activity(const char *thread_url, const char *const *url
  * NULL on out of memory. */
 char *fr_furl_shape(const char *url);
 
+/* Session ids out of a page's links, in place (each changed URL is
+ * replaced by a new malloc'd string): query parameters named as session
+ * ids (PHPSESSID, sid, jsessionid, sessionid, ...; vBulletin's s= when
+ * empty or random), those named in names (comma-separated, case-
+ * insensitive, may be NULL: learnt from two fetches of one page), those
+ * whose long random value (16+ letters and digits) recurs in 3 or more of
+ * the URLs, and ";jsessionid=..." in paths. Returns the number of URLs
+ * changed, or -1 on out of memory (urls unchanged). */
+int fr_furl_strip_sessions(char **urls, size_t n, const char *names);
+
+/* The parameters of two fetches of one address (a and b, the same link
+ * seen twice) whose long random values differ: session ids the names of
+ * which are not known. Writes them comma-separated into names (cap bytes,
+ * names already there are kept and not repeated); returns how many were
+ * added. */
+int fr_furl_session_names(const char *a, const char *b, char *names, size_t cap);
+
 #endif

@@ -6,6 +6,7 @@
 #include "core/err.h"
 #include "core/strmap.h"
 #include "forum/fdate.h"
+#include "forum/furl.h"
 #include "net/url.h"
 
 #include <libxml/HTMLparser.h>
@@ -521,6 +522,32 @@ build(struct ctx *c, xmlNode *first, int32_t pi, uint32_t depth, int in_a, int i
 			}
 		}
 	}
+}
+
+/* Session ids out of the page's address and links, before anything
+ * compares them (pagers, thread identity, groups of URLs). */
+static int
+strip_sessions(struct ctx *c)
+{
+	size_t n = c->p->n_links;
+	char **u = malloc((n + 2) * sizeof(*u));
+
+	if (!u)
+		return -1;
+	for (size_t i = 0; i < n; i++)
+		u[i] = c->p->links[i].url;
+	u[n] = c->p->url;
+	u[n + 1] = c->base;
+	if (fr_furl_strip_sessions(u, n + 2, c->o->session_names) < 0) {
+		free(u);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++)
+		c->p->links[i].url = u[i];
+	c->p->url = u[n];
+	c->base = u[n + 1];
+	free(u);
+	return 0;
 }
 
 /* Counts each URL's links. */
@@ -2839,6 +2866,8 @@ fr_fpage_parse(const char *html, size_t len, const char *url, const struct fr_fp
 		c.els[0].end = (uint32_t)c.n_els;
 	}
 	if (c.oom)
+		goto oom;
+	if (strip_sessions(&c) < 0)
 		goto oom;
 	link_texts(&c);
 	url_counts(&c);

@@ -102,6 +102,11 @@ struct fr_fpage_opts {
 	int64_t now_s;
 	/* Bodies larger than this are refused (0: 16 MiB). */
 	size_t max_bytes;
+	/* Query parameters to strip from every link as session ids, besides
+	 * the known names and the long random values repeated across the
+	 * page's links (comma-separated; NULL none): see
+	 * fr_furl_strip_sessions. The page's url and links[] come without them. */
+	const char *session_names;
 };
 
 /* Parses one page. url is the page's absolute address (for resolving

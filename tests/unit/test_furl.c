@@ -166,6 +166,96 @@ pager_smf_and_xenforo(void)
 }
 
 static void
+pager_two_numbers_and_filters(void)
+{
+	/* phpBB2 board page 1: the pager appends "&topicdays=0&start=N" */
+	const char *links[] = {
+	    "http://h/viewforum.php?f=4&topicdays=0&start=20",
+	    "http://h/viewforum.php?f=4&topicdays=0&start=40",
+	    "http://h/viewforum.php?f=4&topicdays=0&start=100",
+	    "http://h/viewforum.php?f=5",
+	};
+	struct fr_furl_pager p;
+
+	CHECK(fr_furl_pager_find("http://h/viewforum.php?f=4", links, 4, -1, &p) == 1);
+	CHECK(p.n == 4 && p.cur == 0 && p.step == 20);
+	CHECK_STR(fr_furl_pager_next(&p), "http://h/viewforum.php?f=4&topicdays=0&start=20");
+	CHECK_STR(fr_furl_pager_last(&p), "http://h/viewforum.php?f=4&topicdays=0&start=100");
+	fr_furl_pager_free(&p);
+	/* and from page 2 */
+	const char *links2[] = {"http://h/viewforum.php?f=4",
+	                        "http://h/viewforum.php?f=4&topicdays=0&start=40"};
+	CHECK(fr_furl_pager_find("http://h/viewforum.php?f=4&topicdays=0&start=20", links2, 2, -1,
+	                         &p) == 1);
+	CHECK_STR(fr_furl_pager_prev(&p), "http://h/viewforum.php?f=4");
+	CHECK_STR(fr_furl_pager_next(&p), "http://h/viewforum.php?f=4&topicdays=0&start=40");
+	fr_furl_pager_free(&p);
+
+	/* vBulletin-style board: post-icon filters beside a 2-page pager */
+	const char *vb[] = {
+	    "http://h/forumdisplay.php?forumid=46&posticon=1",
+	    "http://h/forumdisplay.php?forumid=46&posticon=2",
+	    "http://h/forumdisplay.php?forumid=46&posticon=3",
+	    "http://h/forumdisplay.php?forumid=46&posticon=4",
+	    "http://h/forumdisplay.php?forumid=46&pagenumber=2",
+	    "http://h/forumdisplay.php?forumid=47",
+	};
+	CHECK(fr_furl_pager_find("http://h/forumdisplay.php?forumid=46", vb, 6, -1, &p) == 1);
+	CHECK_STR(fr_furl_pager_next(&p), "http://h/forumdisplay.php?forumid=46&pagenumber=2");
+	fr_furl_pager_free(&p);
+	/* a one-page thread with "posts by this user" only: no pager */
+	const char *byuser[] = {"http://h/showthread.php?threadid=9&userid=2",
+	                        "http://h/showthread.php?threadid=10"};
+	CHECK(fr_furl_pager_find("http://h/showthread.php?threadid=9", byuser, 2, -1, &p) == 0);
+}
+
+static void
+session_ids_stripped(void)
+{
+	char *u[] = {
+	    strdup("http://h/viewtopic.php?f=2&t=5&sid=0123456789abcdef0123456789abcdef"),
+	    strdup("http://h/index.php?PHPSESSID=0123456789abcdef0123;topic=5.20"),
+	    strdup("http://h/showthread.php?s=03ba67d9ff8d5d12b48b2f4b75944915&p=77"),
+	    strdup("http://h/showthread.php?s=&t=7&page=2"),
+	    strdup("http://h/search.php?s=forum+crawler"),
+	    strdup("http://h/a;jsessionid=ABC123DEF456GHI789/b?x=1"),
+	    strdup("http://h/t1?tok=Zq81xkL0pA9mW2vB7cD3&page=2"),
+	    strdup("http://h/t2?tok=Zq81xkL0pA9mW2vB7cD3"),
+	    strdup("http://h/t3?page=3&tok=Zq81xkL0pA9mW2vB7cD3"),
+	    strdup("http://h/file?hash=aaaabbbbcccc1111dddd"),
+	    strdup("http://h/x?mysess=aaaabbbbcccc1111dddd&a=1"),
+	};
+	size_t n = sizeof(u) / sizeof(u[0]);
+
+	CHECK(fr_furl_strip_sessions(u, n, "mysess") == 9);
+	CHECK_STR(u[0], "http://h/viewtopic.php?f=2&t=5");
+	CHECK_STR(u[1], "http://h/index.php?topic=5.20");
+	CHECK_STR(u[2], "http://h/showthread.php?p=77");
+	CHECK_STR(u[3], "http://h/showthread.php?t=7&page=2");
+	CHECK_STR(u[4], "http://h/search.php?s=forum+crawler");
+	CHECK_STR(u[5], "http://h/a/b?x=1");
+	CHECK_STR(u[6], "http://h/t1?page=2");
+	CHECK_STR(u[7], "http://h/t2");
+	CHECK_STR(u[8], "http://h/t3?page=3");
+	CHECK_STR(u[9], "http://h/file?hash=aaaabbbbcccc1111dddd"); /* once: kept */
+	CHECK_STR(u[10], "http://h/x?a=1");
+	for (size_t i = 0; i < n; i++)
+		free(u[i]);
+	/* two fetches of one page: the parameter whose random value changed */
+	{
+		char names[64] = "mysess";
+
+		CHECK(fr_furl_session_names("http://h/t?id=5&zz=Ab12Cd34Ef56Gh78Ij",
+		                            "http://h/t?id=5&zz=Xy98Wv76Ut54Sr32Qp", names,
+		                            sizeof(names)) == 1);
+		CHECK_STR(names, "mysess,zz");
+		CHECK(fr_furl_session_names("http://h/t?id=5&zz=Ab12Cd34Ef56Gh78Ij",
+		                            "http://h/t?id=5&zz=Ab12Cd34Ef56Gh78Ij", names,
+		                            sizeof(names)) == 0);
+	}
+}
+
+static void
 last_activity_is_the_largest_page(void)
 {
 	const char *row[] = {"http://h/viewtopic.php?t=381", "http://h/memberlist.php?u=35",
@@ -201,6 +291,8 @@ main(void)
 	RUN(pager_phpbb_offsets_with_a_gap);
 	RUN(pager_discuz_embedded_number);
 	RUN(pager_smf_and_xenforo);
+	RUN(pager_two_numbers_and_filters);
+	RUN(session_ids_stripped);
 	RUN(last_activity_is_the_largest_page);
 	RUN(shapes);
 	return TEST_DONE();
