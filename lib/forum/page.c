@@ -117,6 +117,17 @@ fnv(uint64_t h, const void *s, size_t n)
 
 #define FNV0 14695981039346656037ull
 
+static const char *
+strcasestr_(const char *h, const char *n)
+{
+	size_t k = strlen(n);
+
+	for (; *h; h++)
+		if (!strncasecmp(h, n, k))
+			return h;
+	return NULL;
+}
+
 static uint64_t
 mix(uint64_t h)
 {
@@ -798,11 +809,14 @@ find_dates(struct ctx *c)
 			for (size_t j = 0; j < n; j++) {
 				day_time((const char *)t->content, len, &m[j]);
 				if (m[j].gran == FR_FDATE_DAY &&
-				    !(m[j].flags & FR_FDATE_FROM_ATTR) && !t->next &&
+				    !(m[j].flags & FR_FDATE_FROM_ATTR) &&
 				    m[j].end + strspn((const char *)t->content + m[j].end,
-				                      " \t\r\n") ==
+				                      " \t\r\n,\xc2\xa0") ==
 				        len)
-					sibling_time(c->els[i].x, &m[j]);
+					/* the time in the element after the day's element,
+					 * or after its text ("06-15-2016,&nbsp;<span
+					 * class=time>03:03 PM</span>") */
+					sibling_time(t->next ? t : c->els[i].x, &m[j]);
 				add_date(c, i, k++, &m[j], (uint32_t)(m[j].end - m[j].begin));
 			}
 		}
@@ -1060,6 +1074,29 @@ lca_height(const struct ctx *c, uint32_t a, uint32_t b)
 	return h;
 }
 
+static int member_url(const struct ctx *c, uint32_t e);
+
+/* The name inside an author hint that is a whole box (a schema.org Person
+ * with avatar, title, join date and post count): its itemprop="name", else
+ * its first link with text to a member's page, else the box itself. */
+static int32_t
+hint_name(const struct ctx *c, uint32_t h)
+{
+	int32_t link = -1;
+
+	if (c->els[h].end == h + 1 || c->els[h].na + c->els[h].an <= 40)
+		return (int32_t)h;
+	for (uint32_t e = h + 1; e < c->els[h].end; e++) {
+		const char *ip = attr(c->els[e].x, "itemprop");
+
+		if (ip && !strcasecmp(ip, "name") && c->els[e].na + c->els[e].an > 0)
+			return (int32_t)e;
+		if (link < 0 && c->els[e].link >= 0 && c->els[e].an > 0 && member_url(c, e))
+			link = (int32_t)e;
+	}
+	return link >= 0 ? link : (int32_t)h;
+}
+
 /* An element marked as the author by a widely shared hint (itemprop,
  * rel), inside record r and outside content; -1 none. */
 static int32_t
@@ -1071,7 +1108,7 @@ author_hint(const struct ctx *c, uint32_t r, int32_t content)
 		if (content >= 0 && contains(c, (uint32_t)content, e))
 			continue;
 		if ((ip && !strcasecmp(ip, "author")) || (rel && strstr(rel, "author")))
-			return (int32_t)e;
+			return hint_name(c, e);
 	}
 	return -1;
 }
@@ -1143,6 +1180,28 @@ names_vary(const struct ctx *c, const struct cand *k, const int32_t *author, con
 	return n * 2 > k->n && (differ || (n >= 1 && k->n <= 3));
 }
 
+/* Whether link element e points at a member's page (profile): its path or
+ * query names members, users, profiles or authors. */
+static int
+member_url(const struct ctx *c, uint32_t e)
+{
+	static const char *const words[] = {"member", "user", "profile", "/u/", "?u=", "&u=",
+	                                    "author", "showuser", "/people/", "/~"};
+	const char *u;
+
+	if (c->els[e].link < 0)
+		return 0;
+	u = c->p->links[c->els[e].link].url;
+	u = strstr(u, "://");
+	u = u ? strchr(u + 3, '/') : NULL;
+	if (!u)
+		return 0;
+	for (size_t i = 0; i < sizeof(words) / sizeof(words[0]); i++)
+		if (strcasestr_(u, words[i]))
+			return 1;
+	return 0;
+}
+
 /* Author modes: a link in the record, a name in the record's own text, a
  * link beside the record (in its parent or grandparent, outside other
  * records: a profile cell a broken page nests apart). */
@@ -1157,6 +1216,7 @@ author_find(const struct ctx *c, uint32_t r, uint32_t date_el, uint32_t stop, in
 {
 	int32_t best = -1;
 	uint32_t bh = UINT32_MAX, from = r, to = c->els[r].end;
+	int bm = 0;
 
 	if (mode == AUTHOR_BESIDE) {
 		uint32_t u = r;
@@ -1184,6 +1244,18 @@ author_find(const struct ctx *c, uint32_t r, uint32_t date_el, uint32_t stop, in
 		if (mode == AUTHOR_NAME ? !name_like(c, e) : !author_like(c, e, date_el))
 			continue;
 		h = lca_height(c, date_el, e);
+		/* a link to a member's page beats any other link (a permalink
+		 * "Link", "#3", a "report" link nearer to the date) */
+		if (mode != AUTHOR_NAME) {
+			int m = member_url(c, e);
+
+			if (best >= 0 && m != bm) {
+				if (m < bm)
+					continue;
+				bh = UINT32_MAX;
+			}
+			bm = m;
+		}
 		/* equally near: the link to a profile, shown more than once */
 		if (h < bh ||
 		    (h == bh && best >= 0 && c->els[e].link >= 0 && c->els[best].link >= 0 &&
@@ -2054,6 +2126,36 @@ done:
 	return rc;
 }
 
+/* A name without the separators a header sets around it ("bot ·",
+ * "» r23", "alice:"). */
+static void
+trim_name(char *s)
+{
+	static const char *const seps[] = {"\xc2\xb7", "\xe2\x80\xa2", "\xc2\xbb", "\xc2\xab",
+	                                   "\xe2\x80\x93", "\xe2\x80\x94", " ", ":", ",", "|",
+	                                   "-", "/", "\xc2\xa0"};
+	size_t n = strlen(s), b = 0;
+	int more = 1;
+
+	while (more) {
+		more = 0;
+		for (size_t i = 0; i < sizeof(seps) / sizeof(seps[0]); i++) {
+			size_t k = strlen(seps[i]);
+
+			if (n - b > k && !memcmp(s + n - k, seps[i], k)) {
+				n -= k;
+				more = 1;
+			}
+			if (n - b > k && !memcmp(s + b, seps[i], k)) {
+				b += k;
+				more = 1;
+			}
+		}
+	}
+	memmove(s, s + b, n - b);
+	s[n - b] = '\0';
+}
+
 static int
 fill_thread(struct ctx *c, const struct cand *k)
 {
@@ -2187,6 +2289,8 @@ fill_thread(struct ctx *c, const struct cand *k)
 			const xmlNode *x = c->els[author[i]].x;
 
 			r->author = text_of(x, MAX_LINK_TEXT, 0, 0);
+			if (r->author)
+				trim_name(r->author);
 			if (r->author && !r->author[0]) {
 				free(r->author);
 				r->author = NULL;

@@ -574,6 +574,7 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 	char magic[8];
 	struct fr_sinfo *f;
 
+	*out = NULL;
 	int v3 = get(&r, magic, 8) == 0 && memcmp(magic, MAGIC3, 8) == 0;
 	int v4 = !r.bad && memcmp(magic, MAGIC4, 8) == 0;
 	if (!v3 && !v4 && (r.bad || memcmp(magic, MAGIC, 8) != 0)) {

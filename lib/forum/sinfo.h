@@ -53,7 +53,7 @@ void fr_sinfo_free(struct fr_sinfo *f);
  * malloc'd *blob (caller frees), or -1 on out of memory. */
 int fr_sinfo_save(const struct fr_sinfo *f, void **blob, size_t *len);
 /* Restores a forum saved by fr_sinfo_save. Returns 0 and *out, or -1 with
- * err set (a truncated or foreign blob). */
+ * err set (a truncated or foreign blob) and *out NULL. */
 int fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, size_t errlen);
 
 /* What phase 1 learnt (UNKNOWN before). */

@@ -1220,6 +1220,8 @@ load_truth(struct truth **out, struct pageinfo *pi, size_t max_pages, size_t *n_
 		if (line[0] == '#' || line[0] == '\0' || *n_pages >= max_pages)
 			continue;
 		c = field(&p);
+		if (strchr(c, '/'))
+			continue; /* a page of another folder: no dates labelled (test_fpage) */
 		snprintf(pi[*n_pages].file, sizeof(pi[0].file), "%s", c);
 		snprintf(pi[*n_pages].locales, sizeof(pi[0].locales), "%s", field(&p));
 		snprintf(pi[*n_pages].zone, sizeof(pi[0].zone), "%s", field(&p));

@@ -1155,8 +1155,8 @@ fields(char *line, char **f, size_t max)
 static void
 test_real_pages(void)
 {
-	struct setting set[32];
-	size_t n_set = settings(set, 32), pages = 0, right = 0, known = 0, recs = 0, recs_ok = 0;
+	struct setting set[64];
+	size_t n_set = settings(set, 64), pages = 0, right = 0, known = 0, recs = 0, recs_ok = 0;
 	char path[512], line[4096];
 	FILE *f;
 	struct fr_fpage *p = NULL;
@@ -1194,8 +1194,9 @@ test_real_pages(void)
 				if (!strcmp(set[i].file, fl[1]))
 					st = &set[i];
 			CHECK(st != NULL);
-			snprintf(path, sizeof(path), "%s/data/forums/trafilatura/%s", FR_SHARED,
-			         fl[1]);
+			/* "DIR/FILE": a page of ../shared/data/forums/DIR; else trafilatura's */
+			snprintf(path, sizeof(path), "%s/data/forums/%s%s", FR_SHARED,
+			         strchr(fl[1], '/') ? "" : "trafilatura/", fl[1]);
 			body = slurp(path, &len);
 			CHECK(body != NULL);
 			if (!st || !body) {
