@@ -1120,6 +1120,11 @@ settle_numeric(struct fr_fdate_page *pg, struct dt *d)
 	int *set;
 	enum fr_fdate_order pick = FR_FDATE_ORDER_NONE, def = locale_default(pg);
 
+	/* a day and month alone: the order of the locale's Md pattern ("M/d"
+	 * zh, whose y/M/d says nothing of them) */
+	if (d->two_part && pg->main_loc >= 0 && pg->fd->v.loc[pg->main_loc].md_sep)
+		def = pg->fd->v.loc[pg->main_loc].md_month_first ? FR_FDATE_MDY : FR_FDATE_DMY;
+
 	for (k = 0; k < 3; k++) {
 		int la = d->la, lc = d->lc;
 		enum fr_fdate_order o = all[k];
@@ -1407,8 +1412,12 @@ parse_date_from(const struct ctx *c, size_t i, int skip_wd, struct dt *d)
 
 		if (!L || L->md_sep != d->sep)
 			return 0;
+		/* or a part written with a leading zero ("7/04" zh M/d): no
+		 * fraction or score is written so */
+		int zero = (d->la == 2 && d->na < 10) || (d->lb == 2 && d->nb < 10);
+
 		if (L->md_trailing_dot ? !(d->flags & TRAILING_DOT)
-		                       : !L->md_mm || (L->md_month_first ? d->la : d->lb) != 2)
+		                       : !zero && (!L->md_mm || (L->md_month_first ? d->la : d->lb) != 2))
 			return 0;
 	}
 	return j;

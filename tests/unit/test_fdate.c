@@ -306,6 +306,55 @@ test_refusals(void)
 	}
 }
 
+/* A day and month without a year in the order of the locale's Md pattern
+ * (issue 28: a Chinese board's "07/04 13:49" is 4 July, zh M/d, though zh's
+ * yMd is y/M/d; its "7/04" was not read), and relative days in every
+ * default language, against the fetch time in the page's zone. */
+static void
+test_md_order_and_relative(void)
+{
+	int64_t now = 1790000000; /* 2026-09-21T14:13:20Z, 16:13 in Berlin */
+	static const struct {
+		const char *loc, *text, *want;
+	} cases[] = {
+	    {"zh_Hans", "07/04 13:49", "2026-07-04T11:49:00Z"},
+	    {"zh_Hans", "7/04", "2026-07-03T22:00:00Z"},
+	    {"zh_Hant", "07/04 13:49", "2026-07-04T11:49:00Z"},
+	    {"en", "07/04 13:49", "2026-07-04T11:49:00Z"},
+	    {"de", "07.04. 13:49", "2026-04-07T11:49:00Z"},
+	    {"zh_Hans", "12/25 10:00", "2025-12-25T09:00:00Z"}, /* in the future this year: last year */
+	    {"en", "Yesterday at 03:35:44 AM", "2026-09-20T01:35:44Z"},
+	    {"en", "Today, 10:15", "2026-09-21T08:15:00Z"},
+	    {"en", "5 minutes ago", "2026-09-21T14:08:20Z"},
+	    {"de", "vor 2 Stunden", "2026-09-21T12:13:20Z"},
+	    {"ru", "\xd0\xb2\xd1\x87\xd0\xb5\xd1\x80\xd0\xb0 \xd0\xb2 12:10",
+	     "2026-09-20T10:10:00Z"}, /* вчера в 12:10 */
+	    {"sr_Latn", "ju\xc4\x8d" "e u 10:15", "2026-09-20T08:15:00Z"}, /* juče u 10:15 */
+	    {"fr", "hier \xc3\xa0 10:15", "2026-09-20T08:15:00Z"},
+	    {"tr", "d\xc3\xbcn 10:15", "2026-09-20T08:15:00Z"},
+	    {"pl", "wczoraj, 10:15", "2026-09-20T08:15:00Z"},
+	    {"ja", "\xe6\x98\xa8\xe6\x97\xa5 10:15", "2026-09-20T08:15:00Z"}, /* 昨日 */
+	};
+
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		struct fr_fdate_page *pg = page(cases[i].loc, "Europe/Berlin", now);
+		struct fr_fdate_match m[4];
+		double want = 0;
+		size_t k;
+
+		CHECK(pg != NULL);
+		if (!pg)
+			continue;
+		CHECK(fr_time_parse(cases[i].want, strlen(cases[i].want), &want, NULL) == 0);
+		k = scan(pg, cases[i].text, m, 4);
+		CHECK(k == 1 && m[0].t_s == (int64_t)want);
+		if (!(k == 1 && m[0].t_s == (int64_t)want))
+			fprintf(stderr, "  %s '%s': %zu dates, %lld, want %s\n", cases[i].loc,
+			        cases[i].text, k, k ? (long long)m[0].t_s : 0LL, cases[i].want);
+		fr_fdate_page_free(pg);
+	}
+}
+
 /* ---- errors, attributes, elements, page order, long texts ---- */
 
 /* Locale IDs from the web (<html lang>) are checked before ICU sees them:
@@ -1544,6 +1593,7 @@ main(void)
 	RUN(test_refusals);
 	RUN(test_errors);
 	RUN(test_hostile_locales);
+	RUN(test_md_order_and_relative);
 	RUN(test_attrs);
 	RUN(test_page_order);
 	RUN(test_long_text);
