@@ -567,6 +567,16 @@ get_str(struct rbuf *r)
 	return s;
 }
 
+/* Whether s, an address read from a saved state, is one the crawler may
+ * fetch: absolute http(s) (NULL is fine where optional). */
+static int
+web_url(const char *s, int optional)
+{
+	if (!s)
+		return optional;
+	return !strncmp(s, "http://", 7) || !strncmp(s, "https://", 8);
+}
+
 int
 fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, size_t errlen)
 {
@@ -591,15 +601,15 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 	f->relearn = (int)get_u32(&r);
 	f->isort = (enum fr_sinfo_sort)get_u32(&r);
 	f->tsort = (enum fr_sinfo_sort)get_u32(&r);
-	f->col_created = (int)get_u32(&r) - 1;
-	f->idx_fr = (int)get_u32(&r) - 1;
-	f->thr_fr = (int)get_u32(&r) - 1;
+	f->col_created = (int)(int32_t)(get_u32(&r) - 1u);
+	f->idx_fr = (int)(int32_t)(get_u32(&r) - 1u);
+	f->thr_fr = (int)(int32_t)(get_u32(&r) - 1u);
 	f->horizon_s = (int64_t)get_u64(&r);
 	f->alive_s = (int64_t)get_u64(&r);
-	f->count_col = (int)get_u32(&r) - 1;
+	f->count_col = (int)(int32_t)(get_u32(&r) - 1u);
 	f->count_off = (int)get_u32(&r);
 	if (!v3) {
-		f->bcount_col = (int)get_u32(&r) - 1;
+		f->bcount_col = (int)(int32_t)(get_u32(&r) - 1u);
 		f->bcount_rep = (int)get_u32(&r);
 	}
 	for (int i = 0; i < 4; i++)
@@ -608,7 +618,7 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 	for (uint32_t i = 0; i < nb && !r.bad; i++) {
 		char *u = get_str(&r);
 		double lc = get_f64(&r);
-		int32_t b = u ? board_add(f, u) : -1;
+		int32_t b = web_url(u, 0) ? board_add(f, u) : -1;
 		free(u);
 		if (b < 0 || (uint32_t)b != i) {
 			r.bad = 1;
@@ -626,7 +636,7 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 	uint32_t nt = get_u32(&r);
 	for (uint32_t i = 0; i < nt && !r.bad; i++) {
 		char *u = get_str(&r), *title = get_str(&r), *last = get_str(&r);
-		int32_t t = u ? thread_add(f, u, 0, title) : -1;
+		int32_t t = web_url(u, 0) && web_url(last, 1) ? thread_add(f, u, 0, title) : -1;
 		free(u);
 		free(title);
 		if (t < 0 || (uint32_t)t != i) {
@@ -655,7 +665,8 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 			th->id_pages[k] = pg <= UINT16_MAX ? (uint16_t)pg : 0;
 		}
 	}
-	if (r.bad || !f->start_url || f->isort > FR_SINFO_DSC || f->tsort > FR_SINFO_DSC) {
+	if (r.bad || !web_url(f->start_url, 0) || !web_url(f->entry, 1) || f->isort > FR_SINFO_DSC ||
+	    f->tsort > FR_SINFO_DSC) {
 		snprintf(err, errlen, "forum state: truncated or damaged (at byte %zu of %zu)", r.off,
 			 len);
 		fr_sinfo_free(f);
