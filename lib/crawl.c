@@ -1513,8 +1513,14 @@ on_done(void *arg, const struct fr_response *res)
 		if (v == FR_ROBOTS_DENIED) {
 			deny(c, i, now);
 		} else {
-			/* The feed request keeps the host's gap after robots.txt. */
-			cs->feed_at = cs->req_at + slack(c->hosts[cs->host].gap_s);
+			/* The feed request keeps the host's gap after robots.txt,
+			 * counted from robots.txt's answer: the host logs a
+			 * request when it takes it, which at the start of a run
+			 * (every host's robots.txt at once) can be well after it
+			 * was sent, so a gap counted from the send could reach
+			 * the host shorter than the gap. */
+			double g = slack(c->hosts[cs->host].gap_s);
+			cs->feed_at = fmax(cs->req_at + g, now + g);
 			c->deferred[c->n_deferred++] = i;
 		}
 		return;
