@@ -68,7 +68,11 @@ e2e_say "host gaps under ${GAP} s: $(cut -d' ' -f1 "$WORK/gaps"), smallest $(cut
 expect_eq "no host saw two requests closer than the gap" "$(cut -d' ' -f1 "$WORK/gaps")" 0
 
 # The store: every request a stored fetch, no item twice, counts exact.
-expect_eq "every feed request a stored fetch" "$(pg_psql "$PG" 'SELECT count(*) FROM fetch_log')" "$n_feed"
+# A transfer in flight when --duration ends is aborted and left for the next
+# run (issue 23 item 7): at most one a host (the shared slot), 4 here.
+n_log=$(pg_psql "$PG" 'SELECT count(*) FROM fetch_log')
+check "every feed request a stored fetch, but those cut at the end ($n_log of $n_feed)" \
+	test "$n_log" -le "$n_feed" -a "$n_log" -ge "$((n_feed - 4))"
 expect_eq "no item twice" \
 	"$(pg_psql "$PG" 'SELECT count(*) FROM (SELECT 1 FROM items GROUP BY source_id, ident HAVING count(*) > 1) d')" 0
 expect_eq "item counts exact" \
