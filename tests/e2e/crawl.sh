@@ -100,9 +100,12 @@ check "h5's feeds recovered (last answer 200 or 304)" \
 	awk '$3 != 200 && $3 != 304 { exit 1 }' "$WORK/h5"
 # The backoff doubles per error in a row (with jitter of +-25%): the next
 # try after a second error in a row is later than after a first.
-# Only the plain 500s: a 503's Retry-After may set a longer pause (stored as
-# the source's next try) whatever the count of errors in a row.
-grep 'HTTP 500 (error' "$WORK/run1.err" |
+# A first error's wait is read from the plain 500s only: a 503's Retry-After
+# may set a longer pause (kept as the source's next try); a later error's
+# wait is the longer of its backoff and any Retry-After, so every line counts.
+grep -v '(error 1 in a row' "$WORK/run1.err" |
+	grep -e 'in a row' |
+	cat - <(grep 'HTTP 500 (error 1 in a row' "$WORK/run1.err") |
 	sed -n 's/.*(error \([0-9]*\) in a row, next try in \([0-9]*\) s)$/\1 \2/p' \
 	>"$WORK/backoff"
 check "errors were backed off" test -s "$WORK/backoff"
