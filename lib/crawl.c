@@ -1486,13 +1486,6 @@ on_done(void *arg, const struct fr_response *res)
 	 * (later still on a busy machine, or behind other transfers to one
 	 * connect-to target): the host's gap runs from then. */
 	double sent = res->sent_s > res->started_s ? res->sent_s : res->started_s;
-	/* ... and, as the host counts it, from the answer: a host logs a
-	 * request when it takes it, which on a busy host or machine can be
-	 * well after it was sent, so a gap counted from the send can reach
-	 * the host shorter than the gap (e2e/crawl saw 1.975 s of a 2 s
-	 * Crawl-delay). The next request waits the gap from the answer. */
-	if (sent > 0)
-		sent = now;
 	if (sent > c->src[i].req_at && sent <= now) {
 		c->src[i].req_at = sent;
 		fr_sched_host_request(pick(c), i, sent);
