@@ -117,8 +117,7 @@ struct run {
 	enum role role;
 	char spec[128];
 	enum state state;
-	pid_t pid;
-	int fd;
+	struct bench_child ch;
 	struct result r;
 };
 
@@ -171,7 +170,7 @@ add_run(int block, enum role role, enum state st, const char *fmt, ...)
 	r->block = block;
 	r->role = role;
 	r->state = st;
-	r->fd = -1;
+	r->ch.fd = -1;
 	va_start(ap, fmt);
 	vsnprintf(r->spec, sizeof(r->spec), fmt, ap);
 	va_end(ap);
@@ -379,15 +378,25 @@ next_ready(void)
 	return -1;
 }
 
+/* What a child needs: the inputs and its run. */
+struct job {
+	const struct input *in;
+	const struct run *r;
+};
+
+/* In the child: the run's simulation into res (a struct result). */
 static void
-child(const struct input *in, const struct run *r, int fd)
+child(const void *arg, void *out, size_t size)
 {
-	struct result res = {0};
+	const struct job *j = arg;
+	const struct run *r = j->r;
+	struct result *res = out;
 	int b = r->block < 0 ? B_DEFAULT : r->block;
-	const struct input *i = &in[blocks[b].input];
+	const struct input *i = &j->in[blocks[b].input];
 	struct fr_sim_config c = {0};
 	struct fr_metrics m;
 
+	(void)size;
 	c.start_s = i->start_s;
 	c.end_s = i->end_s;
 	c.calls = i->calls;
@@ -399,42 +408,25 @@ child(const struct input *in, const struct run *r, int fd)
 		c.intensity_arg = &i->w;
 	}
 	double t0 = bench_now();
-	if (fr_sim_run(&i->tr, r->spec, &c, &m, NULL, res.err, sizeof(res.err)) == 0) {
-		res.wall_s = bench_now() - t0;
-		res.mean_s = m.delay_mean_s;
-		res.coverage = m.coverage;
-		res.items = m.items;
-		res.fetched = m.fetched;
-		res.requests = m.requests;
-		res.ok = 1;
+	if (fr_sim_run(&i->tr, r->spec, &c, &m, NULL, res->err, sizeof(res->err)) == 0) {
+		res->wall_s = bench_now() - t0;
+		res->mean_s = m.delay_mean_s;
+		res->coverage = m.coverage;
+		res->items = m.items;
+		res->fetched = m.fetched;
+		res->requests = m.requests;
+		res->ok = 1;
 		fr_metrics_free(&m);
 	}
-	if (write(fd, &res, sizeof(res)) != (ssize_t)sizeof(res))
-		_exit(1);
-	_exit(0);
 }
 
 static int
 start(const struct input *in, int i)
 {
-	int fd[2];
-	if (pipe(fd) < 0)
+	struct job j = {in, &runs[i]};
+
+	if (bench_fork(&runs[i].ch, child, &j, sizeof(runs[i].r)) < 0)
 		return -1;
-	fflush(stdout);
-	fflush(stderr);
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fd[0]);
-		close(fd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		close(fd[0]);
-		child(in, &runs[i], fd[1]);
-	}
-	close(fd[1]);
-	runs[i].pid = pid;
-	runs[i].fd = fd[0];
 	runs[i].state = S_RUNNING;
 	return 0;
 }
@@ -816,20 +808,17 @@ main(int argc, char **argv)
 			fprintf(stderr, "bench_policies: waitpid: %s\n", strerror(errno));
 			return 1;
 		}
-		for (i = 0; i < n_runs && !(runs[i].state == S_RUNNING && runs[i].pid == pid); i++)
+		for (i = 0; i < n_runs && !(runs[i].state == S_RUNNING && runs[i].ch.pid == pid); i++)
 			;
 		if (i == n_runs)
 			continue;
 		running--;
 		struct run *r = &runs[i];
 		/* The child wrote one small struct before exiting: it is in the pipe. */
-		ssize_t got = read(r->fd, &r->r, sizeof(r->r));
-		close(r->fd);
-		r->fd = -1;
-		if (got != (ssize_t)sizeof(r->r) || !WIFEXITED(status) || WEXITSTATUS(status)) {
-			r->r.ok = 0;
-			if (got != (ssize_t)sizeof(r->r))
+		if (bench_collect(&r->ch, status, &r->r, sizeof(r->r)) < 0) {
+			if (!r->r.err[0])
 				snprintf(r->r.err, sizeof(r->r.err), "the run crashed (status %d)", status);
+			r->r.ok = 0;
 		}
 		r->r.err[sizeof(r->r.err) - 1] = '\0';
 		r->state = S_DONE;

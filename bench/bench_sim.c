@@ -17,10 +17,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/resource.h>
-#include <sys/wait.h>
 #include <time.h>
-#include <unistd.h>
 
 #define THESIS_S 1800.0 /* "simulating the whole interval takes over 30 minutes" */
 #define TARGET_S 2.0
@@ -41,6 +38,50 @@ struct result {
 	int ok;
 };
 
+/* One run of policy on tr (world w) at calls per 600 s. */
+struct job {
+	const struct fr_world *w;
+	const struct fr_trace *tr;
+	const char *policy;
+	uint32_t calls;
+};
+
+/* In the child: runs the job into x (a struct result). */
+static void
+run_job(const void *arg, void *out, size_t size)
+{
+	const struct job *j = arg;
+	struct result *x = out;
+	struct fr_sim_config c = {0};
+	struct fr_metrics m;
+	char err[FR_ERRLEN];
+
+	(void)size;
+	c.start_s = j->w->p.start_s;
+	c.end_s = j->w->end_s;
+	c.calls = j->calls;
+	c.window_s = 600;
+	c.mode = FR_RL_BURST;
+	c.seed = 1;
+	c.intensity = fr_world_intensity_cb;
+	c.intensity_arg = j->w;
+	double s0 = bench_now(), c0 = bench_cpu();
+	if (fr_sim_run(j->tr, j->policy, &c, &m, NULL, err, sizeof(err)) == 0) {
+		x->wall_s = bench_now() - s0;
+		x->cpu_s = bench_cpu() - c0;
+		x->mean_s = m.delay_mean_s;
+		x->coverage = m.coverage;
+		x->requests = (double)m.requests;
+		x->batches = (double)m.sched_batches;
+		x->candidates = (double)m.sched_candidates;
+		x->rekeys = (double)m.sched_rekeys;
+		x->rebuilds = (double)m.sched_rebuilds;
+		x->ok = 1;
+		fr_metrics_free(&m);
+	} else
+		fprintf(stderr, "bench_sim: %s: %s\n", j->policy, err);
+}
+
 /* Runs policy on tr (world w) in a forked child at calls per 600 s; fills r
  * and the child's peak resident memory in KiB (*maxrss). Returns 0 when the
  * run worked. */
@@ -48,59 +89,15 @@ static int
 run_child(const struct fr_world *w, const struct fr_trace *tr, const char *policy, uint32_t calls,
 	  struct result *r, long *maxrss)
 {
-	int fd[2];
-	char err[FR_ERRLEN];
+	struct job j = {w, tr, policy, calls};
+	struct rusage ru;
 
 	memset(r, 0, sizeof(*r));
-	if (pipe(fd) < 0)
+	*maxrss = 0;
+	if (bench_run_child(run_job, &j, r, sizeof(*r), &ru) < 0)
 		return -1;
-	fflush(stdout);
-	pid_t pid = fork();
-	if (pid < 0) {
-		close(fd[0]);
-		close(fd[1]);
-		return -1;
-	}
-	if (pid == 0) {
-		struct fr_sim_config c = {0};
-		struct fr_metrics m;
-		struct result x = {0};
-		close(fd[0]);
-		c.start_s = w->p.start_s;
-		c.end_s = w->end_s;
-		c.calls = calls;
-		c.window_s = 600;
-		c.mode = FR_RL_BURST;
-		c.seed = 1;
-		c.intensity = fr_world_intensity_cb;
-		c.intensity_arg = w;
-		double s0 = bench_now(), c0 = bench_cpu();
-		if (fr_sim_run(tr, policy, &c, &m, NULL, err, sizeof(err)) == 0) {
-			x.wall_s = bench_now() - s0;
-			x.cpu_s = bench_cpu() - c0;
-			x.mean_s = m.delay_mean_s;
-			x.coverage = m.coverage;
-			x.requests = (double)m.requests;
-			x.batches = (double)m.sched_batches;
-			x.candidates = (double)m.sched_candidates;
-			x.rekeys = (double)m.sched_rekeys;
-			x.rebuilds = (double)m.sched_rebuilds;
-			x.ok = 1;
-			fr_metrics_free(&m);
-		} else
-			fprintf(stderr, "bench_sim: %s: %s\n", policy, err);
-		if (write(fd[1], &x, sizeof(x)) != (ssize_t)sizeof(x))
-			_exit(1);
-		_exit(0);
-	}
-	close(fd[1]);
-	struct rusage ru;
-	int status;
-	ssize_t got = read(fd[0], r, sizeof(*r));
-	close(fd[0]);
-	wait4(pid, &status, 0, &ru);
 	*maxrss = ru.ru_maxrss;
-	return got == (ssize_t)sizeof(*r) && r->ok ? 0 : -1;
+	return r->ok ? 0 : -1;
 }
 
 /* --sizes: processor time per fetch by world size. */
