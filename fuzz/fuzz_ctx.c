@@ -94,8 +94,11 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		if (fr_params_parse(&p, ops->name, err, sizeof(err)) != 0 ||
 		    ops->create(&ctx, &p, &env, err, sizeof(err)) != 0)
 			continue;
-		rc = ops->ctx_load(ctx, data, size);
+		err[0] = '\0';
+		rc = ops->ctx_load(ctx, data, size, err, sizeof(err));
 		REQUIRE(rc == 0 || rc == -1);
+		/* a refusal says why */
+		REQUIRE(rc == 0 || (err[0] != '\0' && strlen(err) < sizeof(err)));
 		if (rc == 0 && ops->ctx_save)
 			REQUIRE(ops->ctx_save(ctx, NULL, 0) == size);
 		exercise(ops, ctx);

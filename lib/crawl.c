@@ -1542,15 +1542,17 @@ load_context(struct crawl *c)
 {
 	void *buf = NULL;
 	size_t len = 0;
-	char key[128];
+	char key[128], e[256];
 
 	if (!c->ops->ctx_load)
 		return 0;
 	snprintf(key, sizeof(key), "policy-context:%s", c->ops->name);
 	if (fr_store_meta_get(c->st, key, &buf, &len) == 0 && buf) {
-		if (c->ops->ctx_load(fr_sched_policy_ctx(c->sched), buf, len) < 0)
-			logf_(c, "the saved learned context of policy %s does not fit this "
-				 "version: starting it afresh", c->ops->name);
+		if (c->ops->ctx_load(fr_sched_policy_ctx(c->sched), buf, len, e, sizeof(e)) < 0)
+			logf_(c,
+			      "the saved learned context of policy %s (store key %s) is refused: "
+			      "%s; starting it afresh",
+			      c->ops->name, key, e);
 	}
 	free(buf);
 	return 0;

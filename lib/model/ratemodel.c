@@ -5,7 +5,10 @@
  * the population's shares with prior_items pseudo-items, scaled to mean 1. */
 #include "model/ratemodel.h"
 
+#include "core/err.h"
+
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 
 void
@@ -93,6 +96,72 @@ fr_ratepop_init(struct fr_ratepop *p, double now_s, double tau_s)
 	p->at_s = now_s;
 	p->tau_s = tau_s;
 	refresh_prior(p);
+}
+
+/* Each of the n values of v, named name, within [lo, hi] (and finite). */
+static int
+check_range(const double *v, int n, const char *name, double lo, double hi, char *err,
+            size_t errlen)
+{
+	for (int k = 0; k < n; k++)
+		if (!(v[k] >= lo && v[k] <= hi)) /* NaN fails too */
+			return n > 1 ? fr_errf(err, errlen, "pop.%s[%d] = %g is outside [%g, %g]",
+			                       name, k, v[k], lo, hi)
+			             : fr_errf(err, errlen, "pop.%s = %g is outside [%g, %g]", name,
+			                       v[k], lo, hi);
+	return 0;
+}
+
+/* n shares named name: positive, summing to 1; with their logarithms lg
+ * (NULL: none kept) equal to log of each. */
+static int
+check_shares(const double *v, const double *lg, int n, const char *name, char *err, size_t errlen)
+{
+	double sum = 0;
+	if (check_range(v, n, name, 1e-300, 1, err, errlen) < 0)
+		return -1;
+	for (int k = 0; k < n; k++) {
+		sum += v[k];
+		if (lg && !(fabs(lg[k] - log(v[k])) <= 1e-6))
+			return fr_errf(err, errlen, "pop.log%s[%d] = %g is not the log of %g", name,
+			               k, lg[k], v[k]);
+	}
+	if (!(fabs(sum - 1) <= 1e-6))
+		return fr_errf(err, errlen, "pop.%s sums to %.9g, not 1", name, sum);
+	return 0;
+}
+
+#define POP_MAX_COUNT 1e15
+#define POP_MAX_TIME_S 1e11
+
+int
+fr_ratepop_check(const struct fr_ratepop *p, char *err, size_t errlen)
+{
+	const double M = POP_MAX_COUNT;
+	char row[32];
+
+	if (check_range(p->aligned, 24, "aligned", 0, M, err, errlen) < 0 ||
+	    check_range(&p->since_refresh, 1, "since_refresh", 0, M, err, errlen) < 0 ||
+	    check_range(p->day, 7, "day", 0, M, err, errlen) < 0 ||
+	    check_range(&p->items, 1, "items", 0, M, err, errlen) < 0 ||
+	    check_range(&p->exposure_s, 1, "exposure_s", 0, M, err, errlen) < 0 ||
+	    check_range(&p->at_s, 1, "at_s", 0, POP_MAX_TIME_S, err, errlen) < 0 ||
+	    check_range(&p->tau_s, 1, "tau_s", 1, 1e12, err, errlen) < 0 ||
+	    check_range(&p->prior_rate, 1, "prior_rate", 0, 1e6, err, errlen) < 0 ||
+	    check_range(p->shift_w, 24, "shift_w", 0, M, err, errlen) < 0 ||
+	    check_range(p->sharp_w, FR_N_SHARP, "sharp_w", 0, M, err, errlen) < 0 ||
+	    check_range(p->lp_shift, 24, "lp_shift", -1e6, 0, err, errlen) < 0 ||
+	    check_range(p->lp_sharp, FR_N_SHARP, "lp_sharp", -1e6, 0, err, errlen) < 0 ||
+	    check_range(p->hour_exp, 24, "hour_exp", 0, M, err, errlen) < 0 ||
+	    check_range(p->day_exp, 7, "day_exp", 0, M, err, errlen) < 0 ||
+	    check_shares(p->dshare, NULL, 7, "dshare", err, errlen) < 0)
+		return -1;
+	for (int g = 0; g < FR_N_SHARP; g++) {
+		snprintf(row, sizeof(row), "prior[%d]", g);
+		if (check_shares(p->prior[g], p->logprior[g], 24, row, err, errlen) < 0)
+			return -1;
+	}
+	return 0;
 }
 
 void

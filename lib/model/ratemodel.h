@@ -12,6 +12,7 @@
 #ifndef FR_MODEL_RATEMODEL_H
 #define FR_MODEL_RATEMODEL_H
 
+#include <stddef.h>
 #include <stdint.h>
 
 /* Sharpness exponents a source's profile may take, about 20% apart.
@@ -81,6 +82,15 @@ struct fr_rateparams {
 
 
 void fr_ratepop_init(struct fr_ratepop *p, double now_s, double tau_s);
+
+/* Whether p holds values a population can reach (a saved one is outside
+ * data): counts, exposures and weights finite and within [0, 1e15], times
+ * within years 1970 to 5138 (0 to 1e11 s), a decay time of 1 s to 1e12 s,
+ * each prior row and the weekday shares positive and summing to 1 (1e-6),
+ * the log rows their logarithms (1e-6) and the fits' log priors finite and
+ * at most 0. Returns 0, or -1 with err naming the field (as "pop.NAME[i]")
+ * and its value. */
+int fr_ratepop_check(const struct fr_ratepop *p, char *err, size_t errlen);
 void fr_ratemodel_init(struct fr_ratemodel *m, double now_s);
 
 /* Adds what a fetch at now_s saw: n items with publication times pub_s

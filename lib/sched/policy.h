@@ -102,10 +102,14 @@ struct fr_policy_ops {
 	 * live crawler persists it so that a restart loses nothing):
 	 * ctx_save writes the learned part of the context to buf (at most cap
 	 * bytes) and returns its length, or the length needed when cap is too
-	 * small; ctx_load restores it (returns 0, or -1 if len does not fit,
-	 * and then leaves the context as created). NULL: nothing to keep. */
+	 * small; ctx_load restores it. A saved context is outside data (the
+	 * store's file): ctx_load refuses one of another length or version and
+	 * any value that is not finite or outside the range the policy's
+	 * learning can reach, returning -1 with err saying which value and
+	 * why, and then leaves the context as it was. Returns 0 on success.
+	 * NULL: nothing to keep. */
 	size_t (*ctx_save)(const void *ctx, void *buf, size_t cap);
-	int (*ctx_load)(void *ctx, const void *buf, size_t len);
+	int (*ctx_load)(void *ctx, const void *buf, size_t len, char *err, size_t errlen);
 };
 
 /* Policy registry. NOTE: keep fr_policy_all's list in policy.c in --help order. */

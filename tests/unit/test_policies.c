@@ -7,6 +7,7 @@
 
 #include "core/err.h"
 #include "core/rng.h"
+#include "model/ratemodel.h"
 #include "sched/params.h"
 #include "sched/policy.h"
 #include "sched/sched.h"
@@ -460,6 +461,139 @@ parameter_errors(void)
 	CHECK(strstr(err, "tau") != NULL);
 }
 
+/* A freshet context that has learned: a few sources fetched over weeks. */
+static void *
+learned_freshet(const struct fr_policy_ops *ops, const struct fr_policy_env *env)
+{
+	struct fr_params p;
+	char err[FR_ERRLEN];
+	void *ctx = NULL;
+	unsigned char st[3][256];
+	double now = env->start_s;
+
+	if (fr_params_parse(&p, "freshet", err, sizeof(err)) != 0 ||
+	    ops->create(&ctx, &p, env, err, sizeof(err)) != 0)
+		return NULL;
+	for (uint32_t s = 0; s < 3; s++) {
+		memset(st[s], 0, sizeof(st[s]));
+		ops->init(ctx, st[s], s, now);
+	}
+	for (int i = 0; i < 400; i++) {
+		double pub[3];
+		struct fr_fetch f = {0};
+		uint32_t s = (uint32_t)(i % 3);
+
+		now += 3 * 3600.0 + 600.0 * (i % 7);
+		pub[0] = now - 900;
+		pub[1] = now - 5000 - 100.0 * s;
+		pub[2] = NAN;
+		f.now_s = now;
+		f.status = FR_FETCH_OK;
+		f.n_items = (size_t)(i % 4 == 3 ? 0 : 1 + (i % 3));
+		f.published_s = pub;
+		ops->fetched(ctx, st[s], &f);
+	}
+	return ctx;
+}
+
+/* The saved context is outside data: a learned one loads back to the same
+ * bytes; a value that is not finite or out of its range is refused with a
+ * message naming it, and the context is left as it was (the fuzz_ctx
+ * finding: a NaN-making context passed a probe of a few fetches). */
+static void
+freshet_context_load_refuses_bad_values(void)
+{
+	const struct fr_policy_ops *ops = fr_policy_find("freshet");
+	uint32_t group[3] = {0, 0, 0};
+	double w[3] = {1, 1, 1};
+	struct fr_policy_env env = {.n_sources = 3,
+	                            .weight = w,
+	                            .group = group,
+	                            .start_s = 1.7e9,
+	                            .calls_per_s = 0.1,
+	                            .seed = 1};
+	char err[FR_ERRLEN];
+
+	CHECK(ops != NULL && ops->ctx_save && ops->ctx_load);
+	if (!ops || !ops->ctx_save || !ops->ctx_load)
+		return;
+	void *a = learned_freshet(ops, &env), *b = learned_freshet(ops, &env);
+	CHECK(a != NULL && b != NULL);
+	if (!a || !b)
+		return;
+	size_t len = ops->ctx_save(a, NULL, 0);
+	unsigned char *saved = malloc(len), *bad = malloc(len), *again = malloc(len),
+	              *before = malloc(len);
+	CHECK(saved && bad && again && before);
+	if (!saved || !bad || !again || !before)
+		goto out;
+	CHECK(ops->ctx_save(a, saved, len) == len);
+
+	/* a fresh context takes it, and saves the same bytes */
+	struct fr_params p;
+	void *fresh = NULL;
+	CHECK(fr_params_parse(&p, "freshet", err, sizeof(err)) == 0 &&
+	      ops->create(&fresh, &p, &env, err, sizeof(err)) == 0);
+	CHECK(ops->ctx_load(fresh, saved, len, err, sizeof(err)) == 0);
+	CHECK(ops->ctx_save(fresh, again, len) == len && memcmp(again, saved, len) == 0);
+	ops->destroy(fresh);
+
+	/* The record: two 32-bit words, the population (lib/model), then
+	 * freshet's own doubles starting with em_items, em_short, em_follow,
+	 * em_lag, follow_share, log_rate_mean, log_rate_n, burst_tau_s. */
+	size_t pop_at = 2 * sizeof(uint32_t), own_at = pop_at + sizeof(struct fr_ratepop);
+	struct {
+		size_t at;
+		double v;
+		const char *name;
+	} cases[] = {
+	    {pop_at + offsetof(struct fr_ratepop, tau_s), -86400.0, "pop.tau_s"},
+	    {pop_at + offsetof(struct fr_ratepop, at_s), 1e300, "pop.at_s"},
+	    {pop_at + offsetof(struct fr_ratepop, items), NAN, "pop.items"},
+	    {pop_at + offsetof(struct fr_ratepop, aligned) + 5 * sizeof(double), -3.0,
+	     "pop.aligned[5]"},
+	    {pop_at + offsetof(struct fr_ratepop, prior) + 7 * sizeof(double), 0.9,
+	     "pop.logprior[0][7]"},
+	    {pop_at + offsetof(struct fr_ratepop, logprior) + 24 * sizeof(double), -1.0,
+	     "pop.logprior[1][0]"},
+	    {pop_at + offsetof(struct fr_ratepop, dshare) + 2 * sizeof(double), -0.1,
+	     "pop.dshare[2]"},
+	    {pop_at + offsetof(struct fr_ratepop, lp_shift), 0.5, "pop.lp_shift[0]"},
+	    {pop_at + offsetof(struct fr_ratepop, prior_rate), INFINITY, "pop.prior_rate"},
+	    {own_at, -1.0, "em_items"},
+	    {own_at + 2 * sizeof(double), 1e9, "em_follow"},
+	    {own_at + 4 * sizeof(double), 2.0, "follow_share"},
+	    {own_at + 5 * sizeof(double), NAN, "log_rate_mean"},
+	    {own_at + 7 * sizeof(double), 0.0, "burst_tau_s"},
+	    {own_at + 8 * sizeof(double), -1.0, "hz_obs[0][0]"},
+	};
+	CHECK(ops->ctx_save(b, before, len) == len);
+	for (size_t i = 0; i < sizeof(cases) / sizeof(cases[0]); i++) {
+		memcpy(bad, saved, len);
+		memcpy(bad + cases[i].at, &cases[i].v, sizeof(double));
+		err[0] = '\0';
+		CHECK(ops->ctx_load(b, bad, len, err, sizeof(err)) == -1);
+		if (!strstr(err, cases[i].name))
+			fprintf(stderr, "case %s: \"%s\"\n", cases[i].name, err);
+		CHECK(strstr(err, cases[i].name) != NULL);
+		CHECK(ops->ctx_save(b, again, len) == len && memcmp(again, before, len) == 0);
+	}
+	/* another length, another version */
+	CHECK(ops->ctx_load(b, saved, len - 8, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "bytes") != NULL);
+	memcpy(bad, saved, len);
+	bad[0] ^= 0x55;
+	CHECK(ops->ctx_load(b, bad, len, err, sizeof(err)) == -1);
+	CHECK(strstr(err, "version") != NULL);
+out:
+	free(saved);
+	free(bad);
+	free(again);
+	free(before);
+	ops->destroy(a);
+	ops->destroy(b);
+}
+
 int
 main(void)
 {
@@ -473,6 +607,7 @@ main(void)
 	RUN(freshet_undated_items_keep_their_rate);
 	RUN(oracle_needs_a_world);
 	RUN(parameter_errors);
+	RUN(freshet_context_load_refuses_bad_values);
 	fr_trace_free(&trace);
 	fr_world_free(&world);
 	return TEST_DONE();

@@ -16,6 +16,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -664,35 +665,79 @@ fs_probe(struct fs_ctx *c)
 	return 0;
 }
 
-_Static_assert((sizeof(struct fs_learned) - 2 * sizeof(uint32_t)) % sizeof(double) == 0,
-               "fs_learned: doubles after its two header words");
-
-/* A saved context is outside data (the store's file): every value must be
- * finite, and a source learning under it must keep finite answers (values
- * such as 1e93 are finite and still overflow); else the context stays as it
- * was. */
+/* v within [lo, hi] (NaN is not), else an error naming it. */
 static int
-fs_ctx_load(void *ctx, const void *buf, size_t len)
+fs_in(double v, const char *name, double lo, double hi, char *err, size_t errlen)
+{
+	if (v >= lo && v <= hi)
+		return 0;
+	return fr_errf(err, errlen, "%s = %g is outside [%g, %g]", name, v, lo, hi);
+}
+
+#define FS_MAX_COUNT 1e15
+#define FS_MAX_TIME_S 1e11
+
+/* The context's own learned values within the ranges its learning keeps
+ * them in (fs_create's start, learn_gap, hz_learn); the population's are
+ * the model's (fr_ratepop_check). */
+static int
+fs_check(const struct fs_learned *l, char *err, size_t errlen)
+{
+	const double M = FS_MAX_COUNT;
+	char name[48];
+
+	if (fr_ratepop_check(&l->pop, err, errlen) < 0 ||
+	    fs_in(l->em_items, "em_items", 0, M, err, errlen) < 0 ||
+	    fs_in(l->em_short, "em_short", 0, l->em_items, err, errlen) < 0 ||
+	    fs_in(l->em_follow, "em_follow", 0, l->em_short, err, errlen) < 0 ||
+	    fs_in(l->em_lag, "em_lag", 0, l->em_follow * BURST_WINDOW_S * (1 + 1e-9), err, errlen) <
+	        0 ||
+	    fs_in(l->follow_share, "follow_share", 0, 0.9, err, errlen) < 0 ||
+	    fs_in(l->burst_tau_s, "burst_tau_s", 30, BURST_WINDOW_S / 3, err, errlen) < 0 ||
+	    /* log items per second: 1e-22 to 1e4 */
+	    fs_in(l->log_rate_mean, "log_rate_mean", -50, 10, err, errlen) < 0 ||
+	    fs_in(l->log_rate_n, "log_rate_n", 0, M, err, errlen) < 0 ||
+	    fs_in(l->hz_at_s, "hz_at_s", 0, FS_MAX_TIME_S, err, errlen) < 0)
+		return -1;
+	for (int k = 0; k < HZ_CLASSES; k++)
+		for (int b = 0; b < HZ_BUCKETS; b++) {
+			snprintf(name, sizeof(name), "hz_obs[%d][%d]", k, b);
+			if (fs_in(l->hz_obs[k][b], name, 0, M, err, errlen) < 0)
+				return -1;
+			snprintf(name, sizeof(name), "hz_pred[%d][%d]", k, b);
+			if (fs_in(l->hz_pred[k][b], name, 0, M, err, errlen) < 0)
+				return -1;
+		}
+	return 0;
+}
+
+/* A saved context is outside data (the store's file): every value must lie
+ * in the range learning can reach (fs_check), and a source learning under
+ * it must keep finite answers (a last guard: the probe); else the context
+ * stays as it was. */
+static int
+fs_ctx_load(void *ctx, const void *buf, size_t len, char *err, size_t errlen)
 {
 	struct fs_ctx *c = ctx;
 	struct fs_learned l, old;
-	const double *d;
+	char why[200];
 
 	if (len != sizeof(l))
-		return -1;
+		return fr_errf(err, errlen, "freshet context: %zu bytes, this version saves %zu",
+		               len, sizeof(l));
 	memcpy(&l, buf, sizeof(l));
 	if (l.magic != FS_LEARNED_MAGIC || l.size != sizeof(l))
-		return -1;
-	/* after the two 32-bit words the record is doubles only */
-	d = (const double *)((const char *)&l + 2 * sizeof(uint32_t));
-	for (size_t i = 0; i < (sizeof(l) - 2 * sizeof(uint32_t)) / sizeof(double); i++)
-		if (!isfinite(d[i]) || fabs(d[i]) > 1e15)
-			return -1;
+		return fr_errf(err, errlen,
+		               "freshet context: version 0x%08x of %u bytes, not 0x%08x",
+		               (unsigned)l.magic, (unsigned)l.size, FS_LEARNED_MAGIC);
+	if (fs_check(&l, why, sizeof(why)) < 0)
+		return fr_errf(err, errlen, "freshet context: %s", why);
 	fs_ctx_save(c, &old, sizeof(old));
 	fs_apply(c, &l);
 	if (fs_probe(c) != 0) {
 		fs_apply(c, &old);
-		return -1;
+		return fr_errf(err, errlen,
+		               "freshet context: a source learning under it gets a NaN");
 	}
 	fs_apply(c, &l); /* the probe's learning undone */
 	return 0;
