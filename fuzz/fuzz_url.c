@@ -1,10 +1,10 @@
-/* fuzz_url.c - libFuzzer harness for the URL code (lib/net/url.h): the
+/* fuzz_url.c - libFuzzer harness for the URL code (lib/url/url.h): the
  * input's first line is a base URL, the rest a reference. Resolution,
  * normalisation (with every flag), host and path+query must not crash, a
  * failure must say why, and normalising is idempotent. Without
  * FR_LIBFUZZER, replay.c's main replays the seeds. */
 #include "core/err.h"
-#include "net/url.h"
+#include "url/url.h"
 
 #include <stdint.h>
 #include <stdio.h>

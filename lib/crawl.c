@@ -15,7 +15,7 @@
 #include "forum/fdate.h"
 #include "forum/sinfo.h"
 #include "net/robots.h"
-#include "net/url.h"
+#include "url/url.h"
 #include "parse/feed.h"
 #include "sched/params.h"
 #include "sched/policy.h"

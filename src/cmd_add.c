@@ -7,7 +7,7 @@
 #include "core/err.h"
 #include "core/lines.h"
 #include "net/addrpolicy.h"
-#include "net/url.h"
+#include "url/url.h"
 #include "parse/opml.h"
 #include "store/store.h"
 

@@ -8,7 +8,7 @@
 #include "core/lines.h"
 #include "discover/discover.h"
 #include "net/addrpolicy.h"
-#include "net/url.h"
+#include "url/url.h"
 #include "sched/ratelimit.h"
 #include "store/store.h"
 

@@ -13,7 +13,7 @@
 #include "core/strmap.h"
 #include "discover/html.h"
 #include "net/robots.h"
-#include "net/url.h"
+#include "url/url.h"
 #include "parse/feed.h"
 
 #include <libpsl.h>

@@ -3,7 +3,7 @@
 
 #include "core/err.h"
 #include "core/strmap.h"
-#include "net/url.h"
+#include "url/url.h"
 
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>

@@ -7,7 +7,7 @@
 #include "core/strmap.h"
 #include "forum/fdate.h"
 #include "forum/furl.h"
-#include "net/url.h"
+#include "url/url.h"
 
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>

@@ -7,7 +7,7 @@
 #include "forum/fdate.h"
 #include "forum/furl.h"
 #include "forum/page.h"
-#include "net/url.h"
+#include "url/url.h"
 #include "parse/sha1.h"
 
 #include <ctype.h>

@@ -1,10 +1,13 @@
-/* httpdate.c - HTTP dates through curl_getdate, and the two header values
- * (Retry-After, Cache-Control) whose times the crawl loop schedules by. */
+/* httpdate.c - HTTP dates read through curl_getdate and written without the
+ * locale-dependent strftime, and the two header values (Retry-After,
+ * Cache-Control) whose times the crawl loop schedules by. */
 #include "net/httpdate.h"
 
 #include <curl/curl.h>
+#include <stdio.h>
 #include <stddef.h>
 #include <string.h>
+#include <time.h>
 
 #define TEN_YEARS_S (10.0 * 365 * 86400)
 
@@ -141,4 +144,25 @@ fr_http_cache_control(const char *value, double *max_age_s, int *no_store)
 		*max_age_s = age;
 	if (no_store)
 		*no_store = ns;
+}
+
+static const char WDAY[7][4] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat"};
+static const char MONTH[12][4] = {"Jan", "Feb", "Mar", "Apr", "May", "Jun",
+                                  "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"};
+
+char *
+fr_http_date_format(int64_t t_s, char *buf, size_t len)
+{
+	time_t t = (time_t)t_s;
+	struct tm tm;
+
+	if (len == 0)
+		return buf;
+	if (!gmtime_r(&t, &tm) || tm.tm_year + 1900 < 0 || tm.tm_year + 1900 > 9999) {
+		snprintf(buf, len, "invalid-time");
+		return buf;
+	}
+	snprintf(buf, len, "%s, %02d %s %04d %02d:%02d:%02d GMT", WDAY[tm.tm_wday], tm.tm_mday,
+	         MONTH[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+	return buf;
 }

@@ -4,7 +4,7 @@
 #include "parse/feed.h"
 
 #include "core/err.h"
-#include "net/url.h"
+#include "url/url.h"
 #include "parse/date.h"
 #include "parse/feed_internal.h"
 #include "parse/sha1.h"

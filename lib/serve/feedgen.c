@@ -3,7 +3,7 @@
 #include "serve/feedgen.h"
 
 #include "core/timefmt.h"
-#include "serve/httpdate.h"
+#include "net/httpdate.h"
 #include "serve/text.h"
 
 #include <string.h>
@@ -78,7 +78,7 @@ render_rss(const struct fr_feedgen *f, struct fr_text *t)
 	fr_text_puts(t, "\"/>\n");
 	if (f->n_items)
 		xml_elem(t, "lastBuildDate",
-		         fr_serve_httpdate_format(f->items[0].published_s, date, sizeof(date)));
+		         fr_http_date_format(f->items[0].published_s, date, sizeof(date)));
 	for (size_t i = 0; i < f->n_items; i++) {
 		const struct fr_feedgen_item *it = &f->items[i];
 
@@ -89,7 +89,7 @@ render_rss(const struct fr_feedgen *f, struct fr_text *t)
 		fr_text_xml(t, it->id);
 		fr_text_puts(t, "</guid>\n");
 		xml_elem(t, "pubDate",
-		         fr_serve_httpdate_format(it->published_s, date, sizeof(date)));
+		         fr_http_date_format(it->published_s, date, sizeof(date)));
 		if (it->summary)
 			xml_elem(t, "description", it->summary);
 		fr_text_puts(t, "</item>\n");

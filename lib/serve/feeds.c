@@ -10,7 +10,7 @@
 #include "core/timefmt.h"
 #include "parse/opml.h"
 #include "serve/clock.h"
-#include "serve/httpdate.h"
+#include "net/httpdate.h"
 #include "serve/server.h"
 #include "sim/trace.h"
 
@@ -327,7 +327,7 @@ render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct fr_text 
 		fr_text_printf(b, " on %s (freshet serve)</description>\n", host);
 		fr_text_printf(
 		    b, "<lastBuildDate>%s</lastBuildDate>\n",
-		    fr_serve_httpdate_format(floor_div(newest_ms, 1000), date, sizeof(date)));
+		    fr_http_date_format(floor_div(newest_ms, 1000), date, sizeof(date)));
 	} else if (fmt == FR_SERVE_ATOM) {
 		fr_text_puts(b, "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n"
 		            "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<title>Source ");
@@ -362,7 +362,7 @@ render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct fr_text 
 			fr_text_xml(b, name);
 			fr_text_printf(
 			    b, "-%zu</guid>\n<pubDate>%s</pubDate>\n<description>Item %zu of ", k,
-			    fr_serve_httpdate_format(floor_div(ms, 1000), date, sizeof(date)), k);
+			    fr_http_date_format(floor_div(ms, 1000), date, sizeof(date)), k);
 			fr_text_xml(b, name);
 			fr_text_printf(b, ", published %s.</description>\n</item>\n", d3339);
 		} else if (fmt == FR_SERVE_ATOM) {

@@ -7,7 +7,6 @@
 #include "core/err.h"
 #include "net/httpdate.h"
 #include "serve/clock.h"
-#include "serve/httpdate.h"
 
 #include <arpa/inet.h>
 #include <errno.h>
@@ -408,7 +407,7 @@ set_retry_after(struct answer *a, unsigned flags, double now, double wait_s)
 	if (secs < 1)
 		secs = 1;
 	if (flags & FR_SERVE_HOST_RETRY_DATE)
-		fr_serve_httpdate_format((int64_t)ceil(now + secs), a->retry_after,
+		fr_http_date_format((int64_t)ceil(now + secs), a->retry_after,
 		                         sizeof(a->retry_after));
 	else
 		snprintf(a->retry_after, sizeof(a->retry_after), "%.0f", secs);
@@ -701,7 +700,7 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 	if (a->from_handler && a->hr.last_modified_s >= 0)
 		MHD_add_response_header(
 		    r, MHD_HTTP_HEADER_LAST_MODIFIED,
-		    fr_serve_httpdate_format(a->hr.last_modified_s, date, sizeof(date)));
+		    fr_http_date_format(a->hr.last_modified_s, date, sizeof(date)));
 	if (a->location[0])
 		MHD_add_response_header(r, MHD_HTTP_HEADER_LOCATION, a->location);
 	if (a->retry_after[0])

@@ -78,7 +78,7 @@ struct fr_store_source {
 /* Frees what s owns and zeroes it (a zeroed struct may be cleared again). */
 void fr_store_source_clear(struct fr_store_source *s);
 
-/* Adds a source. url is normalised by the caller (lib/net/url.h); the store
+/* Adds a source. url is normalised by the caller (lib/url/url.h); the store
  * also treats http:// and https:// and one trailing '/' as the same address
  * (its dedupe key), and derives host from url. kind NULL means "feed", grp
  * NULL "default"; title and site_url may be NULL. *id is set; *existed = 1

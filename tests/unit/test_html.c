@@ -7,7 +7,7 @@
 
 #include "discover/discover.h"
 #include "discover/html.h"
-#include "net/url.h"
+#include "url/url.h"
 
 #include <stdio.h>
 #include <stdlib.h>

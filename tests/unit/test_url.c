@@ -1,8 +1,8 @@
-/* test_url.c - lib/net/url.h: RFC 3986's resolution examples (section 5.4),
+/* test_url.c - lib/url/url.h: RFC 3986's resolution examples (section 5.4),
  * feed-style references (blanks, spaces, protocol-relative, other schemes),
  * normalisation with and without session stripping and query sorting, and
  * the host and path+query helpers used for politeness and robots.txt. */
-#include "net/url.h"
+#include "url/url.h"
 
 #include "core/err.h"
 #include "test.h"

@@ -1,7 +1,7 @@
 /* url.c - URL resolution and normalisation over libcurl's URL API
  * (curl_url). Strings libcurl returns are copied to malloc'd memory so that
  * callers free them with free, never curl_free. */
-#include "net/url.h"
+#include "url/url.h"
 
 #include "core/err.h"
 
