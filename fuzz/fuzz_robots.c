@@ -4,6 +4,7 @@
  * as a Disallow pattern and a path, and the matcher's answer is compared
  * with a slow reference (normalise both, then dynamic programming). Without
  * FR_LIBFUZZER, replay.c's main replays the seed corpus. */
+#include "core/hex.h"
 #include "net/robots.h"
 
 #include <stdint.h>
@@ -29,18 +30,6 @@ static const char *const PATHS[] = {
 	"/%E3%83%84", "/?q=1", "/private/x", "/a%2Fb", "/fish.php", "",
 };
 
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* RFC 9309 2.2.2 as the header states it, written again independently. */
 static size_t
 ref_norm(const char *s, size_t n, char *out)
@@ -50,8 +39,8 @@ ref_norm(const char *s, size_t n, char *out)
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
 
-		if (c == '%' && i + 2 < n && hexval(s[i + 1]) >= 0 && hexval(s[i + 2]) >= 0) {
-			int v = hexval(s[i + 1]) * 16 + hexval(s[i + 2]);
+		if (c == '%' && i + 2 < n && fr_hex_digit(s[i + 1]) >= 0 && fr_hex_digit(s[i + 2]) >= 0) {
+			int v = fr_hex_digit(s[i + 1]) * 16 + fr_hex_digit(s[i + 2]);
 
 			if ((v >= 'a' && v <= 'z') || (v >= 'A' && v <= 'Z') || (v >= '0' && v <= '9') ||
 			    v == '-' || v == '.' || v == '_' || v == '~') {

@@ -4,6 +4,7 @@
 #include "net/robots.h"
 
 #include "core/err.h"
+#include "core/hex.h"
 #include "net/fetch.h"
 
 #include <curl/curl.h>
@@ -40,17 +41,6 @@ lower(int c)
 }
 
 static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	c = lower(c);
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	return -1;
-}
-
-static int
 unreserved(int c)
 {
 	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
@@ -69,8 +59,8 @@ norm(const char *s, size_t n, char *out)
 
 	for (size_t i = 0; i < n; i++) {
 		unsigned char c = (unsigned char)s[i];
-		int hi = i + 2 < n ? hexval((unsigned char)s[i + 1]) : -1;
-		int lo = i + 2 < n ? hexval((unsigned char)s[i + 2]) : -1;
+		int hi = i + 2 < n ? fr_hex_digit((unsigned char)s[i + 1]) : -1;
+		int lo = i + 2 < n ? fr_hex_digit((unsigned char)s[i + 2]) : -1;
 
 		if (c == '%' && hi >= 0 && lo >= 0) {
 			int v = hi * 16 + lo;

@@ -4,6 +4,7 @@
 #include "serve/sites.h"
 
 #include "core/err.h"
+#include "core/hex.h"
 #include "core/lines.h"
 #include "core/strmap.h"
 #include "serve/feedgen.h"
@@ -35,18 +36,6 @@ struct fr_sites {
 };
 
 static const char NOT_FOUND[] = "not found\n";
-
-static int
-hexval(int c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
 
 int
 fr_sites_url_key(const char *url, char *buf, size_t len, const char **why)
@@ -118,8 +107,8 @@ fr_sites_url_key(const char *url, char *buf, size_t len, const char **why)
 			*why = "has a blank or control byte (percent-encode it)";
 			return -1;
 		}
-		if (c == '%' && s + 2 < q && (hi = hexval(s[1])) >= 0 &&
-		    (lo = hexval(s[2])) >= 0) {
+		if (c == '%' && s + 2 < q && (hi = fr_hex_digit(s[1])) >= 0 &&
+		    (lo = fr_hex_digit(s[2])) >= 0) {
 			c = (unsigned char)(hi * 16 + lo);
 			s += 2;
 		}

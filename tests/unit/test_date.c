@@ -3,6 +3,7 @@
  * texts that must be refused rather than guessed. */
 #include "parse/date.h"
 
+#include "core/hex.h"
 #include "test.h"
 
 #include <stdint.h>
@@ -34,18 +35,6 @@ skip_ws(const char *p)
 	return p;
 }
 
-static int
-hexval(char c)
-{
-	if (c >= '0' && c <= '9')
-		return c - '0';
-	if (c >= 'a' && c <= 'f')
-		return c - 'a' + 10;
-	if (c >= 'A' && c <= 'F')
-		return c - 'A' + 10;
-	return -1;
-}
-
 /* A Python "..." literal at p (the quote) into UTF-8; \uXXXX, \xXX, \\ and \"
  * escapes. Returns the byte after the closing quote, or NULL. */
 static const char *
@@ -72,7 +61,7 @@ py_string(const char *p, char *out, size_t cap)
 			cp = 0;
 			p++;
 			for (int i = 0; i < len; i++) {
-				int v = hexval(p[i]);
+				int v = fr_hex_digit(p[i]);
 
 				if (v < 0)
 					return NULL;
