@@ -74,6 +74,9 @@ static const char USAGE[] =
     "                       (default 0.25; a crash loses at most that much work, which\n"
     "                       the next run fetches again); 0: one transaction per fetch\n"
     "  --seed S             jitter seed (default 1)\n"
+    "  --request-log FILE   append one TSV line per request as it ends: the time it was\n"
+    "                       sent, seconds taken, status, outcome, redirects, URL,\n"
+    "                       effective URL (docs/crawl.md)\n"
     "  --quiet              no status line, only errors\n"
     "  --help               show this help\n"
     "\n"
@@ -153,7 +156,7 @@ cmd_run(int argc, char **argv)
 	struct fr_crawl_group groups[MAX_GROUPS];
 	char group_names[MAX_GROUPS][128];
 	const char *connect_to[MAX_CONNECT_TO];
-	const char *db_arg = NULL;
+	const char *db_arg = NULL, *request_log = NULL;
 	struct ui u = {isatty(STDERR_FILENO), 0, 0};
 	char err[FR_ERRLEN];
 	struct fr_store *st = NULL;
@@ -333,6 +336,8 @@ cmd_run(int argc, char **argv)
 				cli_err("run", "--commit-every wants seconds from 0 to 60, not '%s'", v);
 				return EXIT_USAGE;
 			}
+		} else if (!strcmp(a, "--request-log")) {
+			request_log = v;
 		} else if (!strcmp(a, "--seed")) {
 			double d;
 			if (parse_num(v, 0, &d) < 0 || d != floor(d)) {
@@ -346,9 +351,20 @@ cmd_run(int argc, char **argv)
 		}
 	}
 
+	FILE *rlog = NULL;
+	if (request_log) {
+		if (!(rlog = fopen(request_log, "a"))) {
+			cli_err("run", "--request-log %s: %s", request_log, strerror(errno));
+			return EXIT_FAIL;
+		}
+		setvbuf(rlog, NULL, _IOLBF, 0); /* whole lines, even if killed */
+		o.fetch.request_log = rlog;
+	}
 	const char *db = dbopt_path(db_arg);
 	if (fr_store_open_flags(&st, db, FR_STORE_CRAWLER, err, sizeof(err)) < 0) {
 		cli_err("run", "%s", err);
+		if (rlog)
+			fclose(rlog);
 		return EXIT_FAIL;
 	}
 	struct sigaction sa;
@@ -366,6 +382,8 @@ cmd_run(int argc, char **argv)
 	if (u.line_shown)
 		fputc('\n', stderr);
 	fr_store_close(st);
+	if (rlog && fclose(rlog) != 0)
+		cli_err("run", "--request-log %s: %s", request_log, strerror(errno));
 	if (rc < 0) {
 		cli_err("run", "%s", err);
 		return EXIT_FAIL;

@@ -45,6 +45,7 @@ struct fr_fetcher {
 	size_t max_body;
 	int max_redirects, max_total, max_per_host, http2, truncate_body, both_validators;
 	int allow_private;
+	FILE *request_log; /* the caller's; one line per finished transfer */
 	int via_proxy; /* a proxy is in use (option or environment): only URL literals judged */
 	struct transfer *active;        /* doubly linked, in the multi handle */
 	struct transfer *qhead, *qtail; /* waiting for a slot, FIFO */
@@ -265,6 +266,7 @@ fr_fetcher_new(struct fr_fetcher **out, const struct fr_fetch_opts *opts, char *
 	f->truncate_body = opts->truncate_body != 0;
 	f->both_validators = opts->send_both_validators != 0;
 	f->allow_private = opts->allow_private != 0;
+	f->request_log = opts->request_log;
 	if (opts->proxy) {
 		f->via_proxy = *opts->proxy != '\0';
 	} else {
@@ -336,6 +338,8 @@ transfer_free(struct transfer *t)
 	free(t);
 }
 
+static void log_aborted(FILE *out, struct transfer *t);
+
 void
 fr_fetcher_free(struct fr_fetcher *f)
 {
@@ -345,6 +349,8 @@ fr_fetcher_free(struct fr_fetcher *f)
 		return;
 	for (t = f->active; t; t = next) {
 		next = t->next;
+		if (f->request_log)
+			log_aborted(f->request_log, t);
 		curl_multi_remove_handle(f->multi, t->h);
 		transfer_free(t);
 	}
@@ -859,6 +865,47 @@ info_s(CURL *h, CURLINFO what)
 	return (double)us / 1e6;
 }
 
+/* Writes s to out with control characters and tabs as '?'. */
+static void
+put_clean(FILE *out, const char *s)
+{
+	for (; s && *s; s++)
+		fputc((unsigned char)*s < 0x20 || *s == 0x7f ? '?' : *s, out);
+}
+
+/* One line of the request log (fr_fetch_opts.request_log) for r, a transfer
+ * of url that has just finished. */
+static void
+log_request(FILE *out, const struct fr_response *r, const char *url)
+{
+	flockfile(out);
+	fprintf(out, "%.6f\t%.6f\t%ld\t%s\t%d\t", r->sent_s, r->elapsed_s, (long)r->status,
+	        fr_net_outcome_name(r->outcome), r->redirects);
+	put_clean(out, url);
+	fputc('\t', out);
+	put_clean(out, r->effective_url);
+	fputc('\n', out);
+	funlockfile(out);
+}
+
+/* The request log's line for a transfer aborted in flight (the fetcher freed
+ * under it), when its request had gone out: status 0, outcome "aborted". */
+static void
+log_aborted(FILE *out, struct transfer *t)
+{
+	double pre = info_s(t->h, CURLINFO_PRETRANSFER_TIME_T);
+
+	if (!(pre > 0))
+		return;
+	flockfile(out);
+	fprintf(out, "%.6f\t%.6f\t0\taborted\t0\t", t->begun_s + pre, mono_s() - t->t0_mono_s);
+	put_clean(out, t->url);
+	fputc('\t', out);
+	put_clean(out, t->url);
+	fputc('\n', out);
+	funlockfile(out);
+}
+
 /* Builds the response of a finished transfer into r, taking the transfer's
  * buffers. */
 static void
@@ -1025,6 +1072,8 @@ drain(struct fr_fetcher *f, void (*done)(void *, const struct fr_response *), vo
 		curl_multi_remove_handle(f->multi, t->h);
 		unlink_active(f, t);
 		finish(t, rc, &r);
+		if (f->request_log)
+			log_request(f->request_log, &r, t->url);
 		transfer_free(t);
 		n++;
 		if (steal) {

@@ -6,6 +6,7 @@
 #define FR_NET_FETCH_H
 
 #include <stddef.h>
+#include <stdio.h>
 #include <stdint.h>
 
 /* The contact URL named in the default User-Agent when none is configured.
@@ -55,6 +56,14 @@ struct fr_fetch_opts {
 	 * option or the *_proxy environment) nothing is judged here: the proxy
 	 * connects, and its own policy applies. 1: connect anywhere. */
 	int allow_private;
+	/* NULL: none. Else one line per finished transfer, written when it
+	 * ends: TSV of the time the request went out (Unix seconds, as
+	 * fr_response.sent_s), the seconds to the end, the HTTP status (0: none),
+	 * the outcome's name ("aborted": cut off in flight when the fetcher was
+	 * freed), the redirects followed, the requested URL and the effective
+	 * URL (control characters written as '?'). The politeness a host saw,
+	 * as the crawler sent it. */
+	FILE *request_log;
 };
 
 /* Fills o with the defaults (all zero but http2 = 1). */

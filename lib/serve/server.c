@@ -41,9 +41,18 @@ struct window {
 	double span_s;
 };
 
+/* Requests seen per path of a FAIL500 host (a path known by its 64-bit
+ * FNV-1a hash; 0 marks a free slot): open addressing, never grown. */
+struct fail_paths {
+	uint64_t key[FR_SERVE_FAIL500_PATHS];
+	unsigned n[FR_SERVE_FAIL500_PATHS];
+};
+
 struct host {
 	pthread_mutex_t mu;
 	struct window all, api;
+	struct fail_paths *fail; /* FAIL500 hosts only */
+	uint64_t n_taken;        /* requests counted for FAIL503 (robots.txt aside) */
 };
 
 struct fr_serve {
@@ -442,6 +451,53 @@ call_handler(struct fr_serve *s, const struct fr_serve_req *req, struct answer *
 		memcpy(a->location, a->hr.location, sizeof(a->location));
 }
 
+/* Counts a request for path on FAIL500 host h; 1 when it is among the
+ * path's first FR_SERVE_FAIL500_FIRST (answer 500), 0 once the path has
+ * recovered or the host's table is full. */
+static int
+fail500_take(struct fr_serve *s, uint32_t h, const char *path)
+{
+	struct host *ho = &s->hosts[h];
+	uint64_t key = 0xcbf29ce484222325ull;
+	unsigned i, k;
+	int fail = 0;
+
+	if (!ho->fail)
+		return 0;
+	for (const unsigned char *p = (const unsigned char *)path; *p; p++)
+		key = (key ^ *p) * 0x100000001b3ull;
+	key |= 1;
+	pthread_mutex_lock(&ho->mu);
+	for (k = 0; k < FR_SERVE_FAIL500_PATHS; k++) {
+		i = (unsigned)((key + k) % FR_SERVE_FAIL500_PATHS);
+		if (ho->fail->key[i] == key || ho->fail->key[i] == 0) {
+			ho->fail->key[i] = key;
+			if (ho->fail->n[i] < FR_SERVE_FAIL500_FIRST) {
+				ho->fail->n[i]++;
+				fail = 1;
+			}
+			break;
+		}
+	}
+	pthread_mutex_unlock(&ho->mu);
+	return fail;
+}
+
+/* Counts a request on FAIL503 host h; 1 when it falls in the host's outage
+ * (its requests FR_SERVE_FAIL503_FROM .. FR_SERVE_FAIL503_UNTIL - 1,
+ * counted from 0). */
+static int
+fail503_take(struct fr_serve *s, uint32_t h)
+{
+	struct host *ho = &s->hosts[h];
+	uint64_t k;
+
+	pthread_mutex_lock(&ho->mu);
+	k = ho->n_taken++;
+	pthread_mutex_unlock(&ho->mu);
+	return k >= FR_SERVE_FAIL503_FROM && k < FR_SERVE_FAIL503_UNTIL;
+}
+
 /* Decides the answer to a request on host h (before conditionals). req comes
  * with wall_s, host_name and query set; host, host_flags and path are set
  * here when the handler is asked. */
@@ -450,7 +506,7 @@ decide(struct fr_serve *s, uint32_t h, const char *path, double now, struct fr_s
        struct answer *a)
 {
 	unsigned flags = fr_serve_host_flags(h, s->cfg.misbehave);
-	double t, frac, wait;
+	double wait;
 	char hname[128], hp[48];
 
 	if (!strcmp(path, "/robots.txt")) {
@@ -472,20 +528,14 @@ decide(struct fr_serve *s, uint32_t h, const char *path, double now, struct fr_s
 		set_retry_after(a, flags, now, wait);
 		return;
 	}
-	t = fr_serve_clock_trace(s->cfg.clock, now);
-	frac = fr_serve_clock_frac(s->cfg.clock, t);
-	if ((flags & FR_SERVE_HOST_FAIL500) && frac < FR_SERVE_FAIL500_UNTIL) {
+	if ((flags & FR_SERVE_HOST_FAIL500) && fail500_take(s, h, path)) {
 		set_static(a, 500,
 		           "internal server error (freshet serve: this host fails for a while)\n");
 		return;
 	}
-	if ((flags & FR_SERVE_HOST_FAIL503) && frac >= FR_SERVE_FAIL503_FROM &&
-	    frac < FR_SERVE_FAIL503_UNTIL) {
-		const struct fr_serve_clock *c = s->cfg.clock;
-		double until = c->start_s + FR_SERVE_FAIL503_UNTIL * (c->end_s - c->start_s);
-
+	if ((flags & FR_SERVE_HOST_FAIL503) && fail503_take(s, h)) {
 		set_static(a, 503, "service unavailable (freshet serve: back soon)\n");
-		set_retry_after(a, flags, now, fr_serve_clock_wall(c, until) - now);
+		set_retry_after(a, flags, now, FR_SERVE_FAIL503_RETRY_S);
 		return;
 	}
 	if (flags & FR_SERVE_HOST_REDIRECT) {
@@ -778,6 +828,7 @@ free_server(struct fr_serve *s)
 		for (uint32_t i = 0; i < s->cfg.n_hosts; i++) {
 			free(s->hosts[i].all.t);
 			free(s->hosts[i].api.t);
+			free(s->hosts[i].fail);
 			pthread_mutex_destroy(&s->hosts[i].mu);
 		}
 	}
@@ -828,7 +879,9 @@ fr_serve_start(const struct fr_serve_config *cfg, char *err, size_t errlen)
 		pthread_mutex_init(&ho->mu, NULL);
 		if (window_init(&ho->all, cfg->limit_n, cfg->limit_window_s) < 0 ||
 		    ((fr_serve_host_flags(i, 0) & FR_SERVE_HOST_API) &&
-		     window_init(&ho->api, cfg->api_limit_n, cfg->api_limit_window_s) < 0)) {
+		     window_init(&ho->api, cfg->api_limit_n, cfg->api_limit_window_s) < 0) ||
+		    ((fr_serve_host_flags(i, cfg->misbehave) & FR_SERVE_HOST_FAIL500) &&
+		     !(ho->fail = calloc(1, sizeof(*ho->fail))))) {
 			s->cfg.n_hosts = i + 1;
 			free_server(s);
 			fr_errf(err, errlen, "serve: out of memory for rate limits");

@@ -20,8 +20,8 @@ struct fr_serve_clock;
  * Retry-After is an HTTP date on hosts with k % 4 == 3 (delta-seconds
  * elsewhere). Hosts 0-2 are always plain. NOTE: keep docs/serve.md in sync. */
 #define FR_SERVE_HOST_SLOW 0x001u        /* every answer waits slow_s (wall) */
-#define FR_SERVE_HOST_FAIL500 0x002u     /* 500 during the first 30% of the clock's span */
-#define FR_SERVE_HOST_FAIL503 0x004u     /* 503 + Retry-After during [50%, 60%) of the span */
+#define FR_SERVE_HOST_FAIL500 0x002u     /* each path's first FAIL500_FIRST requests get 500 */
+#define FR_SERVE_HOST_FAIL503 0x004u     /* 503 + Retry-After to requests FAIL503_FROM.. */
 #define FR_SERVE_HOST_ILLFORMED 0x008u   /* the handler serves ill-formed XML */
 #define FR_SERVE_HOST_REDIRECT 0x010u    /* 301 from every path P to /moved/P */
 #define FR_SERVE_HOST_HUGE 0x020u        /* serves /huge/<k>.rss, huge_bytes long */
@@ -29,10 +29,20 @@ struct fr_serve_clock;
 #define FR_SERVE_HOST_CRAWL_DELAY 0x080u /* robots.txt says Crawl-delay */
 #define FR_SERVE_HOST_RETRY_DATE 0x100u  /* Retry-After is an HTTP date */
 
-/* Shares of the clock's span (fr_serve_clock_frac) for the failing hosts. */
-#define FR_SERVE_FAIL500_UNTIL 0.30
-#define FR_SERVE_FAIL503_FROM 0.50
-#define FR_SERVE_FAIL503_UNTIL 0.60
+/* A failing host answers 500 to the first FR_SERVE_FAIL500_FIRST requests
+ * of each of its paths (robots.txt aside), then normally: counted per path,
+ * not timed, so a crawler meets the outage however slowly it gets there. The
+ * first FR_SERVE_FAIL500_PATHS distinct paths of a host are counted; later
+ * ones answer normally at once. */
+#define FR_SERVE_FAIL500_FIRST 2
+#define FR_SERVE_FAIL500_PATHS 256
+/* A 503 host answers its requests FROM .. UNTIL - 1 (counted from 0 as it
+ * takes them, robots.txt aside, after any 429 of its rate limit) with 503
+ * and Retry-After: RETRY_S seconds (an HTTP date on RETRY_DATE hosts):
+ * counted, not timed, like the 500s. */
+#define FR_SERVE_FAIL503_FROM 3
+#define FR_SERVE_FAIL503_UNTIL 6
+#define FR_SERVE_FAIL503_RETRY_S 2
 /* The Crawl-delay robots.txt gives, in seconds. */
 #define FR_SERVE_CRAWL_DELAY_S 2
 

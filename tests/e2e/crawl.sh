@@ -18,8 +18,8 @@ expect_exit 0 "$F" world --out "$WORK/w" --sources 1000 --days 3 --seed 7
 SRV=(--world "$WORK/w" --hosts 100 --speed "$SPEED" --duration 1d
 	--window 100 --log "$WORK/req.log" --truth "$WORK/truth.csv" --opml "$WORK/feeds.opml")
 # The server writes the feed list; the sources are added from it, then the
-# server starts again so that its clock (h5's 500s are its first 30%, 12 s)
-# starts with the crawl however long the adding took on a loaded machine.
+# server starts again so that its clock starts with the crawl however long
+# the adding took on a loaded machine.
 start_server srv "${SRV[@]}"
 expect_exit 0 "$F" add --db "$DB" --opml "$WORK/feeds.opml"
 expect_stderr_matches "added 100[0-9], already present 0"
@@ -28,12 +28,12 @@ start_server srv "${SRV[@]}"
 
 # The live crawl while the world's clock runs, then one pass after it stopped.
 expect_exit 0 "$F" run --db "$DB" --connect-to "::127.0.0.1:$PORT" --duration "$LIVE" \
-	--budget 80/1s --backoff 2s/20s --timeout 10
+	--budget 80/1s --backoff 2s/20s --timeout 10 --request-log "$WORK/sent.log"
 expect_stdout_matches '^[0-9,]+ fetches of 100[0-9] sources'
 cp "$ERR" "$WORK/run1.err"
 sleep 1
 expect_exit 0 "$F" run --db "$DB" --connect-to "::127.0.0.1:$PORT" --once --timeout 10 \
-	--backoff 2s/20s
+	--backoff 2s/20s --request-log "$WORK/sent.log"
 expect_stderr_contains "restored the learned state of"
 cp "$ERR" "$WORK/run2.err"
 stop_server srv
@@ -53,24 +53,40 @@ expect_eq "every item found" "$missing" 0
 expect_eq "no item stored twice" "$dups" 0
 expect_eq "nothing stored that the server never showed" "$extra" 0
 
-# Politeness from the server's log (wall time, host, method, path, status).
+# Politeness, where it is decided: the crawler's request log (the time each
+# request went out, host, ...) gives the smallest gap between two requests
+# to one host, per host, against that host's gap: 1 s, or its robots.txt
+# Crawl-delay. No margin: the crawler counts its gaps from these times.
 LOG=$WORK/req.log
 n_req=$(tail -n +2 "$LOG" | wc -l)
 check "the log has the crawl" test "$n_req" -gt 2000
-# The smallest gap between two requests to one host, per host, against
-# that host's gap: 1 s, or its robots.txt Crawl-delay (fetched from the log's
-# hosts through the same server before it stopped: recorded by the crawl).
+awk -F'\t' '{ split($6, u, "/"); printf "%s\t%s\n", $1, u[3] }' "$WORK/sent.log" |
+	sort -t"$(printf '\t')" -k2,2 -k1,1n |
+	awk -F'\t' '$2 == h { d = $1 - t; if (!(h in m) || d < m[h]) m[h] = d }
+		{ h = $2; t = $1 }
+		END { for (k in m) printf "%s %.6f\n", k, m[k] }' | sort >"$WORK/sentgap"
+worst=$(sort -k2,2n "$WORK/sentgap" | head -1)
+e2e_say "smallest gap between two requests to one host, as sent: $worst"
+check "no host asked faster than 1 s (as sent)" awk '$2 < 1 { exit 1 } END { exit NR < 90 }' "$WORK/sentgap"
+# h9 (and h49, h89) ask for a Crawl-delay in robots.txt: honoured.
+cd9=$(sed -n 's/^h9.freshet.test //p' "$WORK/sentgap")
+check "Crawl-delay honoured on h9 (min gap $cd9 s as sent)" awk -v g="$cd9" 'BEGIN { exit !(g >= 2) }'
+# Every request the server logged is one the crawler sent and logged, host
+# by host (a transfer that followed redirects made 1 + redirects requests).
+awk -F'\t' '{ split($6, u, "/"); n[u[3]] += 1 + $5 } END { for (h in n) print h, n[h] }' \
+	"$WORK/sent.log" | sort >"$WORK/sent.count"
+tail -n +2 "$LOG" | awk -F'\t' '{ n[$2]++ } END { for (h in n) print h, n[h] }' |
+	sort >"$WORK/seen.count"
+expect_same_file "the server saw the requests the crawler logged, host by host" \
+	"$WORK/sent.count" "$WORK/seen.count"
+# Where they arrived: the server's log (wall time, host, method, path,
+# status). On an idle machine the same gaps; on a busy one the server's own
+# scheduling moves arrivals by tens of ms, so this is reported, not checked.
 tail -n +2 "$LOG" | sort -t"$(printf '\t')" -k2,2 -k1,1n |
 	awk -F'\t' '$2 == h { d = $1 - t; if (!(h in m) || d < m[h]) m[h] = d }
 		{ h = $2; t = $1 }
 		END { for (k in m) printf "%s %.3f\n", k, m[k] }' | sort >"$WORK/mingap"
-worst=$(sort -k2,2n "$WORK/mingap" | head -1)
-e2e_say "smallest gap between two requests to one host: $worst"
-check "no host asked faster than 1 s (5 ms of jitter)" \
-	awk '$2 < 0.995 { exit 1 }' "$WORK/mingap"
-# h9 (and h49, h89) ask for a Crawl-delay in robots.txt: honoured.
-cd9=$(sed -n 's/^h9.freshet.test //p' "$WORK/mingap")
-check "Crawl-delay honoured on h9 (min gap $cd9 s)" awk -v g="$cd9" 'BEGIN { exit !(g >= 1.995) }'
+e2e_say "smallest gap between two requests to one host, as received: $(sort -k2,2n "$WORK/mingap" | head -1)"
 
 # 304s were used.
 n304=$(awk -F'\t' '$5 == 304' "$LOG" | wc -l)
@@ -89,13 +105,13 @@ e2e_say "$n429 answers 429; $again of them right after another 429 on the host"
 check "some 429s met" test "$n429" -gt 0
 expect_eq "no 429 straight after a 429 (Retry-After obeyed)" "$again" 0
 
-# Hosts that answer 500 for the first 30% of the clock (h5, h45, h85) and 503
+# Hosts whose paths answer 500 to their first two requests (h5, h45, h85) and 503
 # with Retry-After for a while (h11, ...): backed off, then recovered.
 awk -F'\t' '$2 == "h5.freshet.test" && $4 ~ /^\/feeds\//' "$LOG" | sort -t"$(printf '\t')" -k4,4 -k1,1n |
 	awk -F'\t' '$4 != f { if (f != "") printf "%s %d %s\n", f, n, last; f = $4; n = 0 }
 		$5 == 500 { n++ } { last = $5 }
 		END { printf "%s %d %s\n", f, n, last }' >"$WORK/h5"
-check "h5's feeds met 500s" awk '$2 >= 1 { n++ } END { exit !(n >= 8) }' "$WORK/h5"
+check "h5's feeds met 500s" awk '$2 >= 1 { n++ } END { exit !(n == 10) }' "$WORK/h5"
 check "h5's feeds recovered (last answer 200 or 304)" \
 	awk '$3 != 200 && $3 != 304 { exit 1 }' "$WORK/h5"
 # The backoff doubles per error in a row (with jitter of +-25%): the next
@@ -115,7 +131,7 @@ check "the backoff grows with errors in a row" awk '
 expect_exit 0 "$F" sources --db "$DB" --format csv
 check "h5's sources are ok now, their last error kept" \
 	awk -F, '$0 ~ /h5\.freshet\.test\/feeds/ { n++; if ($8 == "ok" && $11 ~ /HTTP 500/) k++ }
-		END { exit !(n == 10 && k >= 8) }' "$OUT"
+		END { exit !(n == 10 && k == 10) }' "$OUT"
 
 # Permanent redirects (h15, h55, h95) adopted after a few fetches.
 check "a permanent redirect adopted" grep -qE "moved permanently to http://h[0-9]*5.freshet.test/moved/" \
