@@ -106,6 +106,9 @@ bench() {
 # each, one after the other, into a scratch copy of its seeds (corpus/NAME/
 # and the folders corpus/NAME.shared lists); a crash leaves its input in
 # build-fuzz/findings/ and the verb exits 1 after the rest have run.
+# FUZZ_TIMEOUT=S sets libFuzzer's per-input limit (default 10 s of wall time:
+# raise it on a loaded machine, where a slow input is the machine's, not the
+# input's; replay a timeout with build/fuzz/fuzz_NAME FILE to tell).
 fuzz() {
 	local secs=${1:-}
 	shift || true
@@ -129,7 +132,8 @@ fuzz() {
 			while read -r rel; do [ -d "../shared/$rel" ] && seeds+=("../shared/$rel"); done \
 				<"fuzz/corpus/$n.shared"
 		fi
-		out=$(TMPDIR=$work build-fuzz/fuzz/fuzz_"$n"_libfuzzer -max_total_time="$secs" -timeout=10 \
+		out=$(TMPDIR=$work build-fuzz/fuzz/fuzz_"$n"_libfuzzer -max_total_time="$secs" \
+			-timeout="${FUZZ_TIMEOUT:-10}" \
 			-rss_limit_mb=2048 -artifact_prefix=build-fuzz/findings/"$n"- "${seeds[@]}" 2>&1) || bad=1
 		printf 'fuzz_%-8s %s\n' "$n" "$(printf '%s\n' "$out" | grep -E '^(#[0-9]+.*(DONE|pulse)|Done [0-9]+ runs)' | tail -1)"
 		printf '%s\n' "$out" | grep -E 'ERROR|broken promise|SUMMARY' | head -3 || true

@@ -453,14 +453,14 @@ fr_sinfo_save(const struct fr_sinfo *f, void **blob, size_t *len)
 	put_u32(&w, (uint32_t)f->relearn);
 	put_u32(&w, (uint32_t)f->isort);
 	put_u32(&w, (uint32_t)f->tsort);
-	put_u32(&w, (uint32_t)(f->col_created + 1));
-	put_u32(&w, (uint32_t)(f->idx_fr + 1));
-	put_u32(&w, (uint32_t)(f->thr_fr + 1));
+	put_u32(&w, (uint32_t)f->col_created + 1u);
+	put_u32(&w, (uint32_t)f->idx_fr + 1u);
+	put_u32(&w, (uint32_t)f->thr_fr + 1u);
 	put_u64(&w, (uint64_t)f->horizon_s);
 	put_u64(&w, (uint64_t)f->alive_s);
-	put_u32(&w, (uint32_t)(f->count_col + 1));
+	put_u32(&w, (uint32_t)f->count_col + 1u);
 	put_u32(&w, (uint32_t)f->count_off);
-	put_u32(&w, (uint32_t)(f->bcount_col + 1));
+	put_u32(&w, (uint32_t)f->bcount_col + 1u);
 	put_u32(&w, (uint32_t)f->bcount_rep);
 	for (int i = 0; i < 4; i++)
 		put_str(&w, f->pat[i]);
@@ -612,6 +612,13 @@ fr_sinfo_load(const void *blob, size_t len, struct fr_sinfo **out, char *err, si
 		f->bcount_col = (int)(int32_t)(get_u32(&r) - 1u);
 		f->bcount_rep = (int)get_u32(&r);
 	}
+	/* Column and position numbers are small (-1: not known); flags 0 or 1.
+	 * Anything else is a damaged state, not a forum's. */
+	if (f->col_created < -1 || f->col_created > 1 || f->idx_fr < -1 || f->idx_fr > 64 ||
+	    f->thr_fr < -1 || f->thr_fr > 64 || f->count_col < -1 || f->count_col > 1024 ||
+	    f->bcount_col < -1 || f->bcount_col > 1024 || (unsigned)f->count_off > 1 ||
+	    (unsigned)f->bcount_rep > 1 || f->horizon_s < 0 || f->alive_s < 0)
+		r.bad = 1;
 	for (int i = 0; i < 4; i++)
 		f->pat[i] = get_str(&r);
 	uint32_t nb = get_u32(&r);
