@@ -9,7 +9,7 @@ cut at day D, the least error the items up to then allow (the bound).
             --format csv --per-source ps-$end.csv
     done
     build/freshet simulate --world W --policy freshet --format csv --per-source ps.csv
-    python3 docs/experiments/level-error.py W/world.csv freshet \\
+    python3 research/experiments/level-error.py W/world.csv freshet \\
         ps-2012-10-02.csv:1 ps-2012-10-08.csv:7 ps.csv
 
 Each FILE[:D] is a --per-source file; the error is the log of the learned

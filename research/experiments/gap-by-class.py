@@ -4,7 +4,7 @@ kind of source, on a world whose true rates are known.
 
     build/freshet world --out W
     build/freshet simulate --world W --policy freshet,oracle --per-source ps.csv
-    python3 docs/experiments/gap-by-class.py ps.csv W/world.csv freshet oracle
+    python3 research/experiments/gap-by-class.py ps.csv W/world.csv freshet oracle
 
 For each group of sources (by true rate, by what happens to them in the run,
 by time zone and by sharpness of their daily rhythm) it prints the group's

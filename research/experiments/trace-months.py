@@ -4,7 +4,7 @@ round robin on a trace, month by month: the square-root rule's mean delay over
 round robin's for Poisson sources of those rates, (sum sqrt(r))^2 / (n sum r),
 n the trace's source count (sources without items that month included).
 
-    python3 docs/experiments/trace-months.py ../shared/data/traces/reddit-2012h1.csv.gz
+    python3 research/experiments/trace-months.py ../shared/data/traces/reddit-2012h1.csv.gz
 """
 import collections
 import datetime

@@ -5,7 +5,7 @@ the true rates (an upper bound for the oracle, and so for freshet).
 
     build/freshet world --out W
     build/freshet simulate --world W --policy oracle --per-source ps.csv
-    python3 docs/experiments/index-headroom.py W/world.csv ps.csv oracle
+    python3 research/experiments/index-headroom.py W/world.csv ps.csv oracle
 
 Needs numpy (Debian: python3-numpy). About a minute and a half.
 

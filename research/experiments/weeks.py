@@ -5,7 +5,7 @@ weighted by the items it found; weeks by publication; one decimal.
 
     build/freshet simulate --world W --policy freshet,oracle,air-balloon:inertia=1228850 \\
         --format json > runs.json
-    python3 docs/experiments/weeks.py runs.json
+    python3 research/experiments/weeks.py runs.json
 
 Groups: weeks 1, 2, 3-4, 5-8, 9-13, 14-18, 19 to the end, and all.
 """
