@@ -2,6 +2,7 @@
  * Lines (feedparser's field names), CSV or a table. */
 #include "cmd.h"
 #include "dbopt.h"
+#include "sfeed.h"
 
 #include "core/err.h"
 #include "core/timefmt.h"
@@ -18,7 +19,7 @@
 #include <time.h>
 
 static const char USAGE[] =
-    "usage: freshet items [--since TIME] [--source ID|URL] [--format jsonl|csv|table]\n"
+    "usage: freshet items [--since TIME] [--source ID|URL] [--format jsonl|csv|table|sfeed]\n"
     "                     [--limit N] [--db PATH]\n"
     "\n"
     "Prints the stored items, oldest first by the time freshet first saw them.\n"
@@ -35,14 +36,18 @@ static const char USAGE[] =
     "          content,enclosure_url,enclosure_type,enclosure_length with a header,\n"
     "          RFC 4180 quoting\n"
     "  table   first seen, source id, title and link, for reading\n"
+    "  sfeed   sfeed's TAB-separated lines (sfeed(5)): timestamp (published, else\n"
+    "          updated), title, link, content (else summary), html, id, author,\n"
+    "          enclosure, category; read by sfeed_plain, sfeed_curses, sfeed_mbox,\n"
+    "          sfeed_html (e.g. freshet items --format sfeed | sfeed_plain)\n"
     "\n"
     "options:\n"
     "  --since TIME      items first seen at or after TIME\n"
     "  --source S        items of one source, by id or address\n"
-    "  --format F        jsonl, csv or table\n"
+    "  --format F        jsonl, csv, table or sfeed\n"
     "  --limit N         at most N items\n" DBOPT_HELP "  --help            show this help\n";
 
-enum format { F_JSONL, F_CSV, F_TABLE };
+enum format { F_JSONL, F_CSV, F_TABLE, F_SFEED };
 
 /* TIME: RFC 3339, Unix seconds, or an age before now ("2h"). Returns 0 and
  * *out, or -1 with *why (a predicate for "time 'x' ..."). */
@@ -177,6 +182,24 @@ print_table_row(const struct fr_store_item_row *r)
 	putchar('\n');
 }
 
+static void
+print_sfeed(const struct fr_store_item_row *r)
+{
+	const struct fr_store_item *it = &r->it;
+	struct sfeed_item sf = {
+	    .time_s = it->published_s != INT64_MIN ? it->published_s : it->updated_s,
+	    .title = it->title,
+	    .link = it->url,
+	    .content = it->content ? it->content : it->summary,
+	    .content_type = "html",
+	    .id = it->id,
+	    .author = it->author,
+	    .enclosure = it->enclosure_url,
+	};
+
+	sfeed_write(stdout, &sf);
+}
+
 static int
 each(void *arg, const struct fr_store_item_row *r)
 {
@@ -186,6 +209,8 @@ each(void *arg, const struct fr_store_item_row *r)
 		print_jsonl(r);
 	else if (o->fmt == F_CSV)
 		print_csv(r);
+	else if (o->fmt == F_SFEED)
+		print_sfeed(r);
 	else
 		print_table_row(r);
 	o->n++;
@@ -235,8 +260,10 @@ cmd_items(int argc, char **argv)
 		o.fmt = F_CSV;
 	} else if (!strcmp(format, "table")) {
 		o.fmt = F_TABLE;
+	} else if (!strcmp(format, "sfeed")) {
+		o.fmt = F_SFEED;
 	} else {
-		cli_err("items", "unknown format '%s' (jsonl, csv or table)", format);
+		cli_err("items", "unknown format '%s' (jsonl, csv, table or sfeed)", format);
 		return EXIT_USAGE;
 	}
 	if (since && parse_since(since, (double)time(NULL), &since_s, &why) < 0) {
