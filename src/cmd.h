@@ -32,6 +32,12 @@ int cmd_discover(int argc, char **argv);
 int cli_take_option(const char *sub, const char *const *names, const char **const *slots,
 		    size_t n, int argc, char **argv, int *i);
 
+/* Reports the unknown option arg of command sub and returns EXIT_USAGE: "freshet
+ * SUB: unknown option '--x' (did you mean --y? try --help)", the nearest of
+ * the options usage names (every --word in it) when arg looks like a typo
+ * of one; an option the config file set is named by its FILE:LINE instead. */
+int cli_unknown_option(const char *sub, const char *arg, const char *usage);
+
 /* Prints "freshet SUB: message" to stderr. */
 void cli_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

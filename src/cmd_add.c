@@ -302,7 +302,7 @@ cmd_add(int argc, char **argv)
 				break;
 			}
 		} else if (rc == 0 && arg[0] == '-' && arg[1] != '\0') {
-			cli_err("add", "unknown option '%s' (try --help)", arg);
+			cli_unknown_option("add", arg, USAGE);
 			rc = EXIT_USAGE;
 			goto out;
 		} else if (rc == 0) {

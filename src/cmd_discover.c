@@ -345,7 +345,7 @@ cmd_discover(int argc, char **argv)
 			continue;
 		}
 		if (a[1] != '-') {
-			cli_err("discover", "unknown option '%s' (see --help)", a);
+			cli_unknown_option("discover", a, USAGE);
 			rc = EXIT_USAGE;
 			goto done;
 		}
@@ -436,7 +436,7 @@ cmd_discover(int argc, char **argv)
 		} else if (!strcmp(a, "--contact")) {
 			o.fetch.contact_url = v;
 		} else {
-			cli_err("discover", "unknown option '%s' (see --help)", a);
+			cli_unknown_option("discover", a, USAGE);
 			rc = EXIT_USAGE;
 			goto done;
 		}

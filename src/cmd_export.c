@@ -91,8 +91,7 @@ cmd_export(int argc, char **argv)
 			opml = 1;
 			out = a + 7;
 		} else if (a[0] == '-' && a[1] != '\0') {
-			cli_err("export", "unknown option '%s' (try --help)", a);
-			return EXIT_USAGE;
+			return cli_unknown_option("export", a, USAGE);
 		} else if (!out) {
 			out = a;
 		} else {

@@ -249,8 +249,7 @@ cmd_items(int argc, char **argv)
 		if (rc < 0)
 			return EXIT_USAGE;
 		if (rc == 0) {
-			cli_err("items", "unknown argument '%s' (try --help)", a);
-			return EXIT_USAGE;
+			return cli_unknown_option("items", a, USAGE);
 		}
 		*slots[k] = val;
 	}

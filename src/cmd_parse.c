@@ -396,7 +396,7 @@ cmd_parse(int argc, char **argv)
 			continue;
 		}
 		if (a[0] == '-' && a[1] != '\0') {
-			cli_err("parse", "unknown argument '%s' (try --help)", a);
+			cli_unknown_option("parse", a, USAGE);
 			free(inputs);
 			return EXIT_USAGE;
 		}

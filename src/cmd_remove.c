@@ -61,7 +61,7 @@ cmd_remove(int argc, char **argv)
 			continue;
 		}
 		if (a[0] == '-' && a[1] != '\0') {
-			cli_err("remove", "unknown option '%s' (try --help)", a);
+			cli_unknown_option("remove", a, USAGE);
 			free(names);
 			return EXIT_USAGE;
 		}

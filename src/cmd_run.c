@@ -80,7 +80,7 @@ static const char USAGE[] =
     "  --quiet              no status line, only errors\n"
     "  --help               show this help\n"
     "\n"
-    "Options may also come from the config file (see docs/freshet.md).\n"
+    "Options may also come from the config file (see docs/crawl.md, The config file).\n"
     "\n"
     "Exit status: 0 when something was fetched (or nothing was due), 1 when every\n"
     "fetch tried failed or was skipped, or the run could not go on (the store\n"
@@ -346,8 +346,7 @@ cmd_run(int argc, char **argv)
 			}
 			o.seed = (uint64_t)d;
 		} else {
-			cli_err("run", "unknown option '%s' (see --help)", a);
-			return EXIT_USAGE;
+			return cli_unknown_option("run", a, USAGE);
 		}
 	}
 

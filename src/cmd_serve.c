@@ -327,7 +327,7 @@ parse_args(int argc, char **argv, struct opts *o)
 				break;
 		}
 		if (k == n) {
-			cli_err("serve", "unknown argument '%s' (try --help)", a);
+			cli_unknown_option("serve", a, USAGE);
 			return -1;
 		}
 		val = strchr(a, '=');

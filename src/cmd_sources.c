@@ -246,8 +246,7 @@ cmd_sources(int argc, char **argv)
 		if (rc < 0)
 			return EXIT_USAGE;
 		if (rc == 0) {
-			cli_err("sources", "unknown argument '%s' (try --help)", a);
-			return EXIT_USAGE;
+			return cli_unknown_option("sources", a, USAGE);
 		}
 	}
 	if (strcmp(format, "table") != 0 && strcmp(format, "jsonl") != 0 &&

@@ -62,6 +62,24 @@ open_config(char *path, size_t len)
 	return fopen(path, "r");
 }
 
+/* Where each option the config file put on a command line came from, so
+ * that an unknown one is named by FILE:LINE (config_origin). */
+#define MAX_ORIGINS 256
+static struct {
+	const char *arg; /* the copy in the vector built by config_apply */
+	char where[4200];
+} origins[MAX_ORIGINS];
+static int n_origins;
+
+const char *
+config_origin(const char *arg)
+{
+	for (int k = 0; k < n_origins; k++)
+		if (origins[k].arg == arg)
+			return origins[k].where;
+	return NULL;
+}
+
 /* Appends a copy of s to the growing vector. */
 static int
 push(char ***v, int *n, int *cap, const char *s)
@@ -148,6 +166,12 @@ config_apply(const char *sub, int argc, char **argv, int *out_argc, char ***out_
 			continue;
 		if (push(&v, &n, &cap, opt) < 0)
 			goto oom;
+		if (n_origins < MAX_ORIGINS) {
+			origins[n_origins].arg = v[n - 1];
+			snprintf(origins[n_origins].where, sizeof(origins[0].where), "%s:%d", path,
+				 lineno);
+			n_origins++;
+		}
 		if (strcmp(val, "true") != 0 && push(&v, &n, &cap, val) < 0)
 			goto oom;
 	}
@@ -176,6 +200,7 @@ void
 config_free_argv(int argc, char **argv, char **orig)
 {
 	(void)orig;
+	n_origins = 0;
 	for (int i = 0; i < argc; i++)
 		free(argv[i]);
 	free(argv);

@@ -1,5 +1,5 @@
 /* config.h - the config file: defaults for any command's options, read
- * before the command line so that flags override them (docs/freshet.md). */
+ * before the command line so that flags override them (docs/crawl.md). */
 #ifndef FR_CONFIG_H
 #define FR_CONFIG_H
 
@@ -12,5 +12,10 @@
  * "freshet: FILE:LINE: reason" and returns 2. */
 int config_apply(const char *sub, int argc, char **argv, int *out_argc, char ***out_argv);
 void config_free_argv(int argc, char **argv, char **orig);
+
+/* "FILE:LINE" of the config file line that put the option arg (a pointer
+ * into the vector config_apply built) on the command line, or NULL when it
+ * came from the command line itself. */
+const char *config_origin(const char *arg);
 
 #endif

@@ -1,6 +1,7 @@
 /* main.c - the freshet command: dispatches to one cmd_<name>.c per subcommand. */
 #include "cmd.h"
 #include "config.h"
+#include "suggest.h"
 
 #include <stdarg.h>
 #include <stdio.h>
@@ -41,6 +42,53 @@ cli_err(const char *sub, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
+/* The unknown option a of sub, among the n names it knows. */
+static int
+unknown_option(const char *sub, const char *a, const char *const *names, size_t n)
+{
+	char word[128];
+	size_t len = strcspn(a, "=");
+	const char *near, *origin = config_origin(a);
+
+	snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) ? len : sizeof(word) - 1), a);
+	near = cli_suggest(word, names, n);
+	if (origin)
+		fprintf(stderr, "freshet: %s: unknown option '%s' for [%s]%s%s%s\n", origin,
+			word[0] == '-' && word[1] == '-' ? word + 2 : word, sub,
+			near ? " (did you mean " : "", near ? near + 2 : "", near ? "?)" : "");
+	else if (near)
+		cli_err(sub, "unknown option '%s' (did you mean %s? try --help)", a, near);
+	else
+		cli_err(sub, "unknown option '%s' (try --help)", a);
+	return EXIT_USAGE;
+}
+
+int
+cli_unknown_option(const char *sub, const char *arg, const char *usage)
+{
+	const char *names[128];
+	char buf[4096];
+	size_t n = 0, used = 0;
+
+	/* Every distinct --word of the usage text. */
+	for (const char *p = usage; (p = strstr(p, "--")) && n < 128; p += 2) {
+		size_t len = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
+		int seen = 0;
+
+		if (len < 3 || used + len + 1 > sizeof(buf))
+			continue;
+		memcpy(buf + used, p, len);
+		buf[used + len] = 0;
+		for (size_t k = 0; k < n && !seen; k++)
+			seen = !strcmp(names[k], buf + used);
+		if (!seen) {
+			names[n++] = buf + used;
+			used += len + 1;
+		}
+	}
+	return unknown_option(sub, arg, names, n);
+}
+
 int
 cli_take_option(const char *sub, const char *const *names, const char **const *slots, size_t n,
 		int argc, char **argv, int *i)
@@ -53,10 +101,8 @@ cli_take_option(const char *sub, const char *const *names, const char **const *s
 		if (!strncmp(a, names[k], len) && (a[len] == '\0' || a[len] == '='))
 			break;
 	}
-	if (k == n) {
-		cli_err(sub, "unknown argument '%s' (try --help)", a);
-		return EXIT_USAGE;
-	}
+	if (k == n)
+		return unknown_option(sub, a, names, n);
 	val = strchr(a, '=');
 	if (val) {
 		val++;
@@ -77,38 +123,82 @@ usage(FILE *f)
 		   "An incremental crawler for fresh content.\n\ncommands:\n");
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		fprintf(f, "  %-10s %s\n", subs[i].name, subs[i].summary);
-	fprintf(f, "\n'freshet <command> --help' describes a command.\n");
+	fprintf(f, "\n'freshet help <command>' (or 'freshet <command> --help') describes a "
+		   "command;\n'freshet --version' prints the version.\n");
+}
+
+#define N_SUBS (sizeof(subs) / sizeof(subs[0]))
+
+/* The subcommand called name, or NULL. */
+static const struct sub *
+find_sub(const char *name)
+{
+	for (size_t i = 0; i < N_SUBS; i++)
+		if (!strcmp(name, subs[i].name))
+			return &subs[i];
+	return NULL;
+}
+
+/* "unknown command" in one line, with the nearest command when it looks
+ * like a typo of one. */
+static int
+unknown_command(const char *name)
+{
+	const char *names[N_SUBS];
+
+	for (size_t i = 0; i < N_SUBS; i++)
+		names[i] = subs[i].name;
+	const char *near = cli_suggest(name, names, N_SUBS);
+	if (near)
+		fprintf(stderr, "freshet: unknown command '%s' (did you mean '%s'? 'freshet --help' "
+				"lists the commands)\n", name, near);
+	else
+		fprintf(stderr, "freshet: unknown command '%s' ('freshet --help' lists the commands)\n",
+			name);
+	return EXIT_USAGE;
 }
 
 int
 main(int argc, char **argv)
 {
+	const struct sub *sub;
+
 	if (argc < 2) {
 		usage(stderr);
 		return EXIT_USAGE;
 	}
-	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") || !strcmp(argv[1], "help")) {
+	if (!strcmp(argv[1], "--help") || !strcmp(argv[1], "-h") ||
+	    (!strcmp(argv[1], "help") && argc == 2)) {
 		usage(stdout);
 		return EXIT_OK;
 	}
-	if (!strcmp(argv[1], "--version")) {
-		printf("freshet 0.1.0\n");
+	if (!strcmp(argv[1], "--version") || !strcmp(argv[1], "-V") ||
+	    !strcmp(argv[1], "version")) {
+		printf("freshet %s\n", FRESHET_VERSION);
 		return EXIT_OK;
 	}
-	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++) {
-		int sub_argc, rc;
-		char **sub_argv;
+	if (!strcmp(argv[1], "help")) {
+		/* freshet help CMD: CMD's own --help. */
+		char help[] = "--help";
+		char *sub_argv[] = {argv[2], help, NULL};
 
-		if (strcmp(argv[1], subs[i].name) != 0)
-			continue;
-		/* Options from the config file first, so flags override. */
-		if ((rc = config_apply(subs[i].name, argc - 1, argv + 1, &sub_argc, &sub_argv)) != 0)
-			return rc;
-		rc = subs[i].fn(sub_argc, sub_argv);
-		config_free_argv(sub_argc, sub_argv, argv + 1);
-		return rc;
+		if (argc > 3) {
+			fprintf(stderr, "freshet help: one command at a time ('freshet help CMD')\n");
+			return EXIT_USAGE;
+		}
+		if (!(sub = find_sub(argv[2])))
+			return unknown_command(argv[2]);
+		return sub->fn(2, sub_argv);
 	}
-	fprintf(stderr, "freshet: unknown command '%s'\n", argv[1]);
-	usage(stderr);
-	return EXIT_USAGE;
+	if (!(sub = find_sub(argv[1])))
+		return unknown_command(argv[1]);
+	int sub_argc, rc;
+	char **sub_argv;
+
+	/* Options from the config file first, so flags override. */
+	if ((rc = config_apply(sub->name, argc - 1, argv + 1, &sub_argc, &sub_argv)) != 0)
+		return rc;
+	rc = sub->fn(sub_argc, sub_argv);
+	config_free_argv(sub_argc, sub_argv, argv + 1);
+	return rc;
 }

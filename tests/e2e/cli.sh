@@ -44,6 +44,27 @@ expect_stderr_contains "usage: freshet"
 usage_error "unknown command 'frobnicate'" frobnicate
 usage_error "unknown command '--bogus'" --bogus
 
+# ---- one line for a typo, with the nearest name; help CMD; -V ----
+usage_error "unknown command 'simulat' (did you mean 'simulate'?" simulat
+expect_eq "an unknown command is one line" "$(wc -l <"$ERR")" 1
+usage_error "unknown command 'frobnicate' ('freshet --help' lists the commands)" frobnicate
+usage_error "unknown option '--bugdet' (did you mean --budget?" run --bugdet 3
+usage_error "unknown option '--formt' (did you mean --format?" items --formt csv
+usage_error "unknown option '--seeed' (did you mean --seed?" world --seeed 3
+expect_exit 0 "$F" help run
+expect_stdout_contains "usage: freshet run"
+expect_exit 0 "$F" help
+expect_stdout_contains "usage: freshet <command>"
+usage_error "unknown command 'rnu' (did you mean 'run'?" help rnu
+expect_exit 0 "$F" -V
+expect_stdout_matches '^freshet [0-9]+\.[0-9]+'
+# A typo in the config file is named by the file and line, not blamed on
+# the command line.
+printf '# freshet\n[items]\nlimitt = 3\n' >"$WORK/typo.conf"
+FRESHET_CONFIG=$WORK/typo.conf usage_error "typo.conf:3: unknown option 'limitt' for [items] (did you mean limit?)" \
+	items --db "$WORK/none.db"
+check "the typo is not blamed on the command line" not grep -q "freshet items:" "$ERR"
+
 # ---- each subcommand's --help: exit 0, stdout, every option named ----
 expect_exit 0 "$F" simulate --help
 expect_stderr_empty
@@ -199,7 +220,7 @@ expect_stderr_contains "$missing"
 # ---- world: bad usage ----
 usage_error "--out DIR is required" world
 usage_error "--out needs a value" world --out
-usage_error "unknown argument '--bogus'" world --out "$WORK/w" --bogus
+usage_error "unknown option '--bogus'" world --out "$WORK/w" --bogus
 usage_error "--sources wants a whole number" world --out "$WORK/w" --sources 0
 usage_error "--sources wants a whole number" world --out "$WORK/w" --sources -3
 usage_error "--days wants a positive number" world --out "$WORK/w" --days -1

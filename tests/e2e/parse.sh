@@ -68,7 +68,7 @@ expect_stderr_contains "FILE, URL or - is required"
 expect_exit 2 "$F" parse "$D/rss_full.xml" --format xml
 expect_stderr_contains "--format wants json or tsv"
 expect_exit 2 "$F" parse "$D/rss_full.xml" --bogus
-expect_stderr_contains "unknown argument '--bogus'"
+expect_stderr_contains "unknown option '--bogus'"
 # Several inputs in one process: one JSON object per line, each naming
 # its file; a missing one fails (exit 1) without stopping the others.
 expect_exit 0 "$F" parse "$D/rss_full.xml" "$D/rdf.xml"
