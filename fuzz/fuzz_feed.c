@@ -1,11 +1,12 @@
 /* fuzz_feed.c - libFuzzer harness for the feed parser (lib/parse/feed.h):
  * each input is parsed with the defaults, with a base URL and an HTTP
- * charset, and with small limits, and every result is checked against the
+ * charset, with small limits, and with feedparser's result model, and every result is checked against the
  * header's promises (text is UTF-8 whatever the input). Without FR_LIBFUZZER, replay.c's main replays the
  * seeds (fuzz/corpus/feed and the folders of ../shared in feed.shared). */
 #include "core/err.h"
 #include "parse/feed.h"
 
+#include <json-c/json.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -65,6 +66,12 @@ check_feed(const struct fr_feed *f)
 	REQUIRE(f->bozo || !f->bozo_exception);
 	REQUIRE(f->ttl_s >= -1 && f->update_period_s >= -1);
 	REQUIRE(f->n_items == 0 || f->items);
+	/* feedparser's result model, when asked for: well-formed UTF-8 */
+	REQUIRE(!f->fp_feed == !f->fp_entries);
+	if (f->fp_feed) {
+		REQUIRE(utf8_ok(json_object_to_json_string_ext(f->fp_feed, JSON_C_TO_STRING_PLAIN)));
+		REQUIRE(utf8_ok(json_object_to_json_string_ext(f->fp_entries, JSON_C_TO_STRING_PLAIN)));
+	}
 	check_date(f->updated_s);
 	check_str(f->title, utf8);
 	check_str(f->link, utf8);
@@ -115,7 +122,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	/* An exact-size copy, so that a read past size is caught. */
 	uint8_t *copy = malloc(size ? size : 1);
 	struct fr_feed_opts based = {.base_url = "http://example.org/a/feed.xml",
-	                             .content_type = "application/xml; charset=windows-1252"};
+	                             .content_type = "application/xml; charset=windows-1252",
+	                             .fp_result = 1};
+	struct fr_feed_opts model = {.fp_result = 1, .max_items = 3};
 	struct fr_feed_opts small = {.max_depth = 8, .max_bytes = 4096};
 
 	if (!copy)
@@ -125,6 +134,7 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	one(copy, size, NULL);
 	one(copy, size, &based);
 	one(copy, size, &small);
+	one(copy, size, &model);
 	(void)fr_feed_sniff((const char *)copy, size);
 	free(copy);
 	return 0;

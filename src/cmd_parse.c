@@ -126,10 +126,30 @@ add_date(struct json_object *o, const char *key, const char *key_parsed, int64_t
 	json_object_object_add(o, key_parsed, json_object_new_int64(t));
 }
 
+static struct json_object *to_json_struct(const struct fr_feed *f, struct json_object *root);
+
 static struct json_object *
-to_json(const struct fr_feed *f)
+to_json(struct fr_feed *f)
 {
 	struct json_object *root = json_object_new_object();
+
+	if (f->fp_feed && f->fp_entries) {
+		/* feedparser's result model, built by the parser */
+		json_object_object_add(root, "bozo", json_object_new_boolean(f->bozo));
+		add_str(root, "bozo_exception", f->bozo_exception);
+		add_str(root, "encoding", f->encoding);
+		add_str(root, "version", f->version);
+		json_object_object_add(root, "feed", f->fp_feed);
+		json_object_object_add(root, "entries", f->fp_entries);
+		f->fp_feed = f->fp_entries = NULL;
+		return root;
+	}
+	return to_json_struct(f, root);
+}
+
+static struct json_object *
+to_json_struct(const struct fr_feed *f, struct json_object *root)
+{
 	struct json_object *feed = json_object_new_object();
 	struct json_object *entries = json_object_new_array();
 
@@ -285,6 +305,7 @@ parse_one(const char *input, const char *base, const char *format, size_t max_it
 	memset(&opts, 0, sizeof(opts));
 	memset(&res, 0, sizeof(res));
 	opts.max_items = max_items;
+	opts.fp_result = !strcmp(format, "json");
 	if (is_url(input)) {
 		struct fr_fetch_opts fo;
 

@@ -9,6 +9,7 @@
 #include "parse/feed_internal.h"
 #include "parse/sha1.h"
 
+#include <json-c/json.h>
 #include <libxml/HTMLparser.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -907,6 +908,7 @@ feedb_init(struct feedb *b, const struct fr_feed_opts *o)
 	b->base_url = o ? o->base_url : NULL;
 	b->max_bytes = o && o->max_bytes ? o->max_bytes : FR_FEED_MAX_BYTES_DEFAULT;
 	b->max_items = o && o->max_items ? o->max_items : FR_FEED_MAX_ITEMS_DEFAULT;
+	b->fp_result = o ? o->fp_result : 0;
 	return 0;
 }
 
@@ -1219,8 +1221,8 @@ feedb_bozo(struct feedb *b, const char *fmt, ...)
 /* s as well-formed UTF-8: each invalid byte becomes U+FFFD. Returns s
  * when it already is, else a new string (s freed); NULL on out of memory
  * (s freed). */
-static char *
-utf8_sanitize(char *s)
+char *
+feed_utf8_fix(char *s)
 {
 	size_t n, k = 0;
 	char *out, *w;
@@ -1274,7 +1276,7 @@ sanitize_all(struct feedb *b)
 	char **feed_strs[] = {&f->title, &f->link, &f->subtitle, &f->language, &f->author};
 
 	for (size_t i = 0; i < sizeof(feed_strs) / sizeof(feed_strs[0]); i++)
-		if (*feed_strs[i] && !(*feed_strs[i] = utf8_sanitize(*feed_strs[i])))
+		if (*feed_strs[i] && !(*feed_strs[i] = feed_utf8_fix(*feed_strs[i])))
 			b->oom = 1;
 	for (size_t i = 0; i < f->n_items; i++) {
 		struct fr_feed_item *it = &f->items[i];
@@ -1282,21 +1284,21 @@ sanitize_all(struct feedb *b)
 		                 &it->comments_url};
 
 		for (size_t k = 0; k < sizeof(strs) / sizeof(strs[0]); k++)
-			if (*strs[k] && !(*strs[k] = utf8_sanitize(*strs[k])))
+			if (*strs[k] && !(*strs[k] = feed_utf8_fix(*strs[k])))
 				b->oom = 1;
 		for (size_t k = 0; k < it->n_tags; k++)
-			if (!(it->tags[k] = utf8_sanitize(it->tags[k]))) {
+			if (!(it->tags[k] = feed_utf8_fix(it->tags[k]))) {
 				b->oom = 1;
 				it->tags[k] = strdup("");
 			}
 		for (size_t k = 0; k < it->n_enclosures; k++) {
 			struct fr_feed_enclosure *e = &it->enclosures[k];
 
-			if (!(e->url = utf8_sanitize(e->url))) {
+			if (!(e->url = feed_utf8_fix(e->url))) {
 				b->oom = 1;
 				e->url = strdup("");
 			}
-			if (e->type && !(e->type = utf8_sanitize(e->type)))
+			if (e->type && !(e->type = feed_utf8_fix(e->type)))
 				b->oom = 1;
 		}
 	}
@@ -1485,6 +1487,8 @@ fr_feed_free(struct fr_feed *f)
 	free(f->rights);
 	free(f->info);
 	free(f->bozo_exception);
+	json_object_put(f->fp_feed);
+	json_object_put(f->fp_entries);
 	free(f);
 }
 

@@ -63,6 +63,10 @@ struct fr_feed {
 	size_t n_items;
 	size_t n_items_cut;       /* items left out over opts->max_items (the oldest) */
 	size_t n_links_refused;   /* links refused for their scheme (see refused_link) */
+	/* With opts->fp_result, feedparser's result: the feed dict and the
+	 * entries list (json-c objects, owned by the feed; docs/parse.md lists
+	 * the fields), NULL otherwise or for JSON Feed. */
+	struct json_object *fp_feed, *fp_entries;
 };
 
 struct fr_feed_opts {
@@ -75,6 +79,10 @@ struct fr_feed_opts {
 	 * as oldest, document order breaking ties) and n_items_cut says how
 	 * many were left out. Memory stays within about twice the cap. */
 	size_t max_items;
+	/* 1: also build feedparser's result model (fp_feed, fp_entries), for
+	 * `parse --format json`; XML formats only. Costs time: off for the
+	 * crawler and TSV. */
+	int fp_result;
 };
 
 /* Parses the feed held in buf[0..len). opts may be NULL (all defaults).

@@ -45,6 +45,7 @@ struct feedb {
 	size_t max_bytes;
 	size_t max_items;
 	int oom;                 /* an allocation failed: the parse fails */
+	int fp_result;           /* opts->fp_result */
 };
 
 int feedb_init(struct feedb *b, const struct fr_feed_opts *o);
@@ -86,6 +87,36 @@ char *feed_resolve_html(char *html, const char *base);
  * (script, style and applet with their content). Trimmed, CRLF as LF.
  * A malloc'd string, NULL on out of memory. */
 char *feed_sanitize_html(const char *html, size_t len, const char *base, int sanitize);
+/* A flag of feed_sanitize_html's sanitize: character and entity references
+ * come out as written (feedparser's SGML pass keeps them), "&#39;" and
+ * "&#34;" as their characters, unknown entity names as "&amp;name", C1
+ * character references as their windows-1252 characters; text is not
+ * escaped again but for '<'. */
+#define FEED_SAN_KEEPREFS 2
+
+/* feedparser's result model (fpx.c), fed the XML front end's events. */
+struct fpx;
+struct json_object;
+/* A new model; base_url may be NULL; over max_items entries (0: no cap)
+ * the newest are kept, as the feed's items. NULL on out of memory. */
+struct fpx *fpx_new(const char *base_url, size_t max_items);
+void fpx_free(struct fpx *p);
+/* A namespace declaration (prefix NULL for the default namespace). */
+void fpx_ns(struct fpx *p, const char *prefix, const char *uri);
+/* feedparser's prefix for a namespace URI ("" for the feed formats' own),
+ * or NULL when it knows none. */
+const char *fpx_ns_prefix(const char *uri);
+/* A start tag: tag is "prefix:local" or "local" in lower case; kv holds n
+ * key, value pairs (keys in lower case, later duplicates win). */
+void fpx_start(struct fpx *p, const char *tag, const char *const *kv, size_t n);
+void fpx_end(struct fpx *p, const char *tag);
+void fpx_text(struct fpx *p, const char *s, size_t n);
+int fpx_oom(const struct fpx *p);
+/* The feed dict (feed 1) or the entries array (feed 0); the caller owns it. */
+struct json_object *fpx_take(struct fpx *p, int feed);
+/* For the tests: 1 when the sorted tables are sorted. */
+int fpx_ns_sorted(void);
+int fpx_handlers_sorted(void);
 /* Whether uri has no scheme or one of feedparser's acceptable schemes
  * (http, https, ftp, mailto, ...; never javascript:, data:, vbscript:). */
 int feed_uri_scheme_ok(const char *uri);
@@ -94,6 +125,10 @@ int feed_html_element_ok(const char *name);
 /* Decodes base64 (blanks ignored) into a malloc'd NUL-terminated string, or
  * NULL when s is not base64. */
 char *feed_base64(const char *s, size_t n);
+/* s as well-formed UTF-8: each invalid byte becomes U+FFFD. Returns s
+ * when it already is, else a new string (s freed); NULL on out of memory
+ * (s freed). */
+char *feed_utf8_fix(char *s);
 /* Whether s[0..n) is well-formed UTF-8. */
 int feed_utf8_valid(const char *s, size_t n);
 /* What feed_fix_references did, for bozo messages (lines are 1-based, 0 none). */

@@ -8,7 +8,9 @@
 
 #include <libxml/HTMLparser.h>
 #include <libxml/tree.h>
+#include <ctype.h>
 #include <regex.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -285,6 +287,7 @@ struct san {
 	struct fb_buf o;
 	const char *base;
 	int sanitize;
+	int keeprefs; /* FEED_SAN_KEEPREFS */
 	int mathml, svg;
 	int oom;
 };
@@ -314,6 +317,238 @@ put(struct san *s, const char *t)
 {
 	if (fb_add(&s->o, t, strlen(t)) != 0)
 		s->oom = 1;
+}
+
+/* ---- references kept as written (FEED_SAN_KEEPREFS) ----
+ * Before libxml2 reads the fragment, the '&' of each reference becomes
+ * SENTINEL (a noncharacter, U+FDD0), so that the parser hands the
+ * reference on as text; the writer puts it back as feedparser writes it. */
+
+#define SENTINEL "\xEF\xB7\x90"
+#define SENTINEL_LEN 3
+
+/* The length of the reference at s ("&#38;", "&#x26;", "&amp;"), 0 if none. */
+static size_t
+ref_len(const char *s, size_t n)
+{
+	size_t i = 1;
+
+	if (n < 3 || s[0] != '&')
+		return 0;
+	if (s[1] == '#') {
+		i = 2;
+		if (i < n && (s[i] == 'x' || s[i] == 'X')) {
+			i++;
+			while (i < n && isxdigit((unsigned char)s[i]))
+				i++;
+			if (i == 3)
+				return 0;
+		} else {
+			while (i < n && s[i] >= '0' && s[i] <= '9')
+				i++;
+			if (i == 2)
+				return 0;
+		}
+	} else {
+		if (!isalpha((unsigned char)s[1]))
+			return 0;
+		while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '.'))
+			i++;
+	}
+	return i < n && s[i] == ';' && i < 40 ? i + 1 : 0;
+}
+
+static int
+protect_refs(const char *html, size_t len, struct fb_buf *in)
+{
+	size_t from = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		size_t k;
+
+		if (html[i] != '&')
+			continue;
+		if (len - i >= 5 && (!memcmp(html + i, "&#39;", 5) || !memcmp(html + i, "&#34;", 5))) {
+			if (fb_add(in, html + from, i - from) || fb_addc(in, html[i + 3] == '9' ? '\'' : '"'))
+				return -1;
+			from = i + 5;
+			i += 4;
+			continue;
+		}
+		k = ref_len(html + i, len - i);
+		if (!k)
+			continue;
+		if (fb_add(in, html + from, i - from) || fb_add(in, SENTINEL, SENTINEL_LEN))
+			return -1;
+		from = i + 1;
+		i += k - 1;
+	}
+	return fb_add(in, html + from, len - from);
+}
+
+static const uint16_t c1_1252[32] = {
+    0x20AC, 0,      0x201A, 0x0192, 0x201E, 0x2026, 0x2020, 0x2021, 0x02C6, 0x2030, 0x0160,
+    0x2039, 0x0152, 0,      0x017D, 0,      0,      0x2018, 0x2019, 0x201C, 0x201D, 0x2022,
+    0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
+
+/* Writes the reference whose name follows a SENTINEL at t (t[0..n) holds
+ * "#38;" or "amp;"), as feedparser's _BaseHTMLProcessor writes it, or as
+ * its character when decode; returns the bytes used (0: not a reference). */
+static size_t
+put_ref(struct san *s, const char *t, size_t n, int decode)
+{
+	char tmp[64], u[8];
+	size_t k;
+	char *semi = memchr(t, ';', n < 40 ? n : 40);
+
+	if (!semi)
+		return 0;
+	k = (size_t)(semi - t);
+	if (k == 0 || k >= sizeof(tmp) - 1)
+		return 0;
+	memcpy(tmp, t, k);
+	tmp[k] = '\0';
+	if (tmp[0] == '#') {
+		unsigned long v;
+		int hex = tmp[1] == 'x' || tmp[1] == 'X';
+
+		for (char *p = tmp; *p; p++)
+			*p = (char)tolower((unsigned char)*p);
+		v = strtoul(tmp + 1 + hex, NULL, hex ? 16 : 10);
+		if (decode) {
+			size_t m = feed_utf8(v > 0x10FFFF || v == 0 ? 0xFFFD : (uint32_t)v, u);
+
+			u[m] = '\0';
+			add_escaped_text(s, u, 1);
+		} else if (v >= 0x80 && v <= 0x9F && c1_1252[v - 0x80]) {
+			char b[16];
+
+			snprintf(b, sizeof(b), "&#x%x;", c1_1252[v - 0x80]);
+			put(s, b);
+		} else {
+			put(s, "&");
+			put(s, tmp);
+			put(s, ";");
+		}
+		return k + 1;
+	}
+	if (feed_html_entity(tmp, k, u, sizeof(u))) {
+		if (decode) {
+			add_escaped_text(s, u, 1);
+		} else {
+			put(s, "&");
+			put(s, tmp);
+			put(s, ";");
+		}
+	} else {
+		put(s, decode ? "&amp;" : "&amp;");
+		put(s, tmp);
+		if (decode)
+			put(s, ";");
+	}
+	return k + 1;
+}
+
+/* Text (or a comment) with its protected references written back; only
+ * '<' escaped (attr: as an attribute value, references decoded). */
+static void
+put_kept(struct san *s, const char *t, int attr, int comment)
+{
+	size_t n = strlen(t), from = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		const char *rep = NULL;
+
+		if (!memcmp(t + i, SENTINEL, SENTINEL_LEN <= n - i ? SENTINEL_LEN : n - i) &&
+		    n - i >= SENTINEL_LEN) {
+			size_t used;
+
+			if (fb_add(&s->o, t + from, i - from))
+				s->oom = 1;
+			used = put_ref(s, t + i + SENTINEL_LEN, n - i - SENTINEL_LEN, attr);
+			if (!used)
+				put(s, attr ? "&amp;" : "&");
+			i += SENTINEL_LEN + used - 1;
+			from = i + 1;
+			continue;
+		}
+		if (comment)
+			continue;
+		if (t[i] == '<')
+			rep = "&lt;";
+		else if (attr && t[i] == '>')
+			rep = "&gt;";
+		else if (attr && t[i] == '"')
+			rep = "&quot;";
+		else if (attr && t[i] == '&')
+			rep = "&amp;";
+		if (rep) {
+			if (fb_add(&s->o, t + from, i - from))
+				s->oom = 1;
+			put(s, rep);
+			from = i + 1;
+		}
+	}
+	if (fb_add(&s->o, t + from, n - from))
+		s->oom = 1;
+}
+
+/* A copy of v with its protected references decoded (for URIs and CSS,
+ * which are read, not only written). */
+static char *
+decode_kept(const char *v)
+{
+	struct san tmp;
+	char *r;
+
+	memset(&tmp, 0, sizeof(tmp));
+	if (!strstr(v, SENTINEL))
+		return strdup(v);
+	for (const char *p = v; *p;) {
+		const char *q = strstr(p, SENTINEL);
+
+		if (!q) {
+			put(&tmp, p);
+			break;
+		}
+		if (fb_add(&tmp.o, p, (size_t)(q - p)))
+			tmp.oom = 1;
+		q += SENTINEL_LEN;
+		{
+			char u[8], name[64];
+			const char *semi = strchr(q, ';');
+			size_t k = semi ? (size_t)(semi - q) : 0;
+
+			if (k && k < sizeof(name)) {
+				memcpy(name, q, k);
+				name[k] = '\0';
+				if (name[0] == '#') {
+					int hex = name[1] == 'x' || name[1] == 'X';
+					unsigned long cp = strtoul(name + 1 + hex, NULL, hex ? 16 : 10);
+					size_t m = feed_utf8(cp > 0x10FFFF || cp == 0 ? 0xFFFD : (uint32_t)cp, u);
+
+					u[m] = '\0';
+					put(&tmp, u);
+				} else if (feed_html_entity(name, k, u, sizeof(u))) {
+					put(&tmp, u);
+				} else {
+					put(&tmp, "&");
+					put(&tmp, name);
+					put(&tmp, ";");
+				}
+				p = semi + 1;
+			} else {
+				put(&tmp, "&");
+				p = q;
+			}
+		}
+	}
+	if (tmp.oom) {
+		fb_free(&tmp.o);
+		return NULL;
+	}
+	r = tmp.o.p ? tmp.o.p : strdup("");
+	return r;
 }
 
 static int
@@ -391,6 +626,13 @@ element(struct san *s, xmlNodePtr n)
 			}
 			if (!v)
 				v = (char *)xmlStrdup((const xmlChar *)name); /* <td nowrap> */
+			if (v && s->keeprefs && strstr(v, SENTINEL)) {
+				char *d = decode_kept(v);
+
+				xmlFree(v);
+				v = d ? (char *)xmlStrdup((const xmlChar *)d) : NULL;
+				free(d);
+			}
 			if (!v) {
 				s->oom = 1;
 				continue;
@@ -516,7 +758,9 @@ walk(struct san *s, xmlNodePtr n)
 			break;
 		case XML_TEXT_NODE:
 		case XML_CDATA_SECTION_NODE:
-			if (n->content)
+			if (n->content && s->keeprefs)
+				put_kept(s, (const char *)n->content, 0, 0);
+			else if (n->content)
 				add_escaped_text(s, (const char *)n->content, 0);
 			break;
 		case XML_COMMENT_NODE:
@@ -524,7 +768,10 @@ walk(struct san *s, xmlNodePtr n)
 			 * conditional comments, which old browsers run */
 			if (n->content && !(s->sanitize && strstr((const char *)n->content, "[if"))) {
 				put(s, "<!--");
-				put(s, (const char *)n->content);
+				if (s->keeprefs)
+					put_kept(s, (const char *)n->content, 0, 1);
+				else
+					put(s, (const char *)n->content);
 				put(s, "-->");
 			}
 			break;
@@ -547,10 +794,13 @@ feed_sanitize_html(const char *html, size_t len, const char *base, int sanitize)
 	memset(&s, 0, sizeof(s));
 	s.o.max = 0;
 	s.base = base;
-	s.sanitize = sanitize;
+	s.sanitize = sanitize & 1;
+	s.keeprefs = (sanitize & FEED_SAN_KEEPREFS) != 0;
 	in.max = 0;
 	/* In <body>, text at the start is not wrapped in an implied <p>. */
-	if (fb_add(&in, "<body>", 6) != 0 || fb_add(&in, html, len) != 0 || in.n > INT32_MAX) {
+	if (fb_add(&in, "<body>", 6) != 0 ||
+	    (s.keeprefs ? protect_refs(html, len, &in) : fb_add(&in, html, len)) != 0 ||
+	    in.n > INT32_MAX) {
 		fb_free(&in);
 		return NULL;
 	}

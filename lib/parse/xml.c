@@ -71,6 +71,7 @@ struct px {
 	const char *lift_src;
 	struct span *lifted;
 	size_t n_lifted;
+	struct fpx *fp;         /* feedparser's result model, or NULL */
 };
 
 /* ---- namespaces ---- */
@@ -203,6 +204,7 @@ stop(struct px *x)
 }
 
 static void on_chars(void *ud, const xmlChar *s, int n);
+static void lower_ascii(char *s);
 
 /* ---- entities ---- */
 
@@ -490,6 +492,17 @@ title_text(char *v, int kind, int atom, const char *base, struct feedb *b)
 	return v;
 }
 
+/* Text with nothing for the HTML cleaner to do: no markup, no reference,
+ * no character it would escape, no CR or other control character. */
+static int
+plain_text(const char *s)
+{
+	for (const unsigned char *u = (const unsigned char *)s; *u; u++)
+		if (*u == '<' || *u == '>' || *u == '&' || (*u < 0x20 && *u != '\t' && *u != '\n'))
+			return 0;
+	return 1;
+}
+
 static void
 end_capture(struct px *x, int in_item_person)
 {
@@ -534,6 +547,13 @@ end_capture(struct px *x, int in_item_person)
 			char *r;
 
 			h.max = 0;
+			if (plain_text(v)) {
+				/* nothing to clean or escape: the sanitiser would
+				 * give the text back trimmed */
+				feed_trim(v);
+				feedb_item_str(b, c->field, v, c->rank);
+				return;
+			}
 			if (c->kind == K_TEXT) {
 				if (fb_add_escaped(&h, v, strlen(v), 0) != 0) {
 					fb_free(&h);
@@ -1146,6 +1166,105 @@ rss_version(struct px *x)
 		x->b->oom = 1;
 }
 
+/* ---- feedparser's result model: its strict parser's names ---- */
+
+/* "prefix:local" as feedparser's startElementNS names an element or an
+ * attribute, in lower case, into out. */
+static void
+fp_name(const xmlChar *local, const xmlChar *prefix, const xmlChar *uri, int attr, char *out,
+        size_t cap)
+{
+	const char *m = uri ? fpx_ns_prefix((const char *)uri) : "";
+	size_t k;
+
+	if (!m)
+		m = attr ? "" : (prefix ? (const char *)prefix : "");
+	if (*m)
+		snprintf(out, cap, "%s:%s", m, (const char *)local);
+	else
+		snprintf(out, cap, "%s", (const char *)local);
+	for (k = 0; out[k]; k++)
+		if (out[k] >= 'A' && out[k] <= 'Z')
+			out[k] = (char)(out[k] - 'A' + 'a');
+}
+
+static void
+fp_start(struct px *x, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri, int nb_ns,
+         const xmlChar **nss, int n, const xmlChar **attrs)
+{
+	char tag[160];
+	char **kv = NULL;
+	size_t nkv = 0;
+
+	for (int i = 0; i < nb_ns; i++)
+		fpx_ns(x->fp, (const char *)nss[2 * i], (const char *)nss[2 * i + 1]);
+	fp_name(l, prefix, uri, 0, tag, sizeof(tag));
+	if (n > 0) {
+		kv = calloc((size_t)n * 4, sizeof(*kv));
+		if (!kv) {
+			x->b->oom = 1;
+			return;
+		}
+	}
+	for (int i = 0; i < n; i++) {
+		const xmlChar **a = attrs + 5 * i;
+		char name[160], qname[160];
+		char *v = attr_text(a[3], a[4]);
+		size_t k;
+
+		if (!v) {
+			x->b->oom = 1;
+			break;
+		}
+		v = feed_utf8_fix(v);
+		if (!v) {
+			x->b->oom = 1;
+			break;
+		}
+		fp_name(a[0], a[1], a[2], 1, name, sizeof(name));
+		if (a[1])
+			snprintf(qname, sizeof(qname), "%s:%s", (const char *)a[1], (const char *)a[0]);
+		else
+			snprintf(qname, sizeof(qname), "%s", (const char *)a[0]);
+		for (k = 0; qname[k]; k++)
+			if (qname[k] >= 'A' && qname[k] <= 'Z')
+				qname[k] = (char)(qname[k] - 'A' + 'a');
+		if (!strcmp(name, "rel") || !strcmp(name, "type"))
+			lower_ascii(v);
+		kv[2 * nkv] = feed_utf8_fix(strdup(name));
+		kv[2 * nkv + 1] = v;
+		nkv++;
+		if (strcmp(name, qname)) {
+			kv[2 * nkv] = feed_utf8_fix(strdup(qname));
+			kv[2 * nkv + 1] = strdup(v);
+			nkv++;
+		}
+	}
+	for (size_t i = 0; i < 2 * nkv; i++)
+		if (!kv[i])
+			x->b->oom = 1;
+	if (!feed_utf8_valid(tag, strlen(tag)))
+		snprintf(tag, sizeof(tag), "%s", "\xef\xbf\xbd"); /* an undecodable name */
+	if (!x->b->oom)
+		fpx_start(x->fp, tag, (const char *const *)kv, nkv);
+	for (size_t i = 0; i < 2 * nkv; i++)
+		free(kv[i]);
+	free(kv);
+	if (fpx_oom(x->fp))
+		x->b->oom = 1;
+}
+
+static void
+fp_end(struct px *x, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri)
+{
+	char tag[160];
+
+	fp_name(l, prefix, uri, 0, tag, sizeof(tag));
+	if (!feed_utf8_valid(tag, strlen(tag)))
+		snprintf(tag, sizeof(tag), "%s", "\xef\xbf\xbd");
+	fpx_end(x->fp, tag);
+}
+
 /* ---- SAX callbacks ---- */
 
 static int
@@ -1200,6 +1319,8 @@ on_start(void *ud, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri, 
 		stop(x);
 		return;
 	}
+	if (x->fp)
+		fp_start(x, l, prefix, uri, nb_ns, nss, n, attrs);
 	parent = x->stack[x->depth].ctx;
 	if (push_frame(x, C_SKIP, attrs, n) != 0) {
 		stop(x);
@@ -1294,10 +1415,11 @@ on_end(void *ud, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri)
 	struct frame *fr;
 	int ctx;
 
-	(void)uri;
 	keep_entities(x);
 	if (x->depth == 0)
 		return;
+	if (x->fp && !x->stopped)
+		fp_end(x, l, prefix, uri);
 	fr = &x->stack[x->depth];
 	ctx = fr->ctx;
 	if (ctx == C_CAPTURE && x->cap_.active) {
@@ -1339,6 +1461,20 @@ on_chars(void *ud, const xmlChar *s, int n)
 	int rc;
 
 	keep_entities(x);
+	if (x->fp && !x->stopped && x->depth > 0) {
+		if (feed_utf8_valid((const char *)s, (size_t)n)) {
+			fpx_text(x->fp, (const char *)s, (size_t)n);
+		} else {
+			char *t = strndup((const char *)s, (size_t)n);
+
+			t = feed_utf8_fix(t);
+			if (t)
+				fpx_text(x->fp, t, strlen(t));
+			else
+				x->b->oom = 1;
+			free(t);
+		}
+	}
 	if (!x->cap_.active || x->stopped)
 		return;
 	if (x->cap_.xhtml_div && x->depth < x->cap_.xhtml_div)
@@ -1631,6 +1767,8 @@ px_clear(struct px *x)
 	x->lifted = NULL;
 	x->n_lifted = 0;
 	x->lift_src = NULL;
+	fpx_free(x->fp);
+	x->fp = NULL;
 }
 
 static int
@@ -1647,6 +1785,11 @@ px_init(struct px *x, struct feedb *b, unsigned max_depth)
 	x->stack[0].base = b->base_url && *b->base_url ? b->base_url : NULL;
 	x->text.max = b->max_bytes * 6 + 64;
 	x->sy_freq = 1;
+	if (b->fp_result) {
+		x->fp = fpx_new(b->base_url, b->max_items == SIZE_MAX ? 0 : b->max_items);
+		if (!x->fp)
+			return -1;
+	}
 	x->sax.initialized = XML_SAX2_MAGIC;
 	x->sax.startElementNs = on_start;
 	x->sax.endElementNs = on_end;
@@ -1664,6 +1807,7 @@ reset_feed(struct feedb *b)
 {
 	const char *base = b->base_url;
 	size_t max = b->max_bytes, max_items = b->max_items;
+	int fp_result = b->fp_result;
 
 	fr_feed_free(b->f);
 	memset(b, 0, sizeof(*b));
@@ -1677,6 +1821,7 @@ reset_feed(struct feedb *b)
 	b->base_url = base;
 	b->max_bytes = max;
 	b->max_items = max_items;
+	b->fp_result = fp_result;
 	return 0;
 }
 
@@ -1903,6 +2048,10 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 	}
 	if (x.sy_period_s > 0 || x.sy_freq > 1)
 		b->f->update_period_s = (x.sy_period_s > 0 ? x.sy_period_s : 86400) / x.sy_freq;
+	if (x.fp) {
+		b->f->fp_feed = fpx_take(x.fp, 1);
+		b->f->fp_entries = fpx_take(x.fp, 0);
+	}
 done:
 	px_clear(&x);
 	free(charset);

@@ -29,7 +29,8 @@ done
 expect_exit 0 "$F" parse "$D/rss_full.xml" --base "$BASE"
 expect_stderr_empty
 for key in '"bozo": false' '"encoding": "utf-8"' '"version": "rss20"' '"feed": {' '"entries": [' \
-	'"published": "2014-07-06T12:56:00Z"' '"enclosures": [' '"tags": ['; do
+	'"published": "Sun, 06 Jul 2014 12:56:00 GMT"' '"published_parsed": 1404651360' \
+	'"rel": "enclosure"' '"tags": [' '"title_detail": {' '"links": ['; do
 	expect_stdout_contains "$key"
 done
 if have_python; then
