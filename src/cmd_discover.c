@@ -183,8 +183,7 @@ on_site(void *arg, const struct fr_discover_site *s)
 			dbopt_json_str(j, "site", s->url);
 			dbopt_json_str(j, "via", fr_discover_via_name(fd->via));
 			dbopt_json_str(j, "found_on", fd->found_on);
-			puts(json_object_to_json_string_ext(j, JSON_C_TO_STRING_PLAIN |
-			                                           JSON_C_TO_STRING_NOSLASHESCAPE));
+			dbopt_json_print(stdout, j); /* C1 and DEL escaped too */
 			json_object_put(j);
 		} else {
 			if (!o->table_head) {

@@ -50,6 +50,7 @@ struct req {
 	char *found_on;   /* the page that linked it, or NULL */
 	char *link_title; /* the link's title or text, or NULL */
 	char *chain_start; /* after a redirect: the URL the chain started from, else NULL */
+	double queued_s;   /* when it was queued (a slot wait counts from then at the earliest) */
 	int hops;          /* redirects followed to get here */
 	int permanent;     /* every hop so far was 301 or 308 */
 	int is_start;      /* the site URL, or where its redirects lead */
@@ -79,6 +80,12 @@ struct site {
 	size_t index;
 	char *input, *start, *domain, *origin; /* origin: scheme://host[:port] of the start page */
 	double started_s;  /* when its first request was sent; 0 before */
+	/* Time its ready requests waited for a free transfer slot: the
+	 * crawler's own queue, not the site's slowness, so not counted against
+	 * --max-time. pause_mark: the end of the last wait counted (waits
+	 * overlap when several hosts of a site wait at once). */
+	double paused_s, pause_mark;
+	double pending_from; /* check_time: the start of a wait still going on, or 0 */
 	int refs;          /* requests queued or in flight */
 	int finished;      /* reported; freed when refs drops to 0 */
 	int probed, start_done;
@@ -114,6 +121,10 @@ struct ctx {
 	double limit;         /* transfers at once now: grows by one per limit answers,
 	                       * halves on a timeout (at most every 2 s), 4..MAX_INFLIGHT */
 	double last_cut_s;
+	double xfer_s;   /* mean transfer time of pages, candidates and probes (moving
+	                  * average; robots.txt is left out: often far cheaper), 0 unknown */
+	double site_cap; /* sites at once now: grows by one per answer up to
+	                  * site_target(), falls to it at once */
 	void (*on_site)(void *, const struct fr_discover_site *);
 	void *arg;
 	int oom;
@@ -312,6 +323,7 @@ push(struct ctx *c, struct req *r)
 	struct host *h = r->host;
 
 	r->next = NULL;
+	r->queued_s = fr_time_now();
 	if (r->kind == K_PAGE) {
 		if (h->lo_tail)
 			h->lo_tail->next = r;
@@ -890,6 +902,39 @@ follow(struct ctx *c, struct site *s, const struct req *r, const struct fr_respo
 
 /* ---- the loop ------------------------------------------------------------ */
 
+/* How many sites at once keep the transfers busy without a queue: a site
+ * sends one request, then waits its host's gap, so over a gap plus a
+ * transfer (H) each site asks about one transfer, and the slots serve
+ * limit * H / xfer of them; twice the transfers more cover the parsing
+ * between two requests. Until a page's time is known: twice the transfers. */
+static double
+site_target(const struct ctx *c)
+{
+	double t = 2 * c->limit, max = (double)MAX_ACTIVE(c->o);
+
+	if (c->xfer_s > 0)
+		t = 4 * c->limit * (1 + GAP(c->o) / c->xfer_s);
+	return t > max ? max : t;
+}
+
+/* What a finished transfer says about the capacity: its time (a moving
+ * average over pages, candidates and probes), and one more site allowed
+ * per answer (as TCP's slow start: doubling per round), never above the
+ * target. */
+static void
+learn_capacity(struct ctx *c, const struct req *r, const struct fr_response *res)
+{
+	double t;
+
+	if (r->kind != K_ROBOTS && res->elapsed_s > 0)
+		c->xfer_s = c->xfer_s > 0 ? 0.9 * c->xfer_s + 0.1 * res->elapsed_s : res->elapsed_s;
+	if (res->status > 0)
+		c->site_cap += 1;
+	t = site_target(c);
+	if (c->site_cap > t)
+		c->site_cap = t;
+}
+
 static void
 on_done(void *arg, const struct fr_response *res)
 {
@@ -925,6 +970,7 @@ on_done(void *arg, const struct fr_response *res)
 		if (c->limit > (double)MAX_INFLIGHT(c->o))
 			c->limit = (double)MAX_INFLIGHT(c->o);
 	}
+	learn_capacity(c, r, res);
 	if (r->kind == K_ROBOTS) {
 		fr_robots_cache_put_response(c->robots, r->url, res, now);
 		h->robots_status = res->status;
@@ -968,16 +1014,33 @@ on_done(void *arg, const struct fr_response *res)
 	site_release(c, s);
 }
 
-/* Sends the next request of h, or drops what may not be sent. */
+/* Counts [from, now) as time s waited for a transfer slot (the part not
+ * counted yet, and none before its first request). */
 static void
-dispatch(struct ctx *c, struct host *h, double now)
+site_pause(struct site *s, double from, double now)
+{
+	if (from < s->pause_mark)
+		from = s->pause_mark;
+	if (from < s->started_s)
+		from = s->started_s;
+	if (now > from) {
+		s->paused_s += now - from;
+		s->pause_mark = now;
+	}
+}
+
+/* Sends the next request of h, or drops what may not be sent. ready_s: when
+ * h could send (its key in the heap); the time from then, or from when the
+ * request was queued if later, to now was spent waiting for a slot. */
+static void
+dispatch(struct ctx *c, struct host *h, double ready_s, double now)
 {
 	char err[FR_ERRLEN];
 	struct req *r;
 
 	while ((r = pop(h)) != NULL) {
 		struct site *s = r->site;
-		double cd = -1;
+		double cd = -1, waited_from = r->queued_s > ready_s ? r->queued_s : ready_s;
 
 		if (s && s->finished) {
 			req_free(r);
@@ -1054,6 +1117,7 @@ dispatch(struct ctx *c, struct host *h, double now)
 		if (s) {
 			if (s->started_s == 0)
 				s->started_s = now; /* its time runs from its first request */
+			site_pause(s, waited_from, now);
 			if (r->kind == K_PAGE)
 				s->res.pages++;
 			else if (r->kind == K_CAND)
@@ -1078,7 +1142,7 @@ dispatch_ready(struct ctx *c, double now)
 	while ((double)fr_fetcher_running(c->f) < c->limit && fr_heap_peek(c->ready, &hid, &key) &&
 	       key <= now && !c->oom) {
 		fr_heap_pop(c->ready, &hid, &key);
-		dispatch(c, c->hosts[hid], now);
+		dispatch(c, c->hosts[hid], key, now);
 	}
 }
 
@@ -1127,9 +1191,13 @@ site_new(struct ctx *c, size_t index, const char *input)
 	return s;
 }
 
-/* Whether a new site may start now: under the cap, a transfer slot free,
- * and no admitted site with a request ready to send (those come first, so
- * that the sites started are the ones the transfers can serve). */
+/* Whether a new site may start now: under the cap (--sites-at-once, and
+ * the sites the transfers can serve: site_cap), a transfer slot free, and
+ * no admitted site with a request ready to send (those come first). A site
+ * waiting for its host's gap asks for a transfer soon: without site_cap,
+ * sites kept starting while those waited, and their pages then queued
+ * behind each other (200 sites started in the first 0.2 s gap of
+ * tests/e2e/discover_many.sh, half of them ran out of time). */
 static int
 may_admit(struct ctx *c, double now)
 {
@@ -1140,6 +1208,8 @@ may_admit(struct ctx *c, double now)
 		return 0;
 	if (c->n_active == 0)
 		return 1;
+	if ((double)c->n_active >= c->site_cap)
+		return 0;
 	if ((double)fr_fetcher_running(c->f) >= c->limit)
 		return 0;
 	return !(fr_heap_peek(c->ready, &hid, &key) && key <= now);
@@ -1173,17 +1243,83 @@ admit(struct ctx *c, const char *const *sites, size_t n, size_t *next)
 	}
 }
 
-/* Ends the sites whose time ran out. */
+/* A site's own time: from its first request, less the time its requests
+ * waited for a transfer slot, including a wait still going on
+ * (pending_from). */
+static double
+site_used(const struct site *s, double now)
+{
+	double u = now - s->started_s - s->paused_s;
+
+	if (s->pending_from > 0) {
+		double from = s->pending_from;
+
+		if (from < s->pause_mark)
+			from = s->pause_mark;
+		if (from < s->started_s)
+			from = s->started_s;
+		if (now > from)
+			u -= now - from;
+	}
+	return u;
+}
+
+/* Marks the waits going on now: hosts that may send (key <= now) but are
+ * still queued wait for a slot; the first request of each with a site
+ * (robots.txt has none: the request behind it waits with it) is that
+ * site's. */
+static void
+mark_pending(struct ctx *c, double now)
+{
+	size_t n = fr_heap_len(c->ready), k;
+	uint32_t *ids, *stack;
+
+	if (!n)
+		return;
+	ids = malloc(n * sizeof(*ids));
+	stack = malloc(n * sizeof(*stack));
+	if (ids && stack) {
+		k = fr_heap_collect(c->ready, now, ids, n, stack);
+		for (size_t i = 0; i < k; i++) {
+			struct host *h = c->hosts[ids[i]];
+			struct req *r = h->hi;
+
+			while (r && !r->site)
+				r = r->next;
+			if (!r)
+				for (r = h->lo; r && !r->site; r = r->next)
+					;
+			if (r && !r->site->finished) {
+				double from = r->queued_s > h->next_ok ? r->queued_s : h->next_ok;
+
+				if (r->site->pending_from == 0 || from < r->site->pending_from)
+					r->site->pending_from = from;
+			}
+		}
+	}
+	free(ids);
+	free(stack);
+}
+
+/* Ends the sites whose own time ran out. */
 static void
 check_time(struct ctx *c, double now)
 {
-	struct site *s = c->active, *nx;
+	struct site *s, *nx;
 	double max = MAX_TIME(c->o);
+	int over = 0;
 
-	for (; s; s = nx) {
+	for (s = c->active; s && !over; s = s->next)
+		over = s->started_s > 0 && site_used(s, now) >= max;
+	if (!over)
+		return;
+	mark_pending(c, now);
+	for (s = c->active; s; s = nx) {
 		nx = s->next;
-		if (s->started_s > 0 && now - s->started_s >= max)
+		if (s->started_s > 0 && site_used(s, now) >= max)
 			site_finish(c, s, FR_END_TIME);
+		else
+			s->pending_from = 0;
 	}
 }
 
@@ -1204,6 +1340,7 @@ fr_discover_run(const char *const *sites, size_t n, const struct fr_discover_opt
 	c.psl = psl_ctx();
 	c.heap_cap = 1024;
 	c.limit = (double)MAX_INFLIGHT(o); /* halved by timeouts, grown back by answers */
+	c.site_cap = site_target(&c);      /* twice the transfers until a page's time is known */
 	c.host_ids = fr_strmap_new();
 	c.ready = fr_heap_new(c.heap_cap);
 	if (!c.host_ids || !c.ready) {

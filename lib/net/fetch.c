@@ -1039,8 +1039,11 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 	} else if (why) {
 		snprintf(r->err, sizeof(r->err), "%.*s: %.90s", URL_IN_ERR, t->url, why);
 	} else {
-		/* libcurl's message (up to CURL_ERROR_SIZE) is cut to fit beside the URL. */
-		snprintf(r->err, sizeof(r->err), "%.*s: %.90s", URL_IN_ERR, t->url,
+		/* libcurl's message (up to CURL_ERROR_SIZE) is cut to fit beside the URL;
+		 * a timeout after the headers came is a body too slow (a trickling
+		 * server), named as such. */
+		snprintf(r->err, sizeof(r->err), "%.*s: %.15s%.75s", URL_IN_ERR, t->url,
+		         rc == CURLE_OPERATION_TIMEDOUT && status > 0 ? "body too slow: " : "",
 		         t->errbuf[0] ? t->errbuf : curl_easy_strerror(rc));
 	}
 }

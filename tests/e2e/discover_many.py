@@ -7,6 +7,7 @@
 #   slow.test     / sends a byte every 2 s
 #   big.test      / is 17 MiB: the feed <link> in its head, then filler
 #   wide.test     / links 80 pages; /pN links /pN/d1 .. (depth), no feed
+#   c1.test       / links a feed whose title holds ESC, C1 CSI (U+009B), BEL, DEL
 # Every request is logged as "HOST PATH TIME".
 import sys, time, threading
 from http.server import ThreadingHTTPServer, BaseHTTPRequestHandler
@@ -84,6 +85,14 @@ class H(BaseHTTPRequestHandler):
             else:
                 links = b'<a href="%s/d">deeper</a>' % path.encode()
             return self.send(200, b"<html><body>" + links + b"</body></html>")
+        if host == "c1.test":
+            if path == "/feed.xml":
+                title = "esc\x1b[31m csi\u009b31m bel\x07 del\x7f end".encode()
+                return self.send(200, RSS % (title, hb, hb, hb), "application/rss+xml")
+            if path == "/":
+                return self.send(200, b'<html><head><link rel="alternate" '
+                                 b'type="application/rss+xml" href="/feed.xml"></head></html>')
+            return self.send(404, b"no")
         time.sleep(DELAY)
         if path == "/":
             return self.send(200, b'<html><head><link rel="alternate" type="application/rss+xml" '
