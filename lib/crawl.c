@@ -518,8 +518,9 @@ group_commit(struct crawl *c)
 		return;
 	c->tx_open = 0;
 	if (fr_store_group_end(c->st, 1, e, sizeof(e)) < 0) {
-		logf_(c, "store: %u fetch%s not stored (rolled back, fetched again next run): %s",
-		      c->tx_fetches, c->tx_fetches == 1 ? "" : "es", e);
+		logf_(c, "store: a group of %u fetch%s rolled back: %s", c->tx_fetches,
+		      c->tx_fetches == 1 ? "" : "es", e);
+		c->stats.not_stored += c->tx_fetches;
 		fatal(c, e);
 	} else {
 		c->stats.new_items += c->tx_new;
@@ -643,6 +644,7 @@ commit_outcome(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr_
 		/* After a store failure nothing more is committed: the rows of a
 		 * rolled-back group are ahead of the store. The source is
 		 * fetched again next run. */
+		c->stats.not_stored++;
 	} else if (fr_store_commit_fetch(c->st, &sf, learn, oc, &cs->row, &n_new, &n_upd, serr,
 					 sizeof(serr)) < 0) {
 		/* Nothing of this fetch was stored, nor (in a group) anything
@@ -653,6 +655,8 @@ commit_outcome(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr_
 		/* This fetch is lost with the group's others. */
 		if (c->tx_open)
 			c->tx_fetches++;
+		else
+			c->stats.not_stored++;
 		group_commit(c);
 	} else if (c->tx_open) {
 		c->tx_fetches++;
@@ -2011,6 +2015,11 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		logf_(c, "store: %s", c->errbuf);
 	progress(c, fr_time_now());
 	if (c->fatal) {
+		/* What was lost, in all: the rolled-back group's fetches, or the
+		 * one that failed alone, and those that ended after. */
+		logf_(c, "store: %llu fetch%s not stored (rolled back, or ended after the store "
+			 "failed; fetched again next run)",
+		      (unsigned long long)c->stats.not_stored, c->stats.not_stored == 1 ? "" : "es");
 		fr_errf(err, errlen, "store: %s", c->fatal_err ? c->fatal_err : "failed");
 		goto out;
 	}

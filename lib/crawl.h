@@ -32,6 +32,9 @@ struct fr_crawl_stats {
 				 * their error backoff running beyond FR_CRAWL_ONCE_WAIT_S */
 	uint64_t aborted;       /* transfers in flight at the end of --duration, aborted
 				 * (their sources are fetched again next run) */
+	uint64_t not_stored;    /* fetches that ended but were not stored after the store
+				 * failed (SQLITE_FULL: a full disk): rolled back with their
+				 * group, or ended after the failure; fetched again next run */
 	uint64_t bytes;         /* on the wire */
 	uint64_t with_delay;    /* new items with a publication time in the run */
 	double delay_sum_s;     /* sum of (first seen - published) over those */
