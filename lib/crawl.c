@@ -973,6 +973,31 @@ submit_forum(struct crawl *c, uint32_t i)
 				fr_sinfo_cycle_feed(cs->cyc, 0, NULL, 0, now);
 				continue;
 			}
+			if (v == FR_ROBOTS_FETCH || v == FR_ROBOTS_PENDING) {
+				/* A page on a host whose robots.txt is not known (a
+				 * redirect to another host): that robots.txt first, as
+				 * for a feed's redirect; the page is asked after it,
+				 * from hop_url, and skipped if it forbids the page. */
+				char *u;
+
+				if (!cs->hop_url)
+					set_str(&cs->hop_url, url);
+				if (v == FR_ROBOTS_FETCH && (u = fr_robots_url(url)) != NULL) {
+					struct fr_request rq = {u, NULL, NULL, (uint64_t)i << 1 | TAG_ROBOTS};
+					int ok = fr_fetchq_submit(c->fetcher, &rq, e, sizeof(e)) == 0;
+
+					free(u);
+					if (ok) {
+						cs->req_at = now;
+						cs->hop_robots = 1;
+						return 0;
+					}
+				}
+				/* Another source is fetching it: asked again in a second. */
+				cs->feed_at = now + 1;
+				c->deferred[c->n_deferred++] = i;
+				return 0;
+			}
 		}
 		cs->req_at = now;
 		struct fr_request rq = {url, NULL, NULL, (uint64_t)i << 1};
@@ -1514,9 +1539,11 @@ on_done(void *arg, const struct fr_response *res)
 			take_crawl_delay(c, cs->host, cd);
 		cs->hop_robots = 0;
 		slot_sent(c, i, now);
-		if (v == FR_ROBOTS_DENIED) {
+		if (v == FR_ROBOTS_DENIED && !cs->is_forum) {
 			deny(c, i, now);
 		} else {
+			/* (A forum's page that robots.txt forbids is skipped by
+			 * submit_forum, and the cycle goes on.) */
 			/* The feed request keeps the host's gap after robots.txt,
 			 * counted from robots.txt's answer: the host logs a
 			 * request when it takes it, which at the start of a run

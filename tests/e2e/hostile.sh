@@ -30,7 +30,7 @@ done
 read -r PORT FPORT SPORT CPORT <"$WORK/ports"
 
 CT=()
-for h in good1 good2 evil redir denied robots5xx ra1 ra2 ra3 hdr slow; do
+for h in good1 good2 evil redir denied robots5xx ra1 ra2 ra3 hdr slow fredir fdenied fok; do
 	CT+=(--connect-to "$h.test:80:127.0.0.1:$PORT")
 done
 CT+=(--connect-to "refused.test:80:127.0.0.1:$CPORT" --connect-to "stall.test:80:127.0.0.1:$SPORT"
@@ -162,6 +162,18 @@ for h in ra1 ra2 ra3; do
 	check "$h: the restart reports its stored pause" grep -q "host $h.test paused until" "$WORK/run2.err"
 done
 check "the restart fetched the good feeds" test "$(wc -l <"$LOG")" -gt "$before"
+
+# ---- item 4: a forum page's redirect to another host asks its robots.txt first
+DB4=$WORK/forum.db
+expect_exit 0 "$F" add --db "$DB4" --kind forum http://fredir.test/forum/ http://fredir.test/forum2/
+expect_exit 0 "$F" run --db "$DB4" --once --timeout 3 --gap 0.1 "${CT[@]}"
+expect_eq "forum redirect: the target's robots.txt asked" "$(requests fdenied.test /robots.txt)" 1
+expect_eq "forum redirect: the page its robots.txt forbids never asked" \
+	"$(requests fdenied.test /board/)" 0
+expect_eq "forum redirect, allowed: robots.txt asked once" "$(requests fok.test /robots.txt)" 1
+check "forum redirect, allowed: the page asked" test "$(requests fok.test /board/)" -ge 1
+first=$(awk -F'\t' '$2 == "fok.test" { print $3; exit }' "$LOG")
+expect_eq "forum redirect, allowed: robots.txt before the page" "$first" /robots.txt
 
 # ---- item 6: nothing could be fetched: exit 1, said -------------------------
 DB2=$WORK/none.db

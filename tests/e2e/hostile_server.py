@@ -63,7 +63,7 @@ class H(BaseHTTPRequestHandler):
         if p == "/robots.txt":
             if h == "robots5xx.test":
                 return self.send(503, b"down\n")
-            if h == "denied.test":
+            if h in ("denied.test", "fdenied.test"):
                 return self.send(200, b"User-agent: *\nDisallow: /\n")
             return self.send(404, b"no robots\n")  # RFC 9309: 4xx allows all
         if h.startswith("good") and p.startswith("/feed"):
@@ -76,6 +76,13 @@ class H(BaseHTTPRequestHandler):
             return self.send(302, b"", [("Location", "http://denied.test/feed")])
         if h == "denied.test":
             return self.send(200, rss(h, 1), [("Content-Type", "application/rss+xml")])
+        if h == "fredir.test":  # forum pages that redirect to other hosts
+            to = "fdenied.test" if p.startswith("/forum/") else "fok.test"
+            return self.send(302, b"", [("Location", "http://%s/board/" % to)])
+        if h in ("fdenied.test", "fok.test") and p == "/board/":
+            return self.send(200, b"<html><head><title>board</title></head><body>"
+                             b"<a href='/board/t1'>a thread</a></body></html>",
+                             [("Content-Type", "text/html")])
         if h == "robots5xx.test":
             return self.send(200, rss(h, 1), [("Content-Type", "application/rss+xml")])
         if h == "ra1.test":  # Retry-After far beyond any cap
