@@ -257,6 +257,7 @@ struct outcome {
 	int64_t bytes;
 	double duration_s;
 	double learn_since_s; /* > 0: items published before are not news to the policy */
+	double pause_until;   /* > 0: a 429/503 paused the source's host until then */
 };
 
 static double
@@ -404,6 +405,7 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 			char t[40];
 
 			fr_sched_hold_host(pick(c), cs->host, until);
+			oc->pause_until = until;
 			if (oc->error && until > r->backoff_until_s)
 				r->backoff_until_s = until;
 			c->stats.throttled++;
@@ -609,6 +611,21 @@ feed_items(const struct fr_feed *feed)
 	return it;
 }
 
+/* A 429/503 pause of host, shared with the other workers of the store: the
+ * host's row in `hosts` (fr_store_host_done raises its next allowed time,
+ * never lowers it), so that no worker asks it before until. A no-op on
+ * SQLite (one crawler per file). */
+static void
+share_pause(struct crawl *c, const char *host, double until, double now)
+{
+	char e[512];
+
+	if (!host || !*host || !(until > now))
+		return;
+	if (fr_store_host_done(c->st, host, until - now, e, sizeof(e)) < 0)
+		logf_(c, "host %s: sharing its pause: %s", host, e);
+}
+
 /* Stores source i's fetch as oc describes it (items, status, error), the
  * policy learning inside the transaction (learn). */
 static void
@@ -666,6 +683,7 @@ commit_outcome(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr_
 		c->stats.new_items += n_new;
 		c->stats.updated_items += n_upd;
 	}
+	share_pause(c, cs->row.host, oc->pause_until, now);
 	if (oc->error) {
 		/* The fetcher's reasons name the URL already. */
 		if (res && res->err[0] && strstr(oc->error, cs->row.url))
@@ -1042,6 +1060,7 @@ forum_page_done(struct crawl *c, uint32_t i, const struct fr_response *res, doub
 		    res->retry_after_at_s < now + c->o->retry_after_cap_s)
 			until = res->retry_after_at_s;
 		cs->feed_at = until;
+		share_pause(c, cs->row.host, until, now);
 		c->stats.throttled++;
 		logf_(c, "host %s answered %ld: the forum's next page waits %.0f s", cs->row.host,
 		      res->status, until - now);
@@ -1410,7 +1429,16 @@ start(struct crawl *c, uint32_t i, double now)
 			fatal(c, e);
 		}
 		fr_sched_hold_host(pick(c), cs->host, now + wait);
-		return -1;
+		/* --once waits for no host beyond FR_CRAWL_ONCE_WAIT_S (a pause
+		 * another worker met, carried in the shared row). */
+		if (c->o->once && wait > FR_CRAWL_ONCE_WAIT_S)
+			once_skip_host(c, cs->host, now + wait, now);
+		/* -2: the scheduler's batch for this instant may offer the same
+		 * source again (the hold applies from its next batch): the loop
+		 * lets time move first. Before, it asked the store again and
+		 * again at one instant until the other worker's request ended,
+		 * and forever when the host was paused for a day. */
+		return -2;
 	}
 	if (c->robots)
 		v = fr_robots_cache_check(c->robots, cs->row.url, now, &cd);

@@ -80,4 +80,60 @@ expect_eq "item counts exact" \
 expect_eq "no lease or worker left" \
 	"$(pg_psql "$PG" "SELECT (SELECT count(*) FROM meta WHERE key LIKE 'worker:%') + (SELECT count(*) FROM leases)")" 0
 
+# ---- a host's 429 pause is carried in the shared row: every worker obeys ----
+# ra1.test answers 429 with a Retry-After far beyond the cap (a day) to any
+# feed: the first worker to ask it pauses it in `hosts`, and no worker asks
+# it again; the good hosts beside it are crawled. Before, each worker kept
+# the pause to itself: the others asked ra1.test again after the gap.
+if have_python; then
+	HLOG=$WORK/hostile.log
+	: >"$HLOG"
+	python3 "$E2E_DIR/hostile_server.py" "$WORK/hports" "$HLOG" 2>"$WORK/hserver.err" &
+	PIDS="$PIDS $!"
+	for ((i = 0; i < 600; i++)); do
+		[ -s "$WORK/hports" ] && break
+		sleep 0.05
+	done
+	[ -s "$WORK/hports" ] || { cat "$WORK/hserver.err" >&2; fatal "hostile server did not start"; }
+	read -r HPORT _ <"$WORK/hports"
+	PG2=$(pg_createdb freshet_pause)
+	expect_exit 0 "$F" add --db "$PG2" http://ra1.test/feed http://ra1.test/feed2 \
+		http://ra1.test/feed3 http://ra1.test/feed4 http://good1.test/feed http://good1.test/feed2 \
+		http://good2.test/feed
+	PRUN=(run --duration 8s --gap 0.5 --budget 60/8s --backoff 1s/2s --quiet --db "$PG2"
+		--connect-to "ra1.test:80:127.0.0.1:$HPORT" --connect-to "good1.test:80:127.0.0.1:$HPORT"
+		--connect-to "good2.test:80:127.0.0.1:$HPORT")
+	pids=()
+	for w in 1 2 3; do
+		timeout 120 "$F" "${PRUN[@]}" --worker "p$w" >"$WORK/p$w.out" 2>"$WORK/p$w.err" &
+		pids+=($!)
+	done
+	for w in 1 2 3; do
+		rc=0
+		wait "${pids[$((w - 1))]}" || rc=$?
+		# 1: a worker whose every fetch met the 429 fetched nothing (said so)
+		check "pause: worker p$w ends, exit 0 or 1 ($rc: $(head -c 300 "$WORK/p$w.err"))" \
+			test "$rc" -le 1
+	done
+	n_ra=$(awk -F'\t' '$2 == "ra1.test" && $3 != "/robots.txt"' "$HLOG" | wc -l)
+	n_good=$(awk -F'\t' '$2 ~ /^good/ && $3 != "/robots.txt"' "$HLOG" | wc -l)
+	e2e_say "pause: 3 workers, 8 s: ra1.test asked $n_ra times, the good hosts $n_good"
+	expect_eq "the paused host asked once, by one worker" "$n_ra" 1
+	check "the good hosts crawled beside it ($n_good)" test "$n_good" -ge 3
+	paused=$(pg_psql "$PG2" "SELECT CAST(next_s - extract(epoch FROM clock_timestamp()) AS INTEGER) FROM hosts WHERE host = 'ra1.test'")
+	check "the pause is in the shared row ($paused s left)" test "${paused:-0}" -ge 86000
+	# --once: a worker meeting the shared pause skips the host, not waiting
+	t0=$(date +%s)
+	E2E_TIMEOUT=120 run "$F" run --once --gap 0.5 --backoff 1s/2s --db "$PG2" --worker p4 \
+		--connect-to "ra1.test:80:127.0.0.1:$HPORT" --connect-to "good1.test:80:127.0.0.1:$HPORT" \
+		--connect-to "good2.test:80:127.0.0.1:$HPORT"
+	check "--once ends beside a host another worker paused ($(($(date +%s) - t0)) s)" \
+		test $(($(date +%s) - t0)) -lt 60
+	expect_stderr_matches "host ra1.test paused until .*beyond this pass"
+	expect_eq "--once: the paused host not asked" \
+		"$(awk -F'\t' '$2 == "ra1.test" && $3 != "/robots.txt"' "$HLOG" | wc -l)" 1
+else
+	e2e_say "skip the pause check: python3 is needed for the hostile server"
+fi
+
 finish
