@@ -1472,7 +1472,7 @@ georss_end(struct fpx *p, const char *kind)
 
 enum h {
 	H_NONE,
-	H_ABSTRACT, H_ADMIN_ERRORREPORTSTO, H_ADMIN_GENERATORAGENT, H_AUTHOR, H_BODY, H_CATEGORY,
+	H_ABSTRACT, H_AUTHOR, H_BODY, H_CATEGORY,
 	H_CC_LICENSE, H_CHANNEL, H_CONTENT, H_CONTENT_ENCODED, H_CONTRIBUTOR, H_CREATED,
 	H_CREATIVECOMMONS_LICENSE, H_DC_CONTRIBUTOR, H_DCTERMS_VALID, H_DESCRIPTION, H_EMAIL,
 	H_ENCLOSURE, H_ENTRY, H_EXPIRATIONDATE, H_FEED, H_GENERATOR, H_GEORSS_BOX, H_GEORSS_LINE,
@@ -1492,8 +1492,6 @@ static const struct handler {
 	unsigned char h, start, end;
 } handlers[] = {
     {"abstract", H_ABSTRACT, 1, 1},
-    {"admin_errorreportsto", H_ADMIN_ERRORREPORTSTO, 1, 0},
-    {"admin_generatoragent", H_ADMIN_GENERATORAGENT, 1, 0},
     {"author", H_AUTHOR, 1, 1},
     {"body", H_BODY, 1, 1},
     {"category", H_CATEGORY, 1, 1},
@@ -2182,23 +2180,6 @@ start_h(struct fpx *p, int h, struct attrs *a, const char *name)
 	case H_CREATIVECOMMONS_LICENSE:
 		push(p, "license", 1);
 		break;
-	case H_ADMIN_GENERATORAGENT:
-	case H_ADMIN_ERRORREPORTSTO: {
-		const char *nm = h == H_ADMIN_GENERATORAGENT ? "generator" : "errorreportsto";
-
-		push(p, nm, 1);
-		v = attr_get(a, "rdf:resource");
-		if (v && *v && top(p))
-			piece_add(p, &top(p)->pieces, v, strlen(v));
-		free(pop(p, nm));
-		if (h == H_ADMIN_GENERATORAGENT) {
-			jo *d = json_object_new_object();
-
-			fpd_set(d, "href", jstr(v));
-			fpd_set(get_context(p), "generator_detail", d);
-		}
-		break;
-	}
 	case H_PSC_CHAPTERS:
 		ctx = get_context(p);
 		if (!fpd_has(ctx, "psc_chapters")) {

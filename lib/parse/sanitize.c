@@ -327,7 +327,9 @@ put(struct san *s, const char *t)
 #define SENTINEL "\xEF\xB7\x90"
 #define SENTINEL_LEN 3
 
-/* The length of the reference at s ("&#38;", "&#x26;", "&amp;"), 0 if none. */
+/* sgmllib's reference at s[0..n) ('&' first): "&#38;", "&#x26;", "&amp;",
+ * also without the ';' when another character ends it ("&A session").
+ * Returns the length of '&' and the name (without the ';'), 0 if none. */
 static size_t
 ref_len(const char *s, size_t n)
 {
@@ -337,25 +339,27 @@ ref_len(const char *s, size_t n)
 		return 0;
 	if (s[1] == '#') {
 		i = 2;
-		if (i < n && (s[i] == 'x' || s[i] == 'X')) {
+		if (s[i] == 'x' || s[i] == 'X') {
 			i++;
 			while (i < n && isxdigit((unsigned char)s[i]))
 				i++;
-			if (i == 3)
+			if (i == 3 || i >= n)
 				return 0;
 		} else {
 			while (i < n && s[i] >= '0' && s[i] <= '9')
 				i++;
-			if (i == 2)
+			/* the character after the digits ends the reference,
+			 * unless it is a hex digit */
+			if (i == 2 || i >= n || isxdigit((unsigned char)s[i]))
 				return 0;
 		}
-	} else {
-		if (!isalpha((unsigned char)s[1]))
-			return 0;
-		while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '.'))
-			i++;
+		return i;
 	}
-	return i < n && s[i] == ';' && i < 40 ? i + 1 : 0;
+	if (!isalpha((unsigned char)s[1]))
+		return 0;
+	while (i < n && (isalnum((unsigned char)s[i]) || s[i] == '-' || s[i] == '.'))
+		i++;
+	return i < n && i < 40 ? i : 0;
 }
 
 static int
@@ -392,22 +396,29 @@ static const uint16_t c1_1252[32] = {
     0x2013, 0x2014, 0x02DC, 0x2122, 0x0161, 0x203A, 0x0153, 0,      0x017E, 0x0178};
 
 /* Writes the reference whose name follows a SENTINEL at t (t[0..n) holds
- * "#38;" or "amp;"), as feedparser's _BaseHTMLProcessor writes it, or as
- * its character when decode; returns the bytes used (0: not a reference). */
+ * "#38;", "amp;" or "A session"), as feedparser's _BaseHTMLProcessor
+ * writes it, or as its character when decode; returns the bytes used. */
 static size_t
 put_ref(struct san *s, const char *t, size_t n, int decode)
 {
 	char tmp[64], u[8];
-	size_t k;
-	char *semi = memchr(t, ';', n < 40 ? n : 40);
+	size_t k = 0, used;
 
-	if (!semi)
-		return 0;
-	k = (size_t)(semi - t);
+	if (n && t[0] == '#') {
+		int hex = n > 1 && (t[1] == 'x' || t[1] == 'X');
+
+		k = 1 + (size_t)hex;
+		while (k < n && (hex ? isxdigit((unsigned char)t[k]) : (t[k] >= '0' && t[k] <= '9')))
+			k++;
+	} else {
+		while (k < n && (isalnum((unsigned char)t[k]) || t[k] == '-' || t[k] == '.'))
+			k++;
+	}
 	if (k == 0 || k >= sizeof(tmp) - 1)
 		return 0;
 	memcpy(tmp, t, k);
 	tmp[k] = '\0';
+	used = k + (k < n && t[k] == ';');
 	if (tmp[0] == '#') {
 		unsigned long v;
 		int hex = tmp[1] == 'x' || tmp[1] == 'X';
@@ -430,7 +441,7 @@ put_ref(struct san *s, const char *t, size_t n, int decode)
 			put(s, tmp);
 			put(s, ";");
 		}
-		return k + 1;
+		return used;
 	}
 	if (feed_html_entity(tmp, k, u, sizeof(u))) {
 		if (decode) {
@@ -441,12 +452,54 @@ put_ref(struct san *s, const char *t, size_t n, int decode)
 			put(s, ";");
 		}
 	} else {
-		put(s, decode ? "&amp;" : "&amp;");
+		put(s, "&amp;");
 		put(s, tmp);
-		if (decode)
+		if (decode && used > k)
 			put(s, ";");
 	}
-	return k + 1;
+	return used;
+}
+
+/* The character a protected reference stands for, unescaped ("&name"
+ * when it names none); returns the bytes of t used. */
+static size_t
+put_ref_raw(struct san *s, const char *t, size_t n)
+{
+	char tmp[64], u[8];
+	size_t k = 0, used;
+
+	if (n && t[0] == '#') {
+		int hex = n > 1 && (t[1] == 'x' || t[1] == 'X');
+
+		k = 1 + (size_t)hex;
+		while (k < n && (hex ? isxdigit((unsigned char)t[k]) : (t[k] >= '0' && t[k] <= '9')))
+			k++;
+	} else {
+		while (k < n && (isalnum((unsigned char)t[k]) || t[k] == '-' || t[k] == '.'))
+			k++;
+	}
+	if (k == 0 || k >= sizeof(tmp) - 1) {
+		put(s, "&");
+		return 0;
+	}
+	memcpy(tmp, t, k);
+	tmp[k] = '\0';
+	used = k + (k < n && t[k] == ';');
+	if (tmp[0] == '#') {
+		int hex = tmp[1] == 'x' || tmp[1] == 'X';
+		unsigned long v = strtoul(tmp + 1 + hex, NULL, hex ? 16 : 10);
+		size_t m = feed_utf8(v > 0x10FFFF || v == 0 ? 0xFFFD : (uint32_t)v, u);
+
+		u[m] = '\0';
+		put(s, u);
+	} else if (feed_html_entity(tmp, k, u, sizeof(u))) {
+		put(s, u);
+	} else {
+		put(s, "&");
+		if (fb_add(&s->o, t, used))
+			s->oom = 1;
+	}
+	return used;
 }
 
 /* Text (or a comment) with its protected references written back; only
@@ -493,62 +546,34 @@ put_kept(struct san *s, const char *t, int attr, int comment)
 		s->oom = 1;
 }
 
-/* A copy of v with its protected references decoded (for URIs and CSS,
- * which are read, not only written). */
+/* A copy of v with its protected references decoded (attribute values,
+ * which are read as URIs and CSS, not only written). */
 static char *
 decode_kept(const char *v)
 {
 	struct san tmp;
-	char *r;
+	size_t n = strlen(v), from = 0;
 
 	memset(&tmp, 0, sizeof(tmp));
-	if (!strstr(v, SENTINEL))
-		return strdup(v);
-	for (const char *p = v; *p;) {
-		const char *q = strstr(p, SENTINEL);
+	for (size_t i = 0; i + SENTINEL_LEN <= n; i++) {
+		size_t used;
 
-		if (!q) {
-			put(&tmp, p);
-			break;
-		}
-		if (fb_add(&tmp.o, p, (size_t)(q - p)))
+		if (memcmp(v + i, SENTINEL, SENTINEL_LEN))
+			continue;
+		if (fb_add(&tmp.o, v + from, i - from))
 			tmp.oom = 1;
-		q += SENTINEL_LEN;
-		{
-			char u[8], name[64];
-			const char *semi = strchr(q, ';');
-			size_t k = semi ? (size_t)(semi - q) : 0;
-
-			if (k && k < sizeof(name)) {
-				memcpy(name, q, k);
-				name[k] = '\0';
-				if (name[0] == '#') {
-					int hex = name[1] == 'x' || name[1] == 'X';
-					unsigned long cp = strtoul(name + 1 + hex, NULL, hex ? 16 : 10);
-					size_t m = feed_utf8(cp > 0x10FFFF || cp == 0 ? 0xFFFD : (uint32_t)cp, u);
-
-					u[m] = '\0';
-					put(&tmp, u);
-				} else if (feed_html_entity(name, k, u, sizeof(u))) {
-					put(&tmp, u);
-				} else {
-					put(&tmp, "&");
-					put(&tmp, name);
-					put(&tmp, ";");
-				}
-				p = semi + 1;
-			} else {
-				put(&tmp, "&");
-				p = q;
-			}
-		}
+		/* decoded as text, not escaped: the caller escapes */
+		used = put_ref_raw(&tmp, v + i + SENTINEL_LEN, n - i - SENTINEL_LEN);
+		i += SENTINEL_LEN + used - 1;
+		from = i + 1;
 	}
+	if (fb_add(&tmp.o, v + from, n - from))
+		tmp.oom = 1;
 	if (tmp.oom) {
 		fb_free(&tmp.o);
 		return NULL;
 	}
-	r = tmp.o.p ? tmp.o.p : strdup("");
-	return r;
+	return tmp.o.p ? tmp.o.p : strdup("");
 }
 
 static int

@@ -165,6 +165,11 @@ on_error(void *ud, xmlErrorPtr e)
 
 	if (!e || e->level < XML_ERR_ERROR)
 		return;
+	/* A parameter entity of the DTD ("%HTMLlat1;") that is never loaded
+	 * (no external DTD is read, by design) is not the document's fault. */
+	if ((e->code == XML_WAR_UNDECLARED_ENTITY || e->code == XML_ERR_UNDECLARED_ENTITY) &&
+	    e->message && !strncmp(e->message, "PEReference:", 12))
+		return;
 	if (e->code == XML_ERR_INVALID_ENCODING || e->code == XML_ERR_UNSUPPORTED_ENCODING ||
 	    (e->code == XML_ERR_INVALID_CHAR && e->message && strstr(e->message, "UTF-8")))
 		x->enc_error = 1;
@@ -1134,6 +1139,14 @@ root_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int 
 	if (eq(l, "channel") && ns == NS_NONE) {
 		f->version = strdup("rss");
 		return C_CHANNEL;
+	}
+	if (!strcasecmp((const char *)l, "channel") && ns == NS_NONE) {
+		/* Microsoft's CDF (<CHANNEL HREF=...>), read by feedparser's
+		 * rules in --format json; no item of it is a feed item here */
+		f->version = strdup("cdf");
+		if (!f->version)
+			x->b->oom = 1;
+		return C_SKIP;
 	}
 	x->not_feed = 1;
 	stop(x);

@@ -7,7 +7,7 @@
 
 # The floor, in tenths of a percent: raise it as the score rises (the
 # issue's target is 970).
-FLOOR=${FP_FLOOR:-960}
+FLOOR=${FP_FLOOR:-975}
 # 956 documents, one process each; slower under ASan
 E2E_TIMEOUT=${E2E_TIMEOUT_FP:-1500}
 
