@@ -33,6 +33,15 @@ fr_week_clock(double t_s, int *dow, int *hour)
 
 static const double sharp_exp[FR_N_SHARP] = FR_SHARP;
 
+/* i mod 24 for i in [-24, 47] (an hour of the day less a time shift of
+ * -11..12): what ((i % 24) + 24) % 24 gives, without the divisions. */
+static inline int
+wrap24(int i)
+{
+	i += i < 0 ? 24 : 0;
+	return i >= 24 ? i - 24 : i;
+}
+
 /* Shares of n cells (hours, weekdays) from their counts and the time each
  * has been watched: each cell's items per second watched, a cell not watched
  * yet at the mean of the others, plus one pseudo-item each, scaled to sum 1. */
@@ -165,6 +174,12 @@ fr_ratepop_check(const struct fr_ratepop *p, char *err, size_t errlen)
 }
 
 void
+fr_rateparams_prepare(struct fr_rateparams *rp)
+{
+	rp->change_alpha = 0.5 * erfc(rp->change_z / sqrt(2.0));
+}
+
+void
 fr_ratemodel_init(struct fr_ratemodel *m, double now_s)
 {
 	memset(m, 0, sizeof(*m));
@@ -233,7 +248,7 @@ add_item(struct fr_ratemodel *m, struct fr_ratepop *pop, double t_s, double w)
 	m->count += (float)w;
 	m->pcount += (float)w;
 	m->fast += (float)w;
-	pop->aligned[((h - m->shift) % 24 + 24) % 24] += w;
+	pop->aligned[wrap24(h - m->shift)] += w;
 	pop->day[d] += w;
 	pop->items += w;
 	pop->since_refresh += w;
@@ -292,7 +307,7 @@ prior_share(const struct fr_ratemodel *m, const struct fr_ratepop *pop, int h)
 	/* w1 is at least 1/24 of 255 once fitted; 0 is a state saved before
 	 * the mixture (its bytes were padding): the fitted shift alone. */
 	double a = m->w1 ? m->w1 * (1 / 255.0) : 1, b = m->w1 ? m->w2 * (1 / 255.0) : 0;
-	return a * q[((h - m->shift) % 24 + 24) % 24] + b * q[((h - m->shift2) % 24 + 24) % 24] +
+	return a * q[wrap24(h - m->shift)] + b * q[wrap24(h - m->shift2)] +
 	       (1 - a - b) * (1 / 24.0);
 }
 
@@ -364,7 +379,7 @@ fit_profile(struct fr_ratemodel *m, const struct fr_ratepop *pop)
 		for (int g = 0; g < FR_N_SHARP; g++) {
 			double x = pop->lp_sharp[g];
 			for (int h = 0; h < 24; h++)
-				x += m->hour[h] * pop->logprior[g][((h - m->shift) % 24 + 24) % 24];
+				x += m->hour[h] * pop->logprior[g][wrap24(h - m->shift)];
 			if (x > best) {
 				best = x;
 				arg = g;
@@ -377,20 +392,34 @@ fit_profile(struct fr_ratemodel *m, const struct fr_ratepop *pop)
 	set_mixture(m, ll);
 }
 
-/* P(X <= k) for X ~ Poisson(mu); a normal approximation past 200. */
-static double
-poisson_cdf(long k, double mu)
+/* P(X <= k - 1) into *below and P(X <= k) into *upto for X ~ Poisson(mu);
+ * a normal approximation past mu = 200. One pass for both: the same sums,
+ * in the same order, as two separate ones would make (the second is the
+ * first plus one term). */
+static void
+poisson_cdf2(long k, double mu, double *below, double *upto)
 {
-	if (k < 0)
-		return 0;
-	if (mu > 200)
-		return 0.5 * erfc(-((double)k + 0.5 - mu) / sqrt(2 * mu));
+	if (mu > 200) {
+		*below = k - 1 < 0 ? 0 : 0.5 * erfc(-((double)(k - 1) + 0.5 - mu) / sqrt(2 * mu));
+		*upto = k < 0 ? 0 : 0.5 * erfc(-((double)k + 0.5 - mu) / sqrt(2 * mu));
+		return;
+	}
+	if (k < 0) {
+		*below = *upto = 0;
+		return;
+	}
 	double term = exp(-mu), sum = term;
-	for (long i = 1; i <= k && i < 10000; i++) {
+	long i;
+	for (i = 1; i <= k - 1 && i < 10000; i++) {
 		term *= mu / (double)i;
 		sum += term;
 	}
-	return sum < 1 ? sum : 1;
+	*below = k - 1 < 0 ? 0 : sum < 1 ? sum : 1;
+	if (i <= k && i < 10000) { /* i == k: its term */
+		term *= mu / (double)i;
+		sum += term;
+	}
+	*upto = sum < 1 ? sum : 1;
 }
 
 /* Credits the source's watched window [a, e) to the population's time
@@ -412,7 +441,7 @@ watch(const struct fr_ratemodel *m, struct fr_ratepop *pop, double a, double e)
 		return;
 	int dw, hr;
 	fr_week_clock(a, &dw, &hr);
-	int k = ((hr - m->shift) % 24 + 24) % 24;
+	int k = wrap24(hr - m->shift);
 	for (double nb = (floor(a / 3600.0) + 1) * 3600.0;; nb += 3600.0) {
 		double x = (nb < e ? nb : e) - a;
 		pop->hour_exp[k] += x;
@@ -487,13 +516,15 @@ fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 	double es = exposure(m->since_s, m->at_s, rp->tau_s);
 	if (ef > 0 && es > 2 * ef) {
 		double expect = slow_rate(m, pop, rp, es) * ef;
-		double alpha = 0.5 * erfc(rp->change_z / sqrt(2.0));
+		double alpha = rp->change_alpha > 0 ? rp->change_alpha : 0.5 * erfc(rp->change_z / sqrt(2.0));
 		/* The decayed count is not a whole number: test a rise with
 		 * its floor (P(X >= floor) is the larger, so the cautious
 		 * side) and a fall with its floor too (a count that has
 		 * decayed below 1 is no item in the window). */
 		long k = (long)floor(m->fast);
-		if (poisson_cdf(k - 1, expect) > 1 - alpha || poisson_cdf(k, expect) < alpha) {
+		double below, upto;
+		poisson_cdf2(k, expect, &below, &upto);
+		if (below > 1 - alpha || upto < alpha) {
 			/* The level moves to the fast clock's; the shape stays. */
 			m->count = (float)(m->fast / ef * es);
 			changed = 1;

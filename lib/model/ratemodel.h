@@ -76,12 +76,18 @@ struct fr_rateparams {
 	double prior_s;     /* weight of the population rate, in source-seconds: 1 day */
 	double prior_items; /* weight of the population profile, in items: 8 */
 	double change_z;    /* z-score on the fast clock that declares a change: 3 */
+	double change_alpha; /* its one-sided tail, 0.5 erfc(change_z / sqrt 2), set by
+			      * fr_rateparams_prepare (0: computed at each use) */
 	double floor_rate;  /* never below this rate (items/s): 1/30 days */
 	int flat;           /* 1: ignore the hourly and daily shares (an ablation) */
 };
 
 
 void fr_ratepop_init(struct fr_ratepop *p, double now_s, double tau_s);
+
+/* Computes what rp's fields imply once (change_alpha), so that observing
+ * does not at every fetch; call after setting them. */
+void fr_rateparams_prepare(struct fr_rateparams *rp);
 
 /* Whether p holds values a population can reach (a saved one is outside
  * data): counts, exposures and weights finite and within [0, 1e15], times

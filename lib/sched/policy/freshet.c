@@ -103,8 +103,18 @@ hz_class(double rate_per_s)
 	/* floor(log2(x)) + 1 is frexp's exponent (x = f 2^e, f in [0.5, 1)),
 	 * without the logarithm (called at every urgency and due). */
 	int e = 0;
-	if (d > 0)
-		(void)frexp(d * 4, &e);
+	if (d > 0) {
+		/* a normal number's exponent from its bits (what frexp gives,
+		 * without the call); frexp for the rest */
+		double x = d * 4;
+		uint64_t bits;
+		memcpy(&bits, &x, sizeof(bits));
+		int be = (int)((bits >> 52) & 0x7ff);
+		if (be > 0 && be < 0x7ff)
+			e = be - 1022;
+		else
+			(void)frexp(x, &e);
+	}
 	int k = d > 0 ? e : 0;
 	return k < 0 ? 0 : k >= HZ_CLASSES ? HZ_CLASSES - 1 : k;
 }
@@ -359,6 +369,7 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	c->bursts = bursts > 0;
 	c->hazard = hazard > 0;
 	c->rp.flat = profile == 0;
+	fr_rateparams_prepare(&c->rp);
 	c->hz_at_s = env->start_s;
 	hz_fill_by_hour(c->hz_by_hour);
 	for (int k = 0; k < HZ_CLASSES; k++)
