@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 void
@@ -197,20 +198,94 @@ exposure(double since_s, double at_s, double tau_s)
 	return d > 0 ? tau_s * (1 - exp(-d / tau_s)) : 0;
 }
 
+/* NOTE: a power of two (the slot is the top bits of a hash). */
+#define CACHE_BITS 9
+#define CACHE_N (1 << CACHE_BITS)
+
+struct fr_ratecache {
+	struct {
+		double d, es, ef; /* exposures of the slow and fast clocks over d */
+	} expo[CACHE_N];
+	struct {
+		double dt;
+		float e, ep, ef; /* decay over dt: slow, profile and fast clocks */
+	} decay[CACHE_N];
+};
+
+struct fr_ratecache *
+fr_ratecache_new(void)
+{
+	struct fr_ratecache *c = malloc(sizeof(*c));
+	if (!c)
+		return NULL;
+	for (int i = 0; i < CACHE_N; i++) {
+		c->expo[i].d = NAN; /* equal to no difference */
+		c->decay[i].dt = NAN;
+	}
+	return c;
+}
+
+static unsigned
+cache_slot(double x)
+{
+	uint64_t b;
+	memcpy(&b, &x, sizeof(b));
+	return (unsigned)((b * 0x9E3779B97F4A7C15u) >> (64 - CACHE_BITS));
+}
+
+/* The slow (tau_s) and fast clocks' exposures of a source watched from
+ * since to at: exposure() of each, through the memo. */
+static void
+exposures(double since_s, double at_s, const struct fr_rateparams *rp, double *es, double *ef)
+{
+	struct fr_ratecache *c = rp->cache;
+	double d = at_s - since_s;
+	if (c && d > 0) {
+		unsigned k = cache_slot(d);
+		if (c->expo[k].d != d) {
+			c->expo[k].d = d;
+			c->expo[k].es = exposure(since_s, at_s, rp->tau_s);
+			c->expo[k].ef = exposure(since_s, at_s, rp->fast_tau_s);
+		}
+		*es = c->expo[k].es;
+		*ef = c->expo[k].ef;
+		return;
+	}
+	*es = exposure(since_s, at_s, rp->tau_s);
+	*ef = exposure(since_s, at_s, rp->fast_tau_s);
+}
+
 static void
 decay_to(struct fr_ratemodel *m, const struct fr_rateparams *rp, double now_s)
 {
 	double dt = now_s - m->at_s;
 	if (!(dt > 0))
 		return;
-	float e = (float)exp(-dt / rp->tau_s), ep = (float)exp(-dt / rp->profile_tau_s);
+	float e, ep, ef;
+	struct fr_ratecache *c = rp->cache;
+	unsigned k = c ? cache_slot(dt) : 0;
+	if (c && c->decay[k].dt == dt) {
+		e = c->decay[k].e;
+		ep = c->decay[k].ep;
+		ef = c->decay[k].ef;
+	} else {
+		e = (float)exp(-dt / rp->tau_s);
+		ep = (float)exp(-dt / rp->profile_tau_s);
+		ef = (float)exp(-dt / rp->fast_tau_s);
+		if (c) {
+			c->decay[k].dt = dt;
+			c->decay[k].e = e;
+			c->decay[k].ep = ep;
+			c->decay[k].ef = ef;
+		}
+	}
 	for (int h = 0; h < 24; h++)
 		m->hour[h] *= ep;
 	for (int d = 0; d < 7; d++)
 		m->day[d] *= ep;
 	m->pcount *= ep;
 	m->count *= e;
-	m->fast *= (float)exp(-dt / rp->fast_tau_s);
+	m->fast *= ef;
 	m->at_s = now_s;
 }
 
@@ -280,9 +355,9 @@ double
 fr_ratemodel_mean_rate(const struct fr_ratemodel *m, const struct fr_ratepop *pop,
 		       const struct fr_rateparams *rp)
 {
-	double es = exposure(m->since_s, m->at_s, rp->tau_s);
+	double es, ef;
+	exposures(m->since_s, m->at_s, rp, &es, &ef);
 	double rs = slow_rate(m, pop, rp, es);
-	double ef = exposure(m->since_s, m->at_s, rp->fast_tau_s);
 	double r = rs;
 	if (ef > 0 && es > ef) {
 		double pf = rp->prior_s * rp->fast_tau_s / rp->tau_s;
@@ -299,7 +374,9 @@ fr_ratemodel_mean_rate(const struct fr_ratemodel *m, const struct fr_ratepop *po
 }
 
 /* The prior share of UTC hour h for a source: the shared shape, shifted by
- * the source's time shift and raised to its sharpness. */
+ * the source's time shift and raised to its sharpness. NOTE: keep in sync
+ * with fr_ratemodel_snapshot and fr_ratesnap_rate, which compute the same
+ * terms once per snapshot (test_model checks they agree). */
 static double
 prior_share(const struct fr_ratemodel *m, const struct fr_ratepop *pop, int h)
 {
@@ -512,8 +589,8 @@ fr_ratemodel_observe(struct fr_ratemodel *m, struct fr_ratepop *pop,
 	 * current rate (prior included) for the same fast-decayed exposure?
 	 * Poisson tails, not a z-score, so that two items from a source
 	 * believed asleep already count as a start. */
-	double ef = exposure(m->since_s, m->at_s, rp->fast_tau_s);
-	double es = exposure(m->since_s, m->at_s, rp->tau_s);
+	double ef, es;
+	exposures(m->since_s, m->at_s, rp, &es, &ef);
 	if (ef > 0 && es > 2 * ef) {
 		double expect = slow_rate(m, pop, rp, es) * ef;
 		double alpha = rp->change_alpha > 0 ? rp->change_alpha : 0.5 * erfc(rp->change_z / sqrt(2.0));
@@ -553,6 +630,11 @@ fr_ratemodel_snapshot(const struct fr_ratemodel *m, const struct fr_ratepop *pop
 	out->flat = rp->flat;
 	out->kappa = rp->prior_items;
 	out->inv_den = 1.0 / (m->pcount + rp->prior_items);
+	/* prior_share's terms, as it computes them */
+	out->q = pop->prior[m->sharp];
+	out->a = m->w1 ? m->w1 * (1 / 255.0) : 1;
+	out->b = m->w1 ? m->w2 * (1 / 255.0) : 0;
+	out->flat_share = (1 - out->a - out->b) * (1 / 24.0);
 	out->m = m;
 	out->pop = pop;
 }
@@ -569,7 +651,9 @@ fr_ratesnap_rate(const void *snap, int64_t hour)
 	int h = (int)(hour - day * 24), d = (int)((day + 3) % 7);
 	if (d < 0)
 		d += 7;
-	double qh = prior_share(s->m, s->pop, h);
+	/* prior_share(s->m, s->pop, h) from the snapshot's terms */
+	double qh = s->a * s->q[wrap24(h - s->m->shift)] + s->b * s->q[wrap24(h - s->m->shift2)] +
+	            s->flat_share;
 	double qd = s->pop->dshare[d];
 	double H = 24 * (s->m->hour[h] + s->kappa * qh) * s->inv_den;
 	double D = 7 * (s->m->day[d] + s->kappa * qd) * s->inv_den;

@@ -80,8 +80,20 @@ struct fr_rateparams {
 			      * fr_rateparams_prepare (0: computed at each use) */
 	double floor_rate;  /* never below this rate (items/s): 1/30 days */
 	int flat;           /* 1: ignore the hourly and daily shares (an ablation) */
+	/* Optional memo of the clocks' exposures and decay factors by time
+	 * difference (fr_ratecache_new), or NULL. Borrowed; the values are
+	 * the same with or without it. */
+	struct fr_ratecache *cache;
 };
 
+/* A memo of what the clocks compute from a time difference alone: the
+ * exposures of a source watched for d seconds and the decay factors over
+ * dt. In burst mode whole batches of sources are fetched at one instant,
+ * so a few hundred differences recur millions of times. Tied to the
+ * decay times of the rateparams it was made for (fr_ratecache_new checks
+ * nothing: one cache per rateparams). Caller frees with free(). Returns
+ * NULL when out of memory (then go without). */
+struct fr_ratecache *fr_ratecache_new(void);
 
 void fr_ratepop_init(struct fr_ratepop *p, double now_s, double tau_s);
 
@@ -125,6 +137,10 @@ struct fr_ratesnap {
 	int flat;        /* the rate is r * scale at every hour */
 	double kappa;    /* prior_items */
 	double inv_den;  /* 1 / (count + prior_items) */
+	/* The prior share of hour h, a q[h - shift] + b q[h - shift2] + flat,
+	 * with these taken from m and pop once (prior_share in ratemodel.c). */
+	const double *q;
+	double a, b, flat_share;
 	const struct fr_ratemodel *m;
 	const struct fr_ratepop *pop;
 };

@@ -9,6 +9,7 @@
 
 #include <math.h>
 #include <stdint.h>
+#include <stdlib.h>
 
 #define HOUR 3600.0
 #define DAY 86400.0
@@ -773,6 +774,55 @@ ratemodel_shares_by_watched_time(void)
 	CHECK_NEAR(per_day(snap.r), 48, 8);
 }
 
+/* The snapshot's hourly rate is the level times the profile
+ * (fr_ratemodel_profile, through prior_share) times the weekday share, for
+ * every hour of a week, and the memo of exposures and decays
+ * (fr_ratecache_new) changes no value: the snapshot keeps prior_share's
+ * terms, so the two must agree (NOTE in ratemodel.c). */
+static void
+ratemodel_snapshot_agrees_with_profile(void)
+{
+	struct fr_rateparams rp = params(), rc = params();
+	struct fr_ratepop pop, popc;
+	struct feed f = {.last_fetch = T0}, g = {.last_fetch = T0};
+	struct periodic src = {T0 + 9 * HOUR + 600, DAY / 3 + 1234, INFINITY};
+	long next = 0, nextc = 0;
+
+	fr_rateparams_prepare(&rp);
+	fr_rateparams_prepare(&rc);
+	rc.cache = fr_ratecache_new();
+	CHECK(rc.cache != NULL);
+	fr_ratepop_init(&pop, T0, rp.tau_s);
+	fr_ratepop_init(&popc, T0, rc.tau_s);
+	fr_ratemodel_init(&f.m, T0);
+	fr_ratemodel_init(&g.m, T0);
+	feed_run(&f, &pop, &rp, T0 + 20 * DAY, periodic_item, &src, &next, 0);
+	feed_run(&g, &popc, &rc, T0 + 20 * DAY, periodic_item, &src, &nextc, 0);
+	CHECK(memcmp(&f.m, &g.m, sizeof(f.m)) == 0);
+	CHECK(fr_ratemodel_mean_rate(&f.m, &pop, &rp) == fr_ratemodel_mean_rate(&g.m, &popc, &rc));
+	CHECK(f.m.w1 > 0 && f.m.w2 > 0); /* a mixture of two shifts */
+
+	double prof[24];
+	struct fr_ratesnap snap, snapc;
+	fr_ratemodel_profile(&f.m, &pop, &rp, prof);
+	fr_ratemodel_snapshot(&f.m, &pop, &rp, 0.9, &snap);
+	fr_ratemodel_snapshot(&g.m, &popc, &rc, 0.9, &snapc);
+	int64_t h0 = (int64_t)floor((T0 + 20 * DAY) / HOUR);
+	for (int64_t k = 0; k < 168; k++) {
+		int dow, hr;
+		fr_week_clock((double)(h0 + k) * HOUR, &dow, &hr);
+		double D = 7 * (f.m.day[dow] + rp.prior_items * pop.dshare[dow]) /
+		           (f.m.pcount + rp.prior_items);
+		double want = snap.r * prof[hr] * D * 0.9;
+		if (want < rp.floor_rate)
+			want = rp.floor_rate;
+		double got = fr_ratesnap_rate(&snap, h0 + k);
+		CHECK(fabs(got - want) <= 1e-12 * want);
+		CHECK(got == fr_ratesnap_rate(&snapc, h0 + k));
+	}
+	free(rc.cache);
+}
+
 int
 main(void)
 {
@@ -790,5 +840,6 @@ main(void)
 	RUN(ratemodel_profile_peaks_at_publishing_hour);
 	RUN(ratemodel_time_shift_is_fitted);
 	RUN(ratemodel_shares_by_watched_time);
+	RUN(ratemodel_snapshot_agrees_with_profile);
 	return TEST_DONE();
 }

@@ -370,6 +370,7 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 	c->hazard = hazard > 0;
 	c->rp.flat = profile == 0;
 	fr_rateparams_prepare(&c->rp);
+	c->rp.cache = fr_ratecache_new(); /* NULL: slower, the same figures */
 	c->hz_at_s = env->start_s;
 	hz_fill_by_hour(c->hz_by_hour);
 	for (int k = 0; k < HZ_CLASSES; k++)
@@ -395,7 +396,11 @@ fs_create(void **ctx, struct fr_params *params, const struct fr_policy_env *env,
 static void
 fs_destroy(void *ctx)
 {
-	free(ctx);
+	struct fs_ctx *c = ctx;
+
+	if (c)
+		free(c->rp.cache);
+	free(c);
 }
 
 static size_t
