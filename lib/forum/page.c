@@ -59,6 +59,7 @@ struct date {
 	uint32_t el;
 	uint32_t col; /* dense column number */
 	uint64_t key; /* the column's signature */
+	uint64_t lkey; /* the same with tags alone (rows marked read or unread) */
 	int64_t t;
 	unsigned gran, flags;
 	uint32_t tlen; /* bytes of the text the date was read from */
@@ -98,8 +99,19 @@ struct ctx {
 	size_t n_cols;
 	struct fr_strmap *groups;
 	size_t clock; /* the date that is the page's clock (find_clock), or SIZE_MAX */
+	/* Quotes and signatures of the posts (MARK_*), per element; mpre: the
+	 * text bytes of the marked subtrees before element i. */
+	uint8_t *mark;
+	double *mpre;
+	size_t n_cand; /* records of the thread being filled */
 	int oom;
 };
+
+/* Marked subtrees: a quote (with its header) or a signature, kept out of a
+ * post's text and stored apart. The root of each marked subtree carries
+ * the address of one of these in its xmlNode's _private. */
+enum { MARK_QUOTE = 1, MARK_SIG = 2 };
+static const char MARK_Q = 'q', MARK_S = 's';
 
 /* ---- small helpers ---- */
 
@@ -321,7 +333,9 @@ tb_node(struct tbuf *b, const xmlNode *x, int no_quotes, int top)
 			continue;
 		}
 		if (c->type != XML_ELEMENT_NODE || skipped(c) ||
-		    (no_quotes && !top && is_tag(c, "blockquote") && text_beside(c)))
+		    (no_quotes && !top &&
+		     ((is_tag(c, "blockquote") && text_beside(c)) || c->_private == &MARK_Q ||
+		      c->_private == &MARK_S)))
 			continue;
 		s = breaks(c);
 		tb_sep(b, s, is_tag(c, "br"));
@@ -644,6 +658,11 @@ add_date(struct ctx *c, uint32_t el, unsigned k, const struct fr_fdate_match *m,
 	 * which date of the element it is. */
 	d->key = mix(c->els[el].sig * 3 + (p >= 0 ? mix(c->els[p].sig) : 1) * 5 +
 	             (g >= 0 ? mix(mix(c->els[g].tag)) : 2) + k * 0x9e3779b97f4a7c15ull);
+	/* Rows marked read or unread, new or old, by a class of their own
+	 * ("seen1" / "altcolor2", "thead" / "unread") are one column by tags */
+	d->lkey = mix(c->els[el].tag * 3 + (p >= 0 ? mix(c->els[p].tag) : 1) * 5 +
+	              (g >= 0 ? mix(mix(c->els[g].tag)) : 2) + k * 0x9e3779b97f4a7c15ull +
+	              c->els[el].depth);
 }
 
 static const char *const DATE_ATTRS[] = {"datetime",      "data-time",     "data-timestamp",
@@ -755,7 +774,7 @@ day_time(const char *s, size_t len, struct fr_fdate_match *m)
 
 /* A day whose element ends with it and whose next sibling element shows
  * the time ("<span>28.09.19</span><span>12:44</span>"). */
-static void
+static int
 sibling_time(const xmlNode *x, struct fr_fdate_match *m)
 {
 	const xmlNode *s = x->next;
@@ -764,11 +783,25 @@ sibling_time(const xmlNode *x, struct fr_fdate_match *m)
 
 	while (s && s->type == XML_TEXT_NODE && s->content && !visible((const char *)s->content))
 		s = s->next;
+	if (s && (s->type == XML_TEXT_NODE || s->type == XML_CDATA_SECTION_NODE) && s->content) {
+		/* "<strong>Yesterday</strong> at 03:35:44 AM": the time in the
+		 * text after the day's element */
+		size_t n = strlen((const char *)s->content);
+
+		t.end = 0;
+		day_time((const char *)s->content, n, &t);
+		if (t.gran != FR_FDATE_DAY) {
+			m->t_s = t.t_s;
+			m->gran = t.gran;
+			return 2;
+		}
+		return 0;
+	}
 	if (!s || s->type != XML_ELEMENT_NODE)
-		return;
+		return 0;
 	txt = text_of(s, 32, 0, 0);
 	if (!txt)
-		return;
+		return 0;
 	t.end = 0;
 	day_time(txt, strlen(txt), &t);
 	if (t.gran != FR_FDATE_DAY && strspn(txt + t.end, " ") == strlen(txt + t.end)) {
@@ -776,6 +809,7 @@ sibling_time(const xmlNode *x, struct fr_fdate_match *m)
 		m->gran = t.gran;
 	}
 	free(txt);
+	return 1;
 }
 
 static void
@@ -816,7 +850,16 @@ find_dates(struct ctx *c)
 					/* the time in the element after the day's element,
 					 * or after its text ("06-15-2016,&nbsp;<span
 					 * class=time>03:03 PM</span>") */
-					sibling_time(t->next ? t : c->els[i].x, &m[j]);
+					if (sibling_time(t->next ? t : c->els[i].x, &m[j]) == 2 &&
+					    !t->next && c->els[i].parent > 0 && j + 1 == n) {
+						/* the day in an inline element, the time
+						 * in its parent's text: the parent's date
+						 * (a column with the parent's absolute
+						 * dates of older posts) */
+						add_date(c, (uint32_t)c->els[i].parent, 0, &m[j],
+						         (uint32_t)(m[j].end - m[j].begin));
+						continue;
+					}
 				add_date(c, i, k++, &m[j], (uint32_t)(m[j].end - m[j].begin));
 			}
 		}
@@ -1309,10 +1352,22 @@ struct pstat {
 
 /* Score of an element as a post's content block: its text, less dates
  * and table headers. */
+/* Text bytes in e's subtree that are quotes or signatures. */
+static double
+marked_text(const struct ctx *c, uint32_t e)
+{
+	if (!c->mark)
+		return 0;
+	if (c->mark[e])
+		return (double)c->els[e].na + c->els[e].an;
+	return c->mpre[c->els[e].end] - c->mpre[e];
+}
+
 static double
 block_score(const struct ctx *c, uint32_t e)
 {
-	return (double)c->els[e].na + c->els[e].an - date_text(c, e) - c->els[e].nh;
+	return (double)c->els[e].na + c->els[e].an - date_text(c, e) - c->els[e].nh -
+	       marked_text(c, e);
 }
 
 /* Whether e may be (inside) the content: it holds neither the record's
@@ -1325,7 +1380,31 @@ content_ok(const struct ctx *c, uint32_t e, uint32_t date_el, int32_t author)
 	/* headings are the post's title, not what the user wrote */
 	if (x->name[0] == 'h' && x->name[1] >= '1' && x->name[1] <= '6' && !x->name[2])
 		return 0;
+	if (c->mark && c->mark[e])
+		return 0; /* a quote or a signature */
 	return !contains(c, e, date_el) && !(author >= 0 && contains(c, e, (uint32_t)author));
+}
+
+/* The lowest common ancestor of a and b. */
+static uint32_t
+lca(const struct ctx *c, uint32_t a, uint32_t b)
+{
+	while (!contains(c, a, b) && c->els[a].parent >= 0)
+		a = (uint32_t)c->els[a].parent;
+	return a;
+}
+
+/* Whether e sits with the author in a box that holds neither the date nor
+ * the largest block (a member's box: rank, join date, post count). */
+static int
+beside_author(const struct ctx *c, uint32_t e, int32_t author, uint32_t date_el, int32_t largest)
+{
+	uint32_t a;
+
+	if (author < 0 || largest < 0)
+		return 0;
+	a = lca(c, e, (uint32_t)author);
+	return !contains(c, a, date_el) && !contains(c, a, (uint32_t)largest);
 }
 
 /* The content block of one record alone: the largest text block holding
@@ -1349,7 +1428,8 @@ content_alone(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author,
 				bs = s;
 				best = (int32_t)e;
 			} else if (pass && s > 0 && s >= 0.5 * max &&
-			           !(e > (uint32_t)best && contains(c, (uint32_t)best, e))) {
+			           !(e > (uint32_t)best && contains(c, (uint32_t)best, e)) &&
+			           !beside_author(c, e, author, date_el, best)) {
 				/* the first block of half the largest: a post's text
 				 * comes before its signature */
 				best = (int32_t)e;
@@ -2156,6 +2236,426 @@ trim_name(char *s)
 	s[n - b] = '\0';
 }
 
+/* ---- quotes and signatures ---- */
+
+static int
+mark_alloc(struct ctx *c)
+{
+	if (c->mark)
+		return 0;
+	c->mark = calloc(c->n_els + 1, 1);
+	c->mpre = calloc(c->n_els + 1, sizeof(*c->mpre));
+	return c->mark && c->mpre ? 0 : -1;
+}
+
+/* Marks e's subtree as kind and brings the sums up to date. */
+static void
+mark_el(struct ctx *c, uint32_t e, int kind)
+{
+	for (uint32_t x = e; x < c->els[e].end; x++)
+		c->mark[x] = (uint8_t)kind;
+	c->els[e].x->_private = (void *)(kind == MARK_QUOTE ? &MARK_Q : &MARK_S);
+	for (uint32_t x = 0; x < c->n_els; x++) {
+		int32_t p = c->els[x].parent;
+		int root = c->mark[x] && (p < 0 || !c->mark[p]);
+
+		c->mpre[x + 1] = c->mpre[x] + (root ? (double)c->els[x].na + c->els[x].an : 0);
+	}
+}
+
+/* Whether an attribute (class) value has a word containing "quote": the
+ * name nearly every BBCode renderer gives its quote boxes. */
+static int
+quote_class(const xmlNode *x)
+{
+	const char *v = attr(x, "class");
+
+	return v && strcasestr_(v, "quote") != NULL;
+}
+
+/* Whether element e is a short label that ends with ':' ("Quote:",
+ * "KenT wrote:", "Zitat:") laid out as a block of its own. */
+static int
+label_el(const struct ctx *c, uint32_t e)
+{
+	char *t;
+	size_t n;
+	int ok;
+
+	if (c->els[e].na + c->els[e].an == 0 || c->els[e].na + c->els[e].an > 80 ||
+	    breaks(c->els[e].x) < 2)
+		return 0;
+	t = text_of(c->els[e].x, 256, 0, 0);
+	n = t ? strlen(t) : 0;
+	ok = n > 0 && t[n - 1] == ':';
+	free(t);
+	return ok;
+}
+
+/* Whether e is a quote box: a <blockquote>, a box named a quote, or a
+ * block that opens with a label ending in ':' and holds the rest in one
+ * box ("Quote:" over a table), with the post's text beside it. Sets *box
+ * to the highest ancestor below r holding no more text than e. */
+static int
+quote_box(const struct ctx *c, const struct cand *k, uint32_t r, uint32_t e, uint32_t date_el,
+          uint32_t *box)
+{
+	const xmlNode *x = c->els[e].x;
+	uint32_t b = e;
+	int is = 0;
+
+	if (c->els[e].na + c->els[e].an == 0 || contains(c, e, date_el))
+		return 0;
+	/* a record is no quote (broken markup nests posts in posts) */
+	for (size_t i = 0; i < k->n; i++)
+		if (k->root[i] != r && contains(c, e, k->root[i]))
+			return 0;
+	if (is_tag(x, "blockquote")) {
+		/* one holding all the text of its parent wraps the post */
+		is = text_beside(x);
+	} else if (quote_class(x)) {
+		/* a box named a quote: a short header line, then the quote
+		 * ("Originally Posted by X" over the message) */
+		uint32_t w = e, first = UINT32_MAX;
+
+		for (;;) {
+			uint32_t only = UINT32_MAX, n = 0;
+
+			for (uint32_t ch = w + 1; ch < c->els[w].end; ch = c->els[ch].end)
+				if (c->els[ch].na + c->els[ch].an > 0) {
+					n++;
+					if (only == UINT32_MAX)
+						only = ch;
+				}
+			if (n == 1 && c->els[only].na + c->els[only].an ==
+			                  c->els[w].na + c->els[w].an) {
+				w = only; /* a wrapper */
+				continue;
+			}
+			if (n >= 2)
+				first = only;
+			break;
+		}
+		is = first != UINT32_MAX && c->els[first].na + c->els[first].an <= 120 &&
+		     c->els[w].na + c->els[w].an >= c->els[first].na + c->els[first].an + 20;
+	} else if (breaks(x) == 3) {
+		/* the label first, then one box with all the rest */
+		uint32_t first = UINT32_MAX, boxes = 0;
+
+		for (uint32_t ch = e + 1; ch < c->els[e].end; ch = c->els[ch].end) {
+			if (c->els[ch].na + c->els[ch].an == 0)
+				continue;
+			if (first == UINT32_MAX)
+				first = ch;
+			else
+				boxes++;
+		}
+		is = first != UINT32_MAX && boxes == 1 && label_el(c, first) &&
+		     c->els[e].na + c->els[e].an >= c->els[first].na + c->els[first].an + 20;
+		/* no text of its own beside the label and the box */
+		if (is) {
+			uint32_t kids = 0;
+
+			for (uint32_t ch = e + 1; ch < c->els[e].end; ch = c->els[ch].end)
+				kids += c->els[ch].na + c->els[ch].an;
+			is = kids == c->els[e].na + c->els[e].an;
+		}
+	}
+	if (!is)
+		return 0;
+	while (c->els[b].parent > (int32_t)r &&
+	       c->els[c->els[b].parent].na + c->els[c->els[b].parent].an ==
+	           c->els[b].na + c->els[b].an)
+		b = (uint32_t)c->els[b].parent;
+	if (b == r || !text_beside(c->els[b].x))
+		return 0;
+	*box = b;
+	return 1;
+}
+
+/* Marks the quotes of each record of k, with the short header before each
+ * ("mossy rocks posted:", "Quote from: ... on ..."). */
+static int
+mark_quotes(struct ctx *c, const struct cand *k)
+{
+	if (mark_alloc(c) < 0)
+		return -1;
+	for (size_t i = 0; i < k->n; i++) {
+		uint32_t r = k->root[i], de = c->dates[k->date[i]].el;
+
+		for (uint32_t e = r + 1; e < c->els[r].end;) {
+			uint32_t box;
+
+			if (c->mark[e] || !quote_box(c, k, r, e, de, &box)) {
+				e = c->mark[e] ? c->els[e].end : e + 1;
+				continue;
+			}
+			mark_el(c, box, MARK_QUOTE);
+			/* the header just before it: a short line of its own */
+			{
+				const xmlNode *h = c->els[box].x->prev;
+
+				while (h && h->type == XML_TEXT_NODE &&
+				       (!h->content || !visible((const char *)h->content)))
+					h = h->prev;
+				if (h && h->type == XML_ELEMENT_NODE && h->_private == NULL) {
+					for (uint32_t p = (uint32_t)c->els[box].parent + 1; p < box;
+					     p = c->els[p].end)
+						if (c->els[p].x == h && !c->mark[p] &&
+						    !contains(c, p, de) &&
+						    c->els[p].na + c->els[p].an <= 160 &&
+						    (label_el(c, p) || quote_class(h)))
+							mark_el(c, p, MARK_QUOTE);
+				}
+			}
+			e = c->els[box].end;
+		}
+	}
+	return 0;
+}
+
+/* The tag path of e relative to its ancestor r (classes left out: rows
+ * marked read or unread). */
+static uint64_t
+rel_tags(const struct ctx *c, uint32_t r, uint32_t e)
+{
+	uint64_t h = FNV0;
+
+	while (e != r && c->els[e].parent >= 0) {
+		h = mix(h * 31 + c->els[e].tag);
+		e = (uint32_t)c->els[e].parent;
+	}
+	return h;
+}
+
+/* FNV of the text of e. */
+static uint64_t
+text_hash(const struct ctx *c, uint32_t e)
+{
+	char *t = text_of(c->els[e].x, 4096, 0, 0);
+	uint64_t h = t ? fnv(FNV0, t, strlen(t)) : 0;
+
+	free(t);
+	return h;
+}
+
+/* Whether e lies in the author's box: under an ancestor (below r) that
+ * holds the author but not the content. */
+static int
+in_author_box(const struct ctx *c, uint32_t r, uint32_t e, int32_t author, int32_t content)
+{
+	if (author < 0)
+		return 0;
+	for (int32_t a = c->els[e].parent; a > (int32_t)r; a = c->els[a].parent)
+		if (contains(c, (uint32_t)a, (uint32_t)author) &&
+		    !(content >= 0 && contains(c, (uint32_t)a, (uint32_t)content)))
+			return 1;
+	return contains(c, e, (uint32_t)author);
+}
+
+/* Signatures: a block after the start of a post's text, outside the
+ * author's box, whose text is the same under two posts or more of one
+ * member and under no post of another (a forum's chrome is under all).
+ * Then, in posts of members seen once, blocks at the place (path from the
+ * record) where signatures were found. When whole contents are such
+ * blocks (a signature taken for the text), *content_hit is set. */
+static int
+mark_sigs(struct ctx *c, const struct cand *k, const int32_t *author, const int32_t *content,
+          int *content_hit)
+{
+	struct fr_strmap *by_member = fr_strmap_new(), *by_all = fr_strmap_new(),
+	                 *paths = fr_strmap_new();
+	uint32_t *cnt_m = NULL, *cnt_a = NULL;
+	size_t cap_m = 0, cap_a = 0;
+	uint64_t *ah = calloc(k->n + 1, sizeof(*ah));
+	int rc = -1;
+
+	*content_hit = 0;
+	if (!by_member || !by_all || !paths || !ah || mark_alloc(c) < 0)
+		goto done;
+	for (size_t i = 0; i < k->n; i++)
+		ah[i] = author[i] >= 0 ? text_hash(c, (uint32_t)author[i]) : 0;
+	/* two passes: count, then mark */
+	for (int pass = 0; pass < 3; pass++) {
+		for (size_t i = 0; i < k->n; i++) {
+			uint32_t r = k->root[i], de = c->dates[k->date[i]].el;
+			uint32_t from = content[i] >= 0 ? (uint32_t)content[i] : r + 1;
+
+			if (!ah[i] && pass < 2)
+				continue;
+			if (pass == 2) {
+				int has = 0;
+
+				for (uint32_t e = r; e < c->els[r].end && !has; e++)
+					has = c->mark[e] == MARK_SIG;
+				if (has)
+					continue;
+			}
+			for (uint32_t e = from; e < c->els[r].end;) {
+				uint64_t key[3], th;
+				uint32_t id;
+				int added;
+				double tx = (double)c->els[e].na + c->els[e].an;
+
+				if (c->mark[e] || tx < 2 || tx > 2000 || contains(c, e, de) ||
+				    (content[i] >= 0 && e != (uint32_t)content[i] &&
+				     contains(c, e, (uint32_t)content[i])) ||
+				    in_author_box(c, r, e, author[i], content[i]) ||
+				    breaks(c->els[e].x) < 2) {
+					e = c->mark[e] ? c->els[e].end : e + 1;
+					continue;
+				}
+				key[1] = rel_tags(c, r, e);
+				if (pass == 2) {
+					/* a member seen once: the place signatures are at */
+					int found = 0;
+
+					if (fr_strmap_find(paths, (const char *)&key[1],
+					                   sizeof(uint64_t), &id) == 1 &&
+					    e != (uint32_t)content[i]) {
+						mark_el(c, e, MARK_SIG);
+						found = 1;
+					}
+					e = found ? c->els[e].end : e + 1;
+					continue;
+				}
+				th = text_hash(c, e);
+				key[0] = ah[i];
+				key[2] = th;
+				if (fr_strmap_intern(by_member, (const char *)key, sizeof(key), &id,
+				                     &added) < 0 ||
+				    grow((void **)&cnt_m, &cap_m, id + 1, sizeof(*cnt_m)) < 0)
+					goto done;
+				if (added)
+					cnt_m[id] = 0;
+				if (pass == 0) {
+					cnt_m[id]++;
+				} else if (cnt_m[id] >= 2) {
+					uint32_t ia;
+
+					if (fr_strmap_find(by_all, (const char *)&key[1],
+					                   2 * sizeof(uint64_t), &ia) == 1 &&
+					    cnt_a[ia] == cnt_m[id]) {
+						if (e == (uint32_t)content[i])
+							*content_hit = 1;
+						mark_el(c, e, MARK_SIG);
+						if (fr_strmap_intern(paths, (const char *)&key[1],
+						                     sizeof(uint64_t), &ia,
+						                     &added) < 0)
+							goto done;
+						e = c->els[e].end;
+						continue;
+					}
+				}
+				if (pass == 0) {
+					if (fr_strmap_intern(by_all, (const char *)&key[1],
+					                     2 * sizeof(uint64_t), &id, &added) < 0 ||
+					    grow((void **)&cnt_a, &cap_a, id + 1, sizeof(*cnt_a)) < 0)
+						goto done;
+					if (added)
+						cnt_a[id] = 0;
+					cnt_a[id]++;
+				}
+				e++;
+			}
+		}
+		if (pass == 1 && fr_strmap_len(paths) == 0)
+			break;
+	}
+	rc = 0;
+done:
+	fr_strmap_free(by_member);
+	fr_strmap_free(by_all);
+	fr_strmap_free(paths);
+	free(cnt_m);
+	free(cnt_a);
+	free(ah);
+	return rc;
+}
+
+/* The text of the marked subtrees of kind in r, in document order: a
+ * header and the quote right after it on lines of their own, quotes
+ * apart by a blank line; NULL when none (or out of memory). */
+static char *
+marked_texts(const struct ctx *c, uint32_t r, int kind)
+{
+	struct tbuf b = {NULL, 0, 0, MAX_POST_TEXT, 0, 0};
+	const xmlNode *last = NULL;
+
+	if (!c->mark)
+		return NULL;
+	for (uint32_t e = r; e < c->els[r].end;) {
+		int32_t p = c->els[e].parent;
+		char *t;
+
+		if (c->mark[e] != kind || (p >= 0 && c->mark[p])) {
+			e++;
+			continue;
+		}
+		t = text_of(c->els[e].x, MAX_POST_TEXT, 1, 0);
+		if (!t) {
+			free(b.p);
+			return NULL;
+		}
+		if (b.len && *t) {
+			const xmlNode *n = last ? last->next : NULL;
+
+			while (n && n->type == XML_TEXT_NODE &&
+			       (!n->content || !visible((const char *)n->content)))
+				n = n->next;
+			tb_byte(&b, '\n');
+			if (n != c->els[e].x)
+				tb_byte(&b, '\n');
+		}
+		for (const char *q = t; *q; q++)
+			tb_byte(&b, *q);
+		free(t);
+		last = c->els[e].x;
+		e = c->els[e].end;
+	}
+	if (b.oom || !b.len) {
+		free(b.p);
+		return NULL;
+	}
+	return b.p;
+}
+
+/* The content element of each record (-1 none): WeRE's path with three
+ * records or more, else (and where the path is missing) per record. */
+static int
+contents(const struct ctx *c, const struct cand *k, const int32_t *author, int32_t *content)
+{
+	if (k->n >= 3) {
+		if (content_paths(c, k, author, content) < 0)
+			return -1;
+	} else {
+		for (size_t i = 0; i < k->n; i++)
+			content[i] = -1;
+	}
+	for (size_t i = 0; i < k->n; i++)
+		if (content[i] < 0)
+			content[i] =
+			    content_after(c, k->root[i], c->dates[k->date[i]].el, author[i]);
+	return 0;
+}
+
+/* A content taken with the author's box (a short post beside its
+ * profile): again, without it. */
+static void
+content_unboxed(const struct ctx *c, const struct cand *k, const int32_t *author,
+                int32_t *content)
+{
+	for (size_t i = 0; i < k->n; i++)
+		if (content[i] >= 0 && author[i] >= 0 &&
+		    contains(c, (uint32_t)content[i], (uint32_t)author[i])) {
+			int32_t ct =
+			    content_after(c, k->root[i], c->dates[k->date[i]].el, author[i]);
+
+			if (ct >= 0)
+				content[i] = ct;
+		}
+}
+
 static int
 fill_thread(struct ctx *c, const struct cand *k)
 {
@@ -2167,22 +2667,16 @@ fill_thread(struct ctx *c, const struct cand *k)
 
 	if (!author || !content || !paths || !had)
 		goto done;
+	c->n_cand = k->n;
+	if (mark_quotes(c, k) < 0)
+		goto done;
 	/* A first guess at the authors, to keep them out of the content: a
 	 * link before the date (one after it may be a quote's source). */
 	for (size_t i = 0; i < k->n; i++)
 		author[i] = author_find(c, k->root[i], c->dates[k->date[i]].el,
 		                        c->els[c->dates[k->date[i]].el].end, AUTHOR_LINK, NULL, 0);
-	if (k->n >= 3) {
-		if (content_paths(c, k, author, content) < 0)
-			goto done;
-	} else {
-		for (size_t i = 0; i < k->n; i++)
-			content[i] = -1;
-	}
-	for (size_t i = 0; i < k->n; i++)
-		if (content[i] < 0)
-			content[i] =
-			    content_after(c, k->root[i], c->dates[k->date[i]].el, author[i]);
+	if (contents(c, k, author, content) < 0)
+		goto done;
 	/* The authors: a hint, else the nearest link before the text, else a
 	 * name in text, else a link beside the record; then the position most
 	 * records agree on. */
@@ -2264,17 +2758,21 @@ fill_thread(struct ctx *c, const struct cand *k)
 				}
 		}
 	}
-	/* A content taken with the author's box (a short post beside its
-	 * profile): again, without it. */
-	for (size_t i = 0; i < k->n; i++)
-		if (content[i] >= 0 && author[i] >= 0 &&
-		    contains(c, (uint32_t)content[i], (uint32_t)author[i])) {
-			int32_t ct =
-			    content_after(c, k->root[i], c->dates[k->date[i]].el, author[i]);
+	content_unboxed(c, k, author, content);
+	/* Signatures out; where one was taken for the text, the text again. */
+	{
+		int hit = 0;
 
-			if (ct >= 0)
-				content[i] = ct;
+		if (mark_sigs(c, k, author, content, &hit) < 0)
+			goto done;
+		if (hit) {
+			if (contents(c, k, author, content) < 0)
+				goto done;
+			content_unboxed(c, k, author, content);
+			if (mark_sigs(c, k, author, content, &hit) < 0)
+				goto done;
 		}
+	}
 	for (size_t i = 0; i < k->n; i++) {
 		struct fr_fpage_record *r;
 		const struct date *d = &c->dates[k->date[i]];
@@ -2316,6 +2814,8 @@ fill_thread(struct ctx *c, const struct cand *k)
 		}
 		if (!r->text)
 			goto done;
+		r->quote = marked_texts(c, k->root[i], MARK_QUOTE);
+		r->signature = marked_texts(c, k->root[i], MARK_SIG);
 	}
 	c->p->n_lead_out_of_order = k->lead;
 	rc = 0;
@@ -2324,6 +2824,132 @@ done:
 	free(content);
 	free(paths);
 	free(had);
+	return rc;
+}
+
+/* Weighs candidate k (taking it) against the best thread and index so far. */
+static int
+weigh(struct ctx *c, struct cand *k, struct cand *best_t, struct cand *best_i)
+{
+	int r;
+
+	k->mass = mass_of(c, k);
+	if (as_thread(c, k)) {
+		/* The same records with later dates are the posts' dates
+		 * (a member joins before posting); else the larger mass. */
+		int better = !best_t->kind || k->mass > best_t->mass;
+
+		if (best_t->kind && best_t->n == k->n &&
+		    !memcmp(best_t->root, k->root, k->n * sizeof(*k->root))) {
+			double a = 0;
+
+			for (size_t i = 0; i < k->n; i++)
+				a += (double)(c->dates[k->date[i]].t - c->dates[best_t->date[i]].t);
+			better = a > 0;
+		}
+		if (better) {
+			cand_free(best_t);
+			k->kind = FR_FPAGE_THREAD;
+			*best_t = *k;
+			return 0;
+		}
+		cand_free(k);
+		return 0;
+	}
+	r = as_index(c, k);
+	if (r < 0) {
+		cand_free(k);
+		return -1;
+	}
+	k->mass = mass_of(c, k);
+	if (r && (!best_i->kind || k->n > best_i->n ||
+	          (k->n == best_i->n && k->mass > best_i->mass))) {
+		cand_free(best_i);
+		k->kind = FR_FPAGE_INDEX;
+		*best_i = *k;
+		return 0;
+	}
+	cand_free(k);
+	return 0;
+}
+
+/* The candidate of the dates items (indices into dates, in document
+ * order, n of them); -1 out of memory. */
+static int
+cand_of(struct ctx *c, const uint32_t *items, size_t n, struct cand *k)
+{
+	uint32_t *els = malloc((n + 1) * sizeof(*els));
+
+	if (!els || cand_alloc(k, n) < 0) {
+		free(els);
+		return -1;
+	}
+	for (size_t i = 0; i < n; i++) {
+		k->date[i] = items[i];
+		els[i] = c->dates[items[i]].el;
+	}
+	roots_of(c, els, n, k->root);
+	free(els);
+	return 0;
+}
+
+/* Columns split by the rows' read/unread classes, joined again: the dates
+ * of one tag column (lkey) spread over several class columns, when their
+ * records are siblings (one parent) and each holds one of them (two
+ * columns of one row are not joined: their records would be cells of
+ * different rows). */
+static int
+loose_cands(struct ctx *c, struct cand *best_t, struct cand *best_i)
+{
+	struct fr_strmap *m = fr_strmap_new();
+	uint32_t *grp = malloc((c->n_dates + 1) * sizeof(*grp));
+	uint32_t *items = malloc((c->n_dates + 1) * sizeof(*items));
+	size_t n_grp;
+	int rc = -1;
+
+	if (!m || !grp || !items)
+		goto done;
+	for (size_t d = 0; d < c->n_dates; d++) {
+		int added;
+
+		if (fr_strmap_intern(m, (const char *)&c->dates[d].lkey, sizeof(uint64_t), &grp[d],
+		                     &added) < 0)
+			goto done;
+	}
+	n_grp = fr_strmap_len(m);
+	for (uint32_t g = 0; g < n_grp; g++) {
+		struct cand k;
+		size_t n = 0;
+		int cols = 0, ok = 1;
+		uint32_t col0 = UINT32_MAX;
+
+		for (size_t d = 0; d < c->n_dates; d++) {
+			if (grp[d] != g)
+				continue;
+			if (col0 == UINT32_MAX)
+				col0 = c->dates[d].col;
+			cols |= c->dates[d].col != col0;
+			items[n++] = (uint32_t)d;
+		}
+		if (!cols || n < 2 || n > MAX_RECS)
+			continue;
+		if (cand_of(c, items, n, &k) < 0)
+			goto done;
+		for (size_t i = 1; i < n && ok; i++)
+			ok = c->els[k.root[i]].parent == c->els[k.root[0]].parent &&
+			     k.root[i] != k.root[i - 1];
+		if (!ok) {
+			cand_free(&k);
+			continue;
+		}
+		if (weigh(c, &k, best_t, best_i) < 0)
+			goto done;
+	}
+	rc = 0;
+done:
+	fr_strmap_free(m);
+	free(grp);
+	free(items);
 	return rc;
 }
 
@@ -2338,60 +2964,16 @@ date_cands(struct ctx *c, struct cand *best_t, struct cand *best_i)
 	for (uint32_t col = 0; col < c->n_cols; col++) {
 		struct cand k;
 		size_t n = 0;
-		int r;
 
 		if (c->col_n[col] < 2 || c->col_n[col] > MAX_RECS)
 			continue;
 		for (uint32_t d = c->col_first[col]; d != UINT32_MAX; d = c->col_next[d])
 			items[n++] = d;
-		if (cand_alloc(&k, n) < 0)
+		if (cand_of(c, items, n, &k) < 0 || weigh(c, &k, best_t, best_i) < 0)
 			goto err;
-		for (size_t i = 0; i < n; i++) {
-			k.date[i] = items[i];
-			items[i] = c->dates[items[i]].el;
-		}
-		roots_of(c, items, n, k.root);
-		k.mass = mass_of(c, &k);
-		if (as_thread(c, &k)) {
-			/* The same records with later dates are the posts' dates
-			 * (a member joins before posting); else the larger mass. */
-			int better = !best_t->kind || k.mass > best_t->mass;
-
-			if (best_t->kind && best_t->n == k.n &&
-			    !memcmp(best_t->root, k.root, k.n * sizeof(*k.root))) {
-				double a = 0;
-
-				for (size_t i = 0; i < k.n; i++)
-					a += (double)(c->dates[k.date[i]].t -
-					              c->dates[best_t->date[i]].t);
-				better = a > 0;
-			}
-			if (better) {
-				cand_free(best_t);
-				k.kind = FR_FPAGE_THREAD;
-				*best_t = k;
-				continue;
-			}
-			cand_free(&k);
-			continue;
-		}
-		r = as_index(c, &k);
-		if (r < 0) {
-			cand_free(&k);
-			goto err;
-		}
-		k.mass = mass_of(c, &k);
-		if (r && (!best_i->kind || k.n > best_i->n ||
-		          (k.n == best_i->n && k.mass > best_i->mass))) {
-			cand_free(best_i);
-			k.kind = FR_FPAGE_INDEX;
-			*best_i = k;
-			continue;
-		}
-		cand_free(&k);
 	}
 	free(items);
-	return 0;
+	return loose_cands(c, best_t, best_i);
 err:
 	free(items);
 	return -1;
@@ -2566,15 +3148,6 @@ climb(const struct ctx *c, size_t d)
 			break;
 		a = (uint32_t)u;
 	}
-	return a;
-}
-
-/* The lowest common ancestor of a and b. */
-static uint32_t
-lca(const struct ctx *c, uint32_t a, uint32_t b)
-{
-	while (!contains(c, a, b) && c->els[a].parent >= 0)
-		a = (uint32_t)c->els[a].parent;
 	return a;
 }
 
@@ -3001,6 +3574,8 @@ fail:
 	free(c.col_n);
 	free(c.dpre);
 	free(c.dtext);
+	free(c.mark);
+	free(c.mpre);
 	free(c.url_n);
 	fr_strmap_free(c.groups);
 	return rc;
@@ -3018,6 +3593,8 @@ fr_fpage_free(struct fr_fpage *p)
 	for (size_t i = 0; i < p->n_recs; i++) {
 		free(p->recs[i].author);
 		free(p->recs[i].text);
+		free(p->recs[i].quote);
+		free(p->recs[i].signature);
 	}
 	free(p->links);
 	free(p->recs);

@@ -60,6 +60,11 @@ struct fr_fpage_record {
 	 * told apart; never empty for a post (NULL for rows). */
 	char *author;
 	char *text;
+	/* Posts: what the post quotes (each quote with its header, "X wrote:",
+	 * quotes apart by "\n\n") and the member's signature under it, in the
+	 * same text flow; NULL when the post shows none. Kept out of text. */
+	char *quote;
+	char *signature;
 	/* Posts in a nested (threaded) list: how deep in the tree (0 top). */
 	unsigned depth;
 	/* Index rows: the whole numbers the row shows on their own, outside
