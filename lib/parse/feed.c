@@ -43,7 +43,7 @@ fb_grow(struct fb_buf *b, size_t extra)
 }
 
 int
-fb_add(struct fb_buf *b, const char *s, size_t n)
+fr_fb_add(struct fb_buf *b, const char *s, size_t n)
 {
 	if (fb_grow(b, n) != 0)
 		return -1;
@@ -54,13 +54,13 @@ fb_add(struct fb_buf *b, const char *s, size_t n)
 }
 
 int
-fb_addc(struct fb_buf *b, char c)
+fr_fb_addc(struct fb_buf *b, char c)
 {
-	return fb_add(b, &c, 1);
+	return fr_fb_add(b, &c, 1);
 }
 
 int
-fb_add_escaped(struct fb_buf *b, const char *s, size_t n, int quot)
+fr_fb_add_escaped(struct fb_buf *b, const char *s, size_t n, int quot)
 {
 	size_t run = 0;
 
@@ -85,15 +85,15 @@ fb_add_escaped(struct fb_buf *b, const char *s, size_t n, int quot)
 		}
 		if (!rep)
 			continue;
-		if (fb_add(b, s + run, i - run) != 0 || fb_add(b, rep, strlen(rep)) != 0)
+		if (fr_fb_add(b, s + run, i - run) != 0 || fr_fb_add(b, rep, strlen(rep)) != 0)
 			return -1;
 		run = i + 1;
 	}
-	return fb_add(b, s + run, n - run);
+	return fr_fb_add(b, s + run, n - run);
 }
 
 char *
-fb_take(struct fb_buf *b)
+fr_fb_take(struct fb_buf *b)
 {
 	char *s = b->n ? b->p : NULL;
 
@@ -105,7 +105,7 @@ fb_take(struct fb_buf *b)
 }
 
 void
-fb_reset(struct fb_buf *b)
+fr_fb_reset(struct fb_buf *b)
 {
 	b->n = 0;
 	if (b->p)
@@ -113,7 +113,7 @@ fb_reset(struct fb_buf *b)
 }
 
 void
-fb_free(struct fb_buf *b)
+fr_fb_free(struct fb_buf *b)
 {
 	free(b->p);
 	b->p = NULL;
@@ -129,7 +129,7 @@ is_blank(char c)
 }
 
 char *
-feed_trim(char *s)
+fr_feed_trim(char *s)
 {
 	size_t n, i = 0;
 
@@ -147,7 +147,7 @@ feed_trim(char *s)
 }
 
 size_t
-feed_utf8(uint32_t cp, char *o)
+fr_feed_utf8(uint32_t cp, char *o)
 {
 	if (cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF))
 		cp = 0xFFFD;
@@ -174,7 +174,7 @@ feed_utf8(uint32_t cp, char *o)
 }
 
 const char *
-feed_html_entity(const char *name, size_t n, char *utf8, size_t cap)
+fr_feed_html_entity(const char *name, size_t n, char *utf8, size_t cap)
 {
 	char tmp[16];
 	const htmlEntityDesc *d;
@@ -192,13 +192,13 @@ feed_html_entity(const char *name, size_t n, char *utf8, size_t cap)
 	d = htmlEntityLookup((const xmlChar *)tmp);
 	if (!d)
 		return NULL;
-	k = feed_utf8(d->value, utf8);
+	k = fr_feed_utf8(d->value, utf8);
 	utf8[k] = '\0';
 	return utf8;
 }
 
 void
-feed_html_unescape(char *s)
+fr_feed_html_unescape(char *s)
 {
 	char *r, *w;
 
@@ -246,14 +246,14 @@ feed_html_unescape(char *s)
 					cp = 0x110000;
 			}
 			if (ok) {
-				w += feed_utf8(cp, w);
+				w += fr_feed_utf8(cp, w);
 				r = semi + 1;
 				continue;
 			}
 		} else {
 			char u[8];
 
-			if (feed_html_entity(r + 1, n, u, sizeof(u))) {
+			if (fr_feed_html_entity(r + 1, n, u, sizeof(u))) {
 				size_t k = strlen(u);
 
 				memcpy(w, u, k);
@@ -270,7 +270,7 @@ feed_html_unescape(char *s)
 static int is_url_absolute(const char *s, size_t n);
 
 char *
-feed_resolve(const char *base, const char *ref)
+fr_feed_resolve(const char *base, const char *ref)
 {
 	char err[FR_ERRLEN];
 	char *out;
@@ -282,12 +282,12 @@ feed_resolve(const char *base, const char *ref)
 	if (is_url_absolute(ref, strlen(ref))) {
 		/* Absolute links are kept as the feed gave them. */
 		out = strdup(ref);
-		return out ? feed_trim(out) : NULL;
+		return out ? fr_feed_trim(out) : NULL;
 	}
 	out = fr_url_resolve(base && *base ? base : NULL, ref, err, sizeof(err));
 	if (!out) {
 		out = strdup(ref);
-		feed_trim(out);
+		fr_feed_trim(out);
 	}
 	return out;
 }
@@ -307,7 +307,7 @@ is_url_absolute(const char *s, size_t n)
 }
 
 char *
-feed_resolve_html(char *html, const char *base)
+fr_feed_resolve_html(char *html, const char *base)
 {
 	struct fb_buf out = {0};
 	const char *p, *copied;
@@ -358,14 +358,14 @@ feed_resolve_html(char *html, const char *base)
 				char *ref = strndup(val, vn), *abs = NULL;
 
 				if (ref) {
-					feed_html_unescape(ref);
-					abs = feed_resolve(base, ref);
+					fr_feed_html_unescape(ref);
+					abs = fr_feed_resolve(base, ref);
 				}
-				if (!ref || !abs || fb_add(&out, copied, (size_t)(val - copied)) != 0 ||
-				    fb_add_escaped(&out, abs, strlen(abs), 1) != 0) {
+				if (!ref || !abs || fr_fb_add(&out, copied, (size_t)(val - copied)) != 0 ||
+				    fr_fb_add_escaped(&out, abs, strlen(abs), 1) != 0) {
 					free(ref);
 					free(abs);
-					fb_free(&out);
+					fr_fb_free(&out);
 					return html;
 				}
 				free(ref);
@@ -376,15 +376,15 @@ feed_resolve_html(char *html, const char *base)
 	}
 	if (!out.p)
 		return html;
-	if (fb_add(&out, copied, strlen(copied)) != 0) {
-		fb_free(&out);
+	if (fr_fb_add(&out, copied, strlen(copied)) != 0) {
+		fr_fb_free(&out);
 		return html;
 	}
-	return fb_take(&out);
+	return fr_fb_take(&out);
 }
 
 int
-feed_utf8_valid(const char *s, size_t n)
+fr_feed_utf8_valid(const char *s, size_t n)
 {
 	const unsigned char *p = (const unsigned char *)s, *e = p + n;
 
@@ -421,7 +421,7 @@ feed_utf8_valid(const char *s, size_t n)
 }
 
 char *
-feed_base64(const char *s, size_t n)
+fr_feed_base64(const char *s, size_t n)
 {
 	char *out = malloc(n / 4 * 3 + 4), *w = out;
 	uint32_t acc = 0;
@@ -813,7 +813,7 @@ fix_span(struct fix_ctx *c, const char *buf, size_t len, int depth, int top)
 		}
 		if (top && in_construct(buf, len, j, &pos, &skip_until, dt_s, dt_e))
 			continue;
-		if (fb_add(&c->o, buf + copied, j - copied) != 0)
+		if (fr_fb_add(&c->o, buf + copied, j - copied) != 0)
 			return -1;
 		if (d && !d->external) {
 			/* an internal entity: its text, within the budget. As
@@ -836,18 +836,18 @@ fix_span(struct fix_ctx *c, const char *buf, size_t len, int depth, int top)
 			if (!c->info->undef_name[0])
 				snprintf(c->info->undef_name, sizeof(c->info->undef_name), "%.*s",
 				         (int)(skip - 2), amp + 1);
-			if (fb_add(&c->o, "&amp;", 5) != 0 || fb_add(&c->o, amp + 1, skip - 1) != 0)
+			if (fr_fb_add(&c->o, "&amp;", 5) != 0 || fr_fb_add(&c->o, amp + 1, skip - 1) != 0)
 				return -1;
 		} else if (cp) {
 			/* "&nbsp;" -> "&#160;": libxml2 reads it in text and
 			 * attributes alike, and nothing is declared. */
 			snprintf(rep, sizeof(rep), "&#%u;", (unsigned)cp);
-			if (fb_add(&c->o, rep, strlen(rep)) != 0)
+			if (fr_fb_add(&c->o, rep, strlen(rep)) != 0)
 				return -1;
 		} else {
 			if (top && !c->info->bare_line)
 				c->info->bare_line = line_of(c->doc, amp);
-			if (fb_add(&c->o, "&amp;", 5) != 0)
+			if (fr_fb_add(&c->o, "&amp;", 5) != 0)
 				return -1;
 			skip = 1;
 		}
@@ -855,12 +855,12 @@ fix_span(struct fix_ctx *c, const char *buf, size_t len, int depth, int top)
 		i = copied;
 	}
 	if (!top || c->o.p || copied)
-		return fb_add(&c->o, buf + copied, len - copied);
+		return fr_fb_add(&c->o, buf + copied, len - copied);
 	return 0;
 }
 
 int
-feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
+fr_feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
                     struct feed_fix_info *info)
 {
 	struct fix_ctx c;
@@ -882,20 +882,20 @@ feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
 	rc = fix_span(&c, buf, len, 0, 1);
 	free(t);
 	if (rc != 0) {
-		fb_free(&c.o);
+		fr_fb_free(&c.o);
 		return -1;
 	}
 	if (!c.o.p)
 		return 0;
 	*out_len = c.o.n;
-	*out = fb_take(&c.o);
+	*out = fr_fb_take(&c.o);
 	return 1;
 }
 
 /* ---- the builder ---- */
 
 int
-feedb_init(struct feedb *b, const struct fr_feed_opts *o)
+fr_feedb_init(struct feedb *b, const struct fr_feed_opts *o)
 {
 	memset(b, 0, sizeof(*b));
 	b->f = calloc(1, sizeof(*b->f));
@@ -981,7 +981,7 @@ is_http_url(const char *s)
 }
 
 void
-feedb_item_end(struct feedb *b)
+fr_feedb_item_end(struct feedb *b)
 {
 	struct fr_feed_item *it = b->cur;
 
@@ -997,12 +997,12 @@ feedb_item_end(struct feedb *b)
 }
 
 int
-feedb_item_begin(struct feedb *b)
+fr_feedb_item_begin(struct feedb *b)
 {
 	struct fr_feed *f = b->f;
 	struct fr_feed_item *it;
 
-	feedb_item_end(b);
+	fr_feedb_item_end(b);
 	/* Over the cap: prune to it each time the count doubles it, so
 	 * memory stays within twice the cap and time stays linear. */
 	if (b->max_items != SIZE_MAX && f->n_items >= 2 * b->max_items)
@@ -1088,7 +1088,7 @@ set_ranked(char **slot, unsigned char *rank, char *v, int r)
 }
 
 void
-feedb_item_str(struct feedb *b, int field, char *v, int rank)
+fr_feedb_item_str(struct feedb *b, int field, char *v, int rank)
 {
 	if (!b->cur) {
 		free(v);
@@ -1098,13 +1098,13 @@ feedb_item_str(struct feedb *b, int field, char *v, int rank)
 }
 
 void
-feedb_feed_str(struct feedb *b, int field, char *v, int rank)
+fr_feedb_feed_str(struct feedb *b, int field, char *v, int rank)
 {
 	set_ranked(feed_slot(b->f, field), &b->frank[field], v, rank);
 }
 
 void
-feedb_item_date(struct feedb *b, int field, const char *s, size_t n, int rank)
+fr_feedb_item_date(struct feedb *b, int field, const char *s, size_t n, int rank)
 {
 	int64_t t;
 	int64_t *slot;
@@ -1121,7 +1121,7 @@ feedb_item_date(struct feedb *b, int field, const char *s, size_t n, int rank)
 }
 
 void
-feedb_feed_date(struct feedb *b, const char *s, size_t n, int rank)
+fr_feedb_feed_date(struct feedb *b, const char *s, size_t n, int rank)
 {
 	int64_t t;
 
@@ -1134,11 +1134,11 @@ feedb_feed_date(struct feedb *b, const char *s, size_t n, int rank)
 }
 
 void
-feedb_item_tag(struct feedb *b, char *v)
+fr_feedb_item_tag(struct feedb *b, char *v)
 {
 	struct fr_feed_item *it = b->cur;
 
-	if (!it || !v || !*feed_trim(v)) {
+	if (!it || !v || !*fr_feed_trim(v)) {
 		free(v);
 		return;
 	}
@@ -1164,7 +1164,7 @@ feedb_item_tag(struct feedb *b, char *v)
 }
 
 void
-feedb_item_enclosure(struct feedb *b, char *url, char *type, int64_t length)
+fr_feedb_item_enclosure(struct feedb *b, char *url, char *type, int64_t length)
 {
 	struct fr_feed_item *it = b->cur;
 
@@ -1202,7 +1202,7 @@ feedb_item_enclosure(struct feedb *b, char *url, char *type, int64_t length)
 }
 
 void
-feedb_bozo(struct feedb *b, const char *fmt, ...)
+fr_feedb_bozo(struct feedb *b, const char *fmt, ...)
 {
 	char msg[FR_ERRLEN];
 	va_list ap;
@@ -1222,7 +1222,7 @@ feedb_bozo(struct feedb *b, const char *fmt, ...)
  * when it already is, else a new string (s freed); NULL on out of memory
  * (s freed). */
 char *
-feed_utf8_fix(char *s)
+fr_feed_utf8_fix(char *s)
 {
 	size_t n, k = 0;
 	char *out, *w;
@@ -1231,7 +1231,7 @@ feed_utf8_fix(char *s)
 	if (!s)
 		return s;
 	n = strlen(s);
-	if (feed_utf8_valid(s, n))
+	if (fr_feed_utf8_valid(s, n))
 		return s;
 	out = malloc(3 * n + 1);
 	if (!out) {
@@ -1249,7 +1249,7 @@ feed_utf8_fix(char *s)
 		}
 		/* the longest valid sequence starting here, if any */
 		for (size_t l = 2; l <= 4 && k + l <= n; l++) {
-			if (feed_utf8_valid(s + k, l)) {
+			if (fr_feed_utf8_valid(s + k, l)) {
 				len = l;
 				break;
 			}
@@ -1258,7 +1258,7 @@ feed_utf8_fix(char *s)
 			memcpy(w, s + k, len);
 			w += len;
 		} else {
-			w += feed_utf8(0xFFFD, w);
+			w += fr_feed_utf8(0xFFFD, w);
 		}
 		k += len;
 	}
@@ -1276,7 +1276,7 @@ sanitize_all(struct feedb *b)
 	char **feed_strs[] = {&f->title, &f->link, &f->subtitle, &f->language, &f->author};
 
 	for (size_t i = 0; i < sizeof(feed_strs) / sizeof(feed_strs[0]); i++)
-		if (*feed_strs[i] && !(*feed_strs[i] = feed_utf8_fix(*feed_strs[i])))
+		if (*feed_strs[i] && !(*feed_strs[i] = fr_feed_utf8_fix(*feed_strs[i])))
 			b->oom = 1;
 	for (size_t i = 0; i < f->n_items; i++) {
 		struct fr_feed_item *it = &f->items[i];
@@ -1284,21 +1284,21 @@ sanitize_all(struct feedb *b)
 		                 &it->comments_url};
 
 		for (size_t k = 0; k < sizeof(strs) / sizeof(strs[0]); k++)
-			if (*strs[k] && !(*strs[k] = feed_utf8_fix(*strs[k])))
+			if (*strs[k] && !(*strs[k] = fr_feed_utf8_fix(*strs[k])))
 				b->oom = 1;
 		for (size_t k = 0; k < it->n_tags; k++)
-			if (!(it->tags[k] = feed_utf8_fix(it->tags[k]))) {
+			if (!(it->tags[k] = fr_feed_utf8_fix(it->tags[k]))) {
 				b->oom = 1;
 				it->tags[k] = strdup("");
 			}
 		for (size_t k = 0; k < it->n_enclosures; k++) {
 			struct fr_feed_enclosure *e = &it->enclosures[k];
 
-			if (!(e->url = feed_utf8_fix(e->url))) {
+			if (!(e->url = fr_feed_utf8_fix(e->url))) {
 				b->oom = 1;
 				e->url = strdup("");
 			}
-			if (e->type && !(e->type = feed_utf8_fix(e->type)))
+			if (e->type && !(e->type = fr_feed_utf8_fix(e->type)))
 				b->oom = 1;
 		}
 	}
@@ -1388,11 +1388,11 @@ refuse_links(struct fr_feed *f, struct fr_feed_item *it)
 }
 
 void
-feedb_finish(struct feedb *b)
+fr_feedb_finish(struct feedb *b)
 {
 	struct fr_feed *f = b->f;
 
-	feedb_item_end(b);
+	fr_feedb_item_end(b);
 	if (b->max_items != SIZE_MAX)
 		prune_items(b);
 	/* libxml2 delivers UTF-8 for a well-formed document; after an error
@@ -1400,24 +1400,24 @@ feedb_finish(struct feedb *b)
 	 * does not check strings. */
 	if (f->bozo || (f->version && !strncmp(f->version, "json", 4)))
 		sanitize_all(b);
-	feed_trim(f->title);
-	feed_trim(f->link);
+	fr_feed_trim(f->title);
+	fr_feed_trim(f->link);
 	if (unsafe_scheme(f->link)) {
 		free(f->link);
 		f->link = NULL;
 		f->n_links_refused++;
 	}
-	feed_trim(f->subtitle);
-	feed_trim(f->language);
-	feed_trim(f->author);
+	fr_feed_trim(f->subtitle);
+	fr_feed_trim(f->language);
+	fr_feed_trim(f->author);
 	for (size_t i = 0; i < f->n_items; i++) {
 		struct fr_feed_item *it = &f->items[i];
 
-		feed_trim(it->id);
-		feed_trim(it->title);
-		feed_trim(it->author);
-		feed_trim(it->summary);
-		feed_trim(it->content);
+		fr_feed_trim(it->id);
+		fr_feed_trim(it->title);
+		fr_feed_trim(it->author);
+		fr_feed_trim(it->summary);
+		fr_feed_trim(it->content);
 		if (it->id && !*it->id) {
 			free(it->id);
 			it->id = NULL;
@@ -1439,7 +1439,7 @@ feedb_finish(struct feedb *b)
 }
 
 void
-feedb_abort(struct feedb *b)
+fr_feedb_abort(struct feedb *b)
 {
 	fr_feed_free(b->f);
 	b->f = NULL;
@@ -1541,19 +1541,19 @@ fr_feed_parse(const char *buf, size_t len, const struct fr_feed_opts *opts, stru
 		return fr_errf(err, errlen, "not a feed: text at byte %zu that starts neither XML ('<') nor JSON ('{'): \"%.*s\"",
 		               i, (int)(n < 24 ? n : 24), (const char *)u);
 	}
-	if (feedb_init(&b, opts) != 0)
+	if (fr_feedb_init(&b, opts) != 0)
 		return fr_errf(err, errlen, "out of memory");
 	if (buf[i] == '{' || buf[i] == '[')
-		rc = feed_parse_json(&b, buf + i, len - i, max_depth, err, errlen);
+		rc = fr_feed_parse_json(&b, buf + i, len - i, max_depth, err, errlen);
 	else
-		rc = feed_parse_xml(&b, buf, len, opts, err, errlen);
+		rc = fr_feed_parse_xml(&b, buf, len, opts, err, errlen);
 	if (rc == 0) {
-		feedb_finish(&b);
+		fr_feedb_finish(&b);
 		if (b.oom)
 			rc = fr_errf(err, errlen, "out of memory");
 	}
 	if (rc != 0) {
-		feedb_abort(&b);
+		fr_feedb_abort(&b);
 		return -1;
 	}
 	*out = b.f;

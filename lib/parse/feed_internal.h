@@ -16,14 +16,14 @@ struct fb_buf {
 	size_t max; /* adding past max fails */
 };
 
-int fb_add(struct fb_buf *b, const char *s, size_t n);
-int fb_addc(struct fb_buf *b, char c);
+int fr_fb_add(struct fb_buf *b, const char *s, size_t n);
+int fr_fb_addc(struct fb_buf *b, char c);
 /* Appends s with &, <, > (and " when quot) escaped as XML entities. */
-int fb_add_escaped(struct fb_buf *b, const char *s, size_t n, int quot);
+int fr_fb_add_escaped(struct fb_buf *b, const char *s, size_t n, int quot);
 /* Takes the contents as a malloc'd string (NULL if empty), leaving b empty. */
-char *fb_take(struct fb_buf *b);
-void fb_reset(struct fb_buf *b);
-void fb_free(struct fb_buf *b);
+char *fr_fb_take(struct fb_buf *b);
+void fr_fb_reset(struct fb_buf *b);
+void fr_fb_free(struct fb_buf *b);
 
 /* Which source set a field: lower ranks win (RANK_NONE: unset). */
 #define RANK_NONE 255
@@ -48,46 +48,46 @@ struct feedb {
 	int fp_result;           /* opts->fp_result */
 };
 
-int feedb_init(struct feedb *b, const struct fr_feed_opts *o);
+int fr_feedb_init(struct feedb *b, const struct fr_feed_opts *o);
 /* Opens a new item (closing any open one). -1 on out of memory. */
-int feedb_item_begin(struct feedb *b);
-void feedb_item_end(struct feedb *b);
+int fr_feedb_item_begin(struct feedb *b);
+void fr_feedb_item_end(struct feedb *b);
 /* Sets an item or feed string field from the owned value v (freed when it
  * loses to a better-ranked value already set, or is empty). */
-void feedb_item_str(struct feedb *b, int field, char *v, int rank);
-void feedb_feed_str(struct feedb *b, int field, char *v, int rank);
-void feedb_item_date(struct feedb *b, int field, const char *s, size_t n, int rank);
-void feedb_feed_date(struct feedb *b, const char *s, size_t n, int rank);
-void feedb_item_tag(struct feedb *b, char *v);           /* takes v */
-void feedb_item_enclosure(struct feedb *b, char *url, char *type, int64_t length); /* takes url, type */
-void feedb_bozo(struct feedb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+void fr_feedb_item_str(struct feedb *b, int field, char *v, int rank);
+void fr_feedb_feed_str(struct feedb *b, int field, char *v, int rank);
+void fr_feedb_item_date(struct feedb *b, int field, const char *s, size_t n, int rank);
+void fr_feedb_feed_date(struct feedb *b, const char *s, size_t n, int rank);
+void fr_feedb_item_tag(struct feedb *b, char *v);           /* takes v */
+void fr_feedb_item_enclosure(struct feedb *b, char *url, char *type, int64_t length); /* takes url, type */
+void fr_feedb_bozo(struct feedb *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 /* Identity, link fallbacks, trimming. Call once after the front end. */
-void feedb_finish(struct feedb *b);
+void fr_feedb_finish(struct feedb *b);
 /* Frees the half-built feed (on failure). */
-void feedb_abort(struct feedb *b);
+void fr_feedb_abort(struct feedb *b);
 
 /* Strips blanks around s in place; returns s. */
-char *feed_trim(char *s);
+char *fr_feed_trim(char *s);
 /* Decodes HTML character references (&amp; &eacute; &#233; &#xE9;) once,
  * in place (the result is never longer). Unknown names stay as they are. */
-void feed_html_unescape(char *s);
+void fr_feed_html_unescape(char *s);
 /* UTF-8 of an HTML 4 entity name (without & and ;), or NULL. */
-const char *feed_html_entity(const char *name, size_t n, char *utf8, size_t cap);
+const char *fr_feed_html_entity(const char *name, size_t n, char *utf8, size_t cap);
 /* A malloc'd absolute URL for ref against base (ref itself, trimmed, when it
  * cannot be resolved), or NULL on out of memory. */
-char *feed_resolve(const char *base, const char *ref);
+char *fr_feed_resolve(const char *base, const char *ref);
 /* HTML with relative href= and src= values resolved against base: a new
  * malloc'd string, or html itself (unchanged, not copied) when nothing
  * needed resolving or base is NULL. */
-char *feed_resolve_html(char *html, const char *base);
+char *fr_feed_resolve_html(char *html, const char *base);
 /* The HTML fragment html[0..len) parsed with libxml2's HTML parser and
  * written back: relative URIs (feedparser's list of element/attribute
  * pairs) resolved against base (may be NULL), and, when sanitize, only
  * feedparser's allowed elements, attributes, CSS and URI schemes kept
  * (script, style and applet with their content). Trimmed, CRLF as LF.
  * A malloc'd string, NULL on out of memory. */
-char *feed_sanitize_html(const char *html, size_t len, const char *base, int sanitize);
-/* A flag of feed_sanitize_html's sanitize: character and entity references
+char *fr_feed_sanitize_html(const char *html, size_t len, const char *base, int sanitize);
+/* A flag of fr_feed_sanitize_html's sanitize: character and entity references
  * come out as written (feedparser's SGML pass keeps them), "&#39;" and
  * "&#34;" as their characters, unknown entity names as "&amp;name", C1
  * character references as their windows-1252 characters; text is not
@@ -99,39 +99,39 @@ struct fpx;
 struct json_object;
 /* A new model; base_url may be NULL; over max_items entries (0: no cap)
  * the newest are kept, as the feed's items. NULL on out of memory. */
-struct fpx *fpx_new(const char *base_url, size_t max_items);
-void fpx_free(struct fpx *p);
+struct fpx *fr_fpx_new(const char *base_url, size_t max_items);
+void fr_fpx_free(struct fpx *p);
 /* A namespace declaration (prefix NULL for the default namespace). */
-void fpx_ns(struct fpx *p, const char *prefix, const char *uri);
+void fr_fpx_ns(struct fpx *p, const char *prefix, const char *uri);
 /* feedparser's prefix for a namespace URI ("" for the feed formats' own),
  * or NULL when it knows none. */
-const char *fpx_ns_prefix(const char *uri);
+const char *fr_fpx_ns_prefix(const char *uri);
 /* A start tag: tag is "prefix:local" or "local" in lower case; kv holds n
  * key, value pairs (keys in lower case, later duplicates win). */
-void fpx_start(struct fpx *p, const char *tag, const char *const *kv, size_t n);
-void fpx_end(struct fpx *p, const char *tag);
-void fpx_text(struct fpx *p, const char *s, size_t n);
-int fpx_oom(const struct fpx *p);
+void fr_fpx_start(struct fpx *p, const char *tag, const char *const *kv, size_t n);
+void fr_fpx_end(struct fpx *p, const char *tag);
+void fr_fpx_text(struct fpx *p, const char *s, size_t n);
+int fr_fpx_oom(const struct fpx *p);
 /* The feed dict (feed 1) or the entries array (feed 0); the caller owns it. */
-struct json_object *fpx_take(struct fpx *p, int feed);
+struct json_object *fr_fpx_take(struct fpx *p, int feed);
 /* For the tests: 1 when the sorted tables are sorted. */
-int fpx_ns_sorted(void);
-int fpx_handlers_sorted(void);
+int fr_fpx_ns_sorted(void);
+int fr_fpx_handlers_sorted(void);
 /* Whether uri has no scheme or one of feedparser's acceptable schemes
  * (http, https, ftp, mailto, ...; never javascript:, data:, vbscript:). */
-int feed_uri_scheme_ok(const char *uri);
+int fr_feed_uri_scheme_ok(const char *uri);
 /* Whether name (lower case) is one of feedparser's acceptable elements. */
-int feed_html_element_ok(const char *name);
+int fr_feed_html_element_ok(const char *name);
 /* Decodes base64 (blanks ignored) into a malloc'd NUL-terminated string, or
  * NULL when s is not base64. */
-char *feed_base64(const char *s, size_t n);
+char *fr_feed_base64(const char *s, size_t n);
 /* s as well-formed UTF-8: each invalid byte becomes U+FFFD. Returns s
  * when it already is, else a new string (s freed); NULL on out of memory
  * (s freed). */
-char *feed_utf8_fix(char *s);
+char *fr_feed_utf8_fix(char *s);
 /* Whether s[0..n) is well-formed UTF-8. */
-int feed_utf8_valid(const char *s, size_t n);
-/* What feed_fix_references did, for bozo messages (lines are 1-based, 0 none). */
+int fr_feed_utf8_valid(const char *s, size_t n);
+/* What fr_feed_fix_references did, for bozo messages (lines are 1-based, 0 none). */
 struct feed_fix_info {
 	unsigned long bare_line;  /* first '&' that starts no reference */
 	unsigned long undef_line; /* first undefined entity, kept as text */
@@ -154,16 +154,16 @@ struct feed_fix_info {
  * character references XML forbids (&#0;) become U+FFFD.
  * Returns 1 with *out a malloc'd copy and *out_len, 0 when nothing needed
  * changing (*out NULL), -1 on out of memory. */
-int feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
+int fr_feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
                         struct feed_fix_info *info);
 /* Writes a code point as UTF-8 (U+FFFD for invalid ones); returns the length. */
-size_t feed_utf8(uint32_t cp, char *out);
+size_t fr_feed_utf8(uint32_t cp, char *out);
 
 /* The front ends. Each fills b->f from buf; 0, or -1 with err set when buf
  * is not a feed (b is then aborted by the caller). */
-int feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_feed_opts *o,
+int fr_feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_feed_opts *o,
                    char *err, size_t errlen);
-int feed_parse_json(struct feedb *b, const char *buf, size_t len, unsigned max_depth, char *err,
+int fr_feed_parse_json(struct feedb *b, const char *buf, size_t len, unsigned max_depth, char *err,
                     size_t errlen);
 
 #endif

@@ -95,7 +95,7 @@ cmp_ns(const void *k, const void *e)
 }
 
 const char *
-fpx_ns_prefix(const char *uri)
+fr_fpx_ns_prefix(const char *uri)
 {
 	char low[256];
 	size_t n = strlen(uri);
@@ -113,7 +113,7 @@ fpx_ns_prefix(const char *uri)
 }
 
 int
-fpx_ns_sorted(void)
+fr_fpx_ns_sorted(void)
 {
 	for (size_t i = 1; i < sizeof(fp_namespaces) / sizeof(fp_namespaces[0]); i++)
 		if (strcmp(fp_namespaces[i - 1].uri, fp_namespaces[i].uri) >= 0)
@@ -421,20 +421,20 @@ handle_data(struct fpx *p, const char *s, size_t n, int escape)
 	if (escape && p->cp.active && p->cp.type && !strcmp(p->cp.type, "application/xhtml+xml")) {
 		struct fb_buf b = {0};
 
-		if (fb_add_escaped(&b, s, n, 0) != 0) {
-			fb_free(&b);
+		if (fr_fb_add_escaped(&b, s, n, 0) != 0) {
+			fr_fb_free(&b);
 			p->oom = 1;
 			return;
 		}
 		piece_add(p, &e->pieces, b.p ? b.p : "", b.n);
-		fb_free(&b);
+		fr_fb_free(&b);
 		return;
 	}
 	piece_add(p, &e->pieces, s, n);
 }
 
 void
-fpx_text(struct fpx *p, const char *s, size_t n)
+fr_fpx_text(struct fpx *p, const char *s, size_t n)
 {
 	if (p)
 		handle_data(p, s, n, 1);
@@ -630,7 +630,7 @@ looks_like_html(const char *s)
 			r++;
 		}
 		name[n] = '\0';
-		if (n && !feed_html_element_ok(name))
+		if (n && !fr_feed_html_element_ok(name))
 			return 0;
 	}
 	for (const char *q = strchr(s, '&'); q; q = strchr(q + 1, '&')) {
@@ -642,7 +642,7 @@ looks_like_html(const char *s)
 		if (r > q + 1 && *r == ';') {
 			size_t n = (size_t)(r - q - 1);
 
-			if (!feed_html_entity(q + 1, n, tmp, sizeof(tmp)) &&
+			if (!fr_feed_html_entity(q + 1, n, tmp, sizeof(tmp)) &&
 			    !(n == 2 && (!strncmp(q + 1, "lt", 2) || !strncmp(q + 1, "gt", 2))) &&
 			    !(n == 3 && !strncmp(q + 1, "amp", 3)) && !(n == 4 && !strncmp(q + 1, "quot", 4)))
 				return 0;
@@ -719,7 +719,7 @@ repair_text(struct fpx *p, char *s)
 			b[w++] = (char)cp;
 		}
 		b[w] = '\0';
-		if (feed_utf8_valid(b, w)) {
+		if (fr_feed_utf8_valid(b, w)) {
 			free(s);
 			s = b;
 			u = (const unsigned char *)s;
@@ -745,11 +745,11 @@ repair_text(struct fpx *p, char *s)
 			char tmp[4];
 
 			if (cp >= 0x80 && cp <= 0x9F && cp1252[cp - 0x80]) {
-				size_t m = feed_utf8(cp1252[cp - 0x80], tmp);
+				size_t m = fr_feed_utf8(cp1252[cp - 0x80], tmp);
 
-				if (fb_add(&o, tmp, m) != 0)
+				if (fr_fb_add(&o, tmp, m) != 0)
 					p->oom = 1;
-			} else if (fb_add(&o, s + i, k) != 0) {
+			} else if (fr_fb_add(&o, s + i, k) != 0) {
 				p->oom = 1;
 			}
 			i += k;
@@ -772,7 +772,7 @@ urljoin(struct fpx *p, const char *base, const char *uri)
 		return xstrdup(p, uri);
 	if (!uri || !*uri)
 		return xstrdup(p, base);
-	r = feed_resolve(base, uri);
+	r = fr_feed_resolve(base, uri);
 	if (!r)
 		p->oom = 1;
 	return r;
@@ -781,7 +781,7 @@ urljoin(struct fpx *p, const char *base, const char *uri)
 static int
 scheme_acceptable(const char *u)
 {
-	return feed_uri_scheme_ok(u);
+	return fr_feed_uri_scheme_ok(u);
 }
 
 /* make_safe_absolute_uri(base, rel) */
@@ -841,7 +841,7 @@ clean_html(struct fpx *p, char *s)
 		s[w] = '\0';
 		return s;
 	}
-	r = feed_sanitize_html(s, strlen(s), p->baseuri, 1 | FEED_SAN_KEEPREFS);
+	r = fr_feed_sanitize_html(s, strlen(s), p->baseuri, 1 | FEED_SAN_KEEPREFS);
 	free(s);
 	if (!r)
 		p->oom = 1;
@@ -905,7 +905,7 @@ pop_ex(struct fpx *p, const char *element, int strip)
 			}
 		}
 		for (size_t i = a; i < b; i++)
-			if (fb_add(&out, e.pieces.p[i], strlen(e.pieces.p[i])) != 0)
+			if (fr_fb_add(&out, e.pieces.p[i], strlen(e.pieces.p[i])) != 0)
 				p->oom = 1;
 		output = out.p ? out.p : xstrdup(p, "");
 	}
@@ -923,9 +923,9 @@ pop_ex(struct fpx *p, const char *element, int strip)
 	if (!e.expecting)
 		return output;
 	if (p->cp.active && p->cp.base64) {
-		char *d = feed_base64(output, strlen(output));
+		char *d = fr_feed_base64(output, strlen(output));
 
-		if (d && feed_utf8_valid(d, strlen(d))) {
+		if (d && fr_feed_utf8_valid(d, strlen(d))) {
 			free(output);
 			output = d;
 		} else {
@@ -1607,7 +1607,7 @@ find_handler(const char *name)
 }
 
 int
-fpx_handlers_sorted(void)
+fr_fpx_handlers_sorted(void)
 {
 	for (size_t i = 1; i < sizeof(handlers) / sizeof(handlers[0]); i++)
 		if (strcmp(handlers[i - 1].name, handlers[i].name) >= 0)
@@ -2596,7 +2596,7 @@ strv_push(struct fpx *p, char ***v, size_t *n, size_t *cap, const char *s)
 }
 
 void
-fpx_ns(struct fpx *p, const char *prefix, const char *uri)
+fr_fpx_ns(struct fpx *p, const char *prefix, const char *uri)
 {
 	const char *m;
 
@@ -2617,7 +2617,7 @@ fpx_ns(struct fpx *p, const char *prefix, const char *uri)
 				p->version = xstrdup(p, "atom10");
 		}
 	}
-	m = fpx_ns_prefix(uri);
+	m = fr_fpx_ns_prefix(uri);
 	if (m && prefix && p->n_nsmap < 32) {
 		p->nsmap_prefix[p->n_nsmap] = xstrdup(p, prefix);
 		p->nsmap_val[p->n_nsmap] = xstrdup(p, m);
@@ -2685,14 +2685,14 @@ strattrs(struct fpx *p, struct fb_buf *b, const struct attrs *a)
 				dup = 1;
 		if (dup)
 			continue;
-		if (fb_addc(b, ' ') || fb_add(b, k, strlen(k)) || fb_add(b, "=\"", 2) ||
-		    fb_add_escaped(b, a->kv[2 * i + 1], strlen(a->kv[2 * i + 1]), 1) || fb_addc(b, '"'))
+		if (fr_fb_addc(b, ' ') || fr_fb_add(b, k, strlen(k)) || fr_fb_add(b, "=\"", 2) ||
+		    fr_fb_add_escaped(b, a->kv[2 * i + 1], strlen(a->kv[2 * i + 1]), 1) || fr_fb_addc(b, '"'))
 			p->oom = 1;
 	}
 }
 
 void
-fpx_start(struct fpx *p, const char *tag, const char *const *kv, size_t n)
+fr_fpx_start(struct fpx *p, const char *tag, const char *const *kv, size_t n)
 {
 	struct attrs a = {kv, n};
 	const char *xb, *lang;
@@ -2768,14 +2768,14 @@ fpx_start(struct fpx *p, const char *tag, const char *const *kv, size_t n)
 
 		if (!strcmp(local, "svg"))
 			p->svg_ok++;
-		if (fb_addc(&b, '<') || fb_add(&b, local, strlen(local)))
+		if (fr_fb_addc(&b, '<') || fr_fb_add(&b, local, strlen(local)))
 			p->oom = 1;
 		strattrs(p, &b, &a);
-		if (fb_addc(&b, '>'))
+		if (fr_fb_addc(&b, '>'))
 			p->oom = 1;
 		if (b.p)
 			handle_data(p, b.p, b.n, 0);
-		fb_free(&b);
+		fr_fb_free(&b);
 		return;
 	}
 	if (no_prefix(tag) && strcmp(tag, "title") && strcmp(tag, "link") &&
@@ -2804,7 +2804,7 @@ fpx_start(struct fpx *p, const char *tag, const char *const *kv, size_t n)
 }
 
 void
-fpx_end(struct fpx *p, const char *tag)
+fr_fpx_end(struct fpx *p, const char *tag)
 {
 	char mname[160];
 	const struct handler *h;
@@ -2928,7 +2928,7 @@ prune(struct fpx *p)
 /* ---- life ---- */
 
 struct fpx *
-fpx_new(const char *base_url, size_t max_items)
+fr_fpx_new(const char *base_url, size_t max_items)
 {
 	struct fpx *p = calloc(1, sizeof(*p));
 
@@ -2946,20 +2946,20 @@ fpx_new(const char *base_url, size_t max_items)
 	                   "(\\?subject=[^[:space:]]+)?",
 	                   REG_EXTENDED) == 0;
 	if (!p->feed || !p->entries || !p->sourcedata) {
-		fpx_free(p);
+		fr_fpx_free(p);
 		return NULL;
 	}
 	return p;
 }
 
 int
-fpx_oom(const struct fpx *p)
+fr_fpx_oom(const struct fpx *p)
 {
 	return p && p->oom;
 }
 
 jo *
-fpx_take(struct fpx *p, int feed)
+fr_fpx_take(struct fpx *p, int feed)
 {
 	jo *r;
 
@@ -2977,7 +2977,7 @@ fpx_take(struct fpx *p, int feed)
 }
 
 void
-fpx_free(struct fpx *p)
+fr_fpx_free(struct fpx *p)
 {
 	if (!p)
 		return;

@@ -52,42 +52,42 @@ item(struct feedb *b, struct json_object *it)
 	const char *s;
 	char *html;
 
-	if (!json_object_is_type(it, json_type_object) || feedb_item_begin(b) != 0)
+	if (!json_object_is_type(it, json_type_object) || fr_feedb_item_begin(b) != 0)
 		return;
 	/* id is a string; 1.0 feeds sometimes give a number. */
 	if (json_object_object_get_ex(it, "id", &v)) {
 		if (json_object_is_type(v, json_type_string))
-			feedb_item_str(b, IF_ID, strdup(json_object_get_string(v)), 1);
+			fr_feedb_item_str(b, IF_ID, strdup(json_object_get_string(v)), 1);
 		else if (json_object_is_type(v, json_type_int))
-			feedb_item_str(b, IF_ID, strdup(json_object_get_string(v)), 1);
+			fr_feedb_item_str(b, IF_ID, strdup(json_object_get_string(v)), 1);
 	}
 	if ((s = jstr(it, "url")) != NULL)
-		feedb_item_str(b, IF_LINK, feed_resolve(b->base_url, s), 1);
+		fr_feedb_item_str(b, IF_LINK, fr_feed_resolve(b->base_url, s), 1);
 	else if ((s = jstr(it, "external_url")) != NULL)
-		feedb_item_str(b, IF_LINK, feed_resolve(b->base_url, s), 2);
-	feedb_item_str(b, IF_TITLE, jdup(it, "title"), 1);
-	feedb_item_str(b, IF_SUMMARY, jdup(it, "summary"), 1);
+		fr_feedb_item_str(b, IF_LINK, fr_feed_resolve(b->base_url, s), 2);
+	fr_feedb_item_str(b, IF_TITLE, jdup(it, "title"), 1);
+	fr_feedb_item_str(b, IF_SUMMARY, jdup(it, "summary"), 1);
 	html = jdup(it, "content_html");
 	if (html) {
-		char *r = feed_resolve_html(html, b->base_url);
+		char *r = fr_feed_resolve_html(html, b->base_url);
 
 		if (r != html)
 			free(html);
-		feedb_item_str(b, IF_CONTENT, r, 1);
+		fr_feedb_item_str(b, IF_CONTENT, r, 1);
 	} else {
-		feedb_item_str(b, IF_CONTENT, jdup(it, "content_text"), 2);
+		fr_feedb_item_str(b, IF_CONTENT, jdup(it, "content_text"), 2);
 	}
 	if ((s = jstr(it, "date_published")) != NULL)
-		feedb_item_date(b, IF_PUB, s, strlen(s), 1);
+		fr_feedb_item_date(b, IF_PUB, s, strlen(s), 1);
 	if ((s = jstr(it, "date_modified")) != NULL)
-		feedb_item_date(b, IF_UPD, s, strlen(s), 1);
-	feedb_item_str(b, IF_AUTHOR, author_of(it), 1);
+		fr_feedb_item_date(b, IF_UPD, s, strlen(s), 1);
+	fr_feedb_item_str(b, IF_AUTHOR, author_of(it), 1);
 	if (json_object_object_get_ex(it, "tags", &v) && json_object_is_type(v, json_type_array)) {
 		for (size_t i = 0; i < json_object_array_length(v); i++) {
 			struct json_object *t = json_object_array_get_idx(v, i);
 
 			if (json_object_is_type(t, json_type_string))
-				feedb_item_tag(b, strdup(json_object_get_string(t)));
+				fr_feedb_item_tag(b, strdup(json_object_get_string(t)));
 		}
 	}
 	if (json_object_object_get_ex(it, "attachments", &v) &&
@@ -103,14 +103,14 @@ item(struct feedb *b, struct json_object *it)
 			     json_object_is_type(sz, json_type_double)) &&
 			    json_object_get_int64(sz) >= 0)
 				len = json_object_get_int64(sz);
-			feedb_item_enclosure(b, feed_resolve(b->base_url, s), jdup(a, "mime_type"), len);
+			fr_feedb_item_enclosure(b, fr_feed_resolve(b->base_url, s), jdup(a, "mime_type"), len);
 		}
 	}
-	feedb_item_end(b);
+	fr_feedb_item_end(b);
 }
 
 int
-feed_parse_json(struct feedb *b, const char *buf, size_t len, unsigned max_depth, char *err,
+fr_feed_parse_json(struct feedb *b, const char *buf, size_t len, unsigned max_depth, char *err,
                 size_t errlen)
 {
 	struct json_tokener *tok = json_tokener_new_ex((int)(max_depth > 1024 ? 1024 : max_depth));
@@ -156,13 +156,13 @@ feed_parse_json(struct feedb *b, const char *buf, size_t len, unsigned max_depth
 	                     buf[end] == '\t'))
 		end++;
 	if (end < len)
-		feedb_bozo(b, "byte %zu: data after the JSON object", end);
-	feedb_feed_str(b, FF_TITLE, jdup(root, "title"), 1);
+		fr_feedb_bozo(b, "byte %zu: data after the JSON object", end);
+	fr_feedb_feed_str(b, FF_TITLE, jdup(root, "title"), 1);
 	if ((s = jstr(root, "home_page_url")) != NULL)
-		feedb_feed_str(b, FF_LINK, feed_resolve(b->base_url, s), 1);
-	feedb_feed_str(b, FF_SUBTITLE, jdup(root, "description"), 1);
-	feedb_feed_str(b, FF_LANGUAGE, jdup(root, "language"), 1);
-	feedb_feed_str(b, FF_AUTHOR, author_of(root), 1);
+		fr_feedb_feed_str(b, FF_LINK, fr_feed_resolve(b->base_url, s), 1);
+	fr_feedb_feed_str(b, FF_SUBTITLE, jdup(root, "description"), 1);
+	fr_feedb_feed_str(b, FF_LANGUAGE, jdup(root, "language"), 1);
+	fr_feedb_feed_str(b, FF_AUTHOR, author_of(root), 1);
 	if (json_object_object_get_ex(root, "items", &v) && json_object_is_type(v, json_type_array))
 		for (size_t i = 0; i < json_object_array_length(v); i++)
 			item(b, json_object_array_get_idx(v, i));

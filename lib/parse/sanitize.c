@@ -66,13 +66,13 @@ scheme_ok(const char *uri)
 }
 
 int
-feed_html_element_ok(const char *name)
+fr_feed_html_element_ok(const char *name)
 {
 	return in_list(san_elements, N(san_elements), name);
 }
 
 int
-feed_uri_scheme_ok(const char *uri)
+fr_feed_uri_scheme_ok(const char *uri)
 {
 	return uri && scheme_ok(uri);
 }
@@ -86,7 +86,7 @@ safe_uri(const char *base, const char *rel)
 
 	while (*rel == ' ' || *rel == '\t' || *rel == '\n' || *rel == '\r')
 		rel++;
-	r = base && *base ? feed_resolve(base, rel) : strdup(rel);
+	r = base && *base ? fr_feed_resolve(base, rel) : strdup(rel);
 	if (r && !scheme_ok(r)) {
 		free(r);
 		r = strdup("");
@@ -166,13 +166,13 @@ sanitize_style(const char *in, int svg)
 					q++;
 					while (css_space(*q))
 						q++;
-					fb_addc(&s, ' ');
+					fr_fb_addc(&s, ' ');
 					p = q;
 					continue;
 				}
 			}
 		}
-		fb_addc(&s, *p++);
+		fr_fb_addc(&s, *p++);
 	}
 	if (!s.p) {
 		free(s.p);
@@ -265,19 +265,19 @@ sanitize_style(const char *in, int svg)
 			}
 			if (ok) {
 				if (o.n)
-					fb_addc(&o, ' ');
-				fb_add(&o, s.p + ps, pe - ps);
-				fb_add(&o, ": ", 2);
-				fb_add(&o, s.p + vs, ve - vs);
-				fb_addc(&o, ';');
+					fr_fb_addc(&o, ' ');
+				fr_fb_add(&o, s.p + ps, pe - ps);
+				fr_fb_add(&o, ": ", 2);
+				fr_fb_add(&o, s.p + vs, ve - vs);
+				fr_fb_addc(&o, ';');
 			}
 		}
 	}
-	fb_free(&s);
-	return o.p ? fb_take(&o) : strdup("");
+	fr_fb_free(&s);
+	return o.p ? fr_fb_take(&o) : strdup("");
 empty:
-	fb_free(&s);
-	fb_free(&o);
+	fr_fb_free(&s);
+	fr_fb_free(&o);
 	return strdup("");
 }
 
@@ -308,14 +308,14 @@ cmp_attr(const void *a, const void *b)
 static void
 add_escaped_text(struct san *s, const char *t, int attr)
 {
-	if (fb_add_escaped(&s->o, t, strlen(t), attr) != 0)
+	if (fr_fb_add_escaped(&s->o, t, strlen(t), attr) != 0)
 		s->oom = 1;
 }
 
 static void
 put(struct san *s, const char *t)
 {
-	if (fb_add(&s->o, t, strlen(t)) != 0)
+	if (fr_fb_add(&s->o, t, strlen(t)) != 0)
 		s->oom = 1;
 }
 
@@ -373,7 +373,7 @@ protect_refs(const char *html, size_t len, struct fb_buf *in)
 		if (html[i] != '&')
 			continue;
 		if (len - i >= 5 && (!memcmp(html + i, "&#39;", 5) || !memcmp(html + i, "&#34;", 5))) {
-			if (fb_add(in, html + from, i - from) || fb_addc(in, html[i + 3] == '9' ? '\'' : '"'))
+			if (fr_fb_add(in, html + from, i - from) || fr_fb_addc(in, html[i + 3] == '9' ? '\'' : '"'))
 				return -1;
 			from = i + 5;
 			i += 4;
@@ -382,12 +382,12 @@ protect_refs(const char *html, size_t len, struct fb_buf *in)
 		k = ref_len(html + i, len - i);
 		if (!k)
 			continue;
-		if (fb_add(in, html + from, i - from) || fb_add(in, SENTINEL, SENTINEL_LEN))
+		if (fr_fb_add(in, html + from, i - from) || fr_fb_add(in, SENTINEL, SENTINEL_LEN))
 			return -1;
 		from = i + 1;
 		i += k - 1;
 	}
-	return fb_add(in, html + from, len - from);
+	return fr_fb_add(in, html + from, len - from);
 }
 
 static const uint16_t c1_1252[32] = {
@@ -427,7 +427,7 @@ put_ref(struct san *s, const char *t, size_t n, int decode)
 			*p = (char)tolower((unsigned char)*p);
 		v = strtoul(tmp + 1 + hex, NULL, hex ? 16 : 10);
 		if (decode) {
-			size_t m = feed_utf8(v > 0x10FFFF || v == 0 ? 0xFFFD : (uint32_t)v, u);
+			size_t m = fr_feed_utf8(v > 0x10FFFF || v == 0 ? 0xFFFD : (uint32_t)v, u);
 
 			u[m] = '\0';
 			add_escaped_text(s, u, 1);
@@ -443,7 +443,7 @@ put_ref(struct san *s, const char *t, size_t n, int decode)
 		}
 		return used;
 	}
-	if (feed_html_entity(tmp, k, u, sizeof(u))) {
+	if (fr_feed_html_entity(tmp, k, u, sizeof(u))) {
 		if (decode) {
 			add_escaped_text(s, u, 1);
 		} else {
@@ -488,15 +488,15 @@ put_ref_raw(struct san *s, const char *t, size_t n)
 	if (tmp[0] == '#') {
 		int hex = tmp[1] == 'x' || tmp[1] == 'X';
 		unsigned long v = strtoul(tmp + 1 + hex, NULL, hex ? 16 : 10);
-		size_t m = feed_utf8(v > 0x10FFFF || v == 0 ? 0xFFFD : (uint32_t)v, u);
+		size_t m = fr_feed_utf8(v > 0x10FFFF || v == 0 ? 0xFFFD : (uint32_t)v, u);
 
 		u[m] = '\0';
 		put(s, u);
-	} else if (feed_html_entity(tmp, k, u, sizeof(u))) {
+	} else if (fr_feed_html_entity(tmp, k, u, sizeof(u))) {
 		put(s, u);
 	} else {
 		put(s, "&");
-		if (fb_add(&s->o, t, used))
+		if (fr_fb_add(&s->o, t, used))
 			s->oom = 1;
 	}
 	return used;
@@ -516,7 +516,7 @@ put_kept(struct san *s, const char *t, int attr, int comment)
 		    n - i >= SENTINEL_LEN) {
 			size_t used;
 
-			if (fb_add(&s->o, t + from, i - from))
+			if (fr_fb_add(&s->o, t + from, i - from))
 				s->oom = 1;
 			used = put_ref(s, t + i + SENTINEL_LEN, n - i - SENTINEL_LEN, attr);
 			if (!used)
@@ -536,13 +536,13 @@ put_kept(struct san *s, const char *t, int attr, int comment)
 		else if (attr && t[i] == '&')
 			rep = "&amp;";
 		if (rep) {
-			if (fb_add(&s->o, t + from, i - from))
+			if (fr_fb_add(&s->o, t + from, i - from))
 				s->oom = 1;
 			put(s, rep);
 			from = i + 1;
 		}
 	}
-	if (fb_add(&s->o, t + from, n - from))
+	if (fr_fb_add(&s->o, t + from, n - from))
 		s->oom = 1;
 }
 
@@ -560,17 +560,17 @@ decode_kept(const char *v)
 
 		if (memcmp(v + i, SENTINEL, SENTINEL_LEN))
 			continue;
-		if (fb_add(&tmp.o, v + from, i - from))
+		if (fr_fb_add(&tmp.o, v + from, i - from))
 			tmp.oom = 1;
 		/* decoded as text, not escaped: the caller escapes */
 		used = put_ref_raw(&tmp, v + i + SENTINEL_LEN, n - i - SENTINEL_LEN);
 		i += SENTINEL_LEN + used - 1;
 		from = i + 1;
 	}
-	if (fb_add(&tmp.o, v + from, n - from))
+	if (fr_fb_add(&tmp.o, v + from, n - from))
 		tmp.oom = 1;
 	if (tmp.oom) {
-		fb_free(&tmp.o);
+		fr_fb_free(&tmp.o);
 		return NULL;
 	}
 	return tmp.o.p ? tmp.o.p : strdup("");
@@ -807,7 +807,7 @@ walk(struct san *s, xmlNodePtr n)
 }
 
 char *
-feed_sanitize_html(const char *html, size_t len, const char *base, int sanitize)
+fr_feed_sanitize_html(const char *html, size_t len, const char *base, int sanitize)
 {
 	struct san s;
 	struct fb_buf in = {0};
@@ -823,16 +823,16 @@ feed_sanitize_html(const char *html, size_t len, const char *base, int sanitize)
 	s.keeprefs = (sanitize & FEED_SAN_KEEPREFS) != 0;
 	in.max = 0;
 	/* In <body>, text at the start is not wrapped in an implied <p>. */
-	if (fb_add(&in, "<body>", 6) != 0 ||
-	    (s.keeprefs ? protect_refs(html, len, &in) : fb_add(&in, html, len)) != 0 ||
+	if (fr_fb_add(&in, "<body>", 6) != 0 ||
+	    (s.keeprefs ? protect_refs(html, len, &in) : fr_fb_add(&in, html, len)) != 0 ||
 	    in.n > INT32_MAX) {
-		fb_free(&in);
+		fr_fb_free(&in);
 		return NULL;
 	}
 	doc = htmlReadMemory(in.p, (int)in.n, NULL, "UTF-8",
 	                     HTML_PARSE_RECOVER | HTML_PARSE_NOERROR | HTML_PARSE_NOWARNING |
 	                         HTML_PARSE_NONET | HTML_PARSE_NODEFDTD);
-	fb_free(&in);
+	fr_fb_free(&in);
 	if (!doc)
 		return strdup("");
 	root = xmlDocGetRootElement(doc);
@@ -857,7 +857,7 @@ feed_sanitize_html(const char *html, size_t len, const char *base, int sanitize)
 	}
 	xmlFreeDoc(doc);
 	if (s.oom) {
-		fb_free(&s.o);
+		fr_fb_free(&s.o);
 		return NULL;
 	}
 	if (!s.o.p)

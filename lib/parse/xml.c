@@ -242,7 +242,7 @@ begin_capture(struct px *x, int target, int field, int rank, int kind)
 	c->markup = kind == K_XHTML;
 	c->pending_open = 0;
 	c->base = x->stack[x->depth].base;
-	fb_reset(&x->text);
+	fr_fb_reset(&x->text);
 }
 
 /* The first child element turns the captured text into markup: what was
@@ -258,11 +258,11 @@ to_markup(struct px *x)
 	if (!x->text.n)
 		return 0;
 	esc.max = x->text.max;
-	if (fb_add_escaped(&esc, x->text.p, x->text.n, 0) != 0) {
-		fb_free(&esc);
+	if (fr_fb_add_escaped(&esc, x->text.p, x->text.n, 0) != 0) {
+		fr_fb_free(&esc);
 		return -1;
 	}
-	fb_free(&x->text);
+	fr_fb_free(&x->text);
 	x->text = esc;
 	return 0;
 }
@@ -272,7 +272,7 @@ flush_open(struct px *x)
 {
 	if (x->cap_.pending_open) {
 		x->cap_.pending_open = 0;
-		if (fb_addc(&x->text, '>') != 0)
+		if (fr_fb_addc(&x->text, '>') != 0)
 			x->b->oom = 1;
 	}
 }
@@ -325,42 +325,42 @@ serialize_start(struct px *x, const xmlChar *local, const xmlChar *prefix, int n
 	int bad = 0;
 
 	flush_open(x);
-	bad |= fb_addc(t, '<');
+	bad |= fr_fb_addc(t, '<');
 	if (prefix) {
-		bad |= fb_add(t, (const char *)prefix, strlen((const char *)prefix));
-		bad |= fb_addc(t, ':');
+		bad |= fr_fb_add(t, (const char *)prefix, strlen((const char *)prefix));
+		bad |= fr_fb_addc(t, ':');
 	}
-	bad |= fb_add(t, (const char *)local, strlen((const char *)local));
+	bad |= fr_fb_add(t, (const char *)local, strlen((const char *)local));
 	for (int i = 0; i < n_attrs; i++) {
 		const xmlChar **a = attrs + 5 * i;
 		char *val = attr_text(a[3], a[4]);
 		const char *v = val ? val : "";
 		size_t vn = strlen(v);
 
-		bad |= fb_addc(t, ' ');
+		bad |= fr_fb_addc(t, ' ');
 		if (a[1]) {
-			bad |= fb_add(t, (const char *)a[1], strlen((const char *)a[1]));
-			bad |= fb_addc(t, ':');
+			bad |= fr_fb_add(t, (const char *)a[1], strlen((const char *)a[1]));
+			bad |= fr_fb_addc(t, ':');
 		}
-		bad |= fb_add(t, (const char *)a[0], strlen((const char *)a[0]));
-		bad |= fb_add(t, "=\"", 2);
+		bad |= fr_fb_add(t, (const char *)a[0], strlen((const char *)a[0]));
+		bad |= fr_fb_add(t, "=\"", 2);
 		/* Relative links inside inline XHTML resolve against xml:base. */
 		if (!val)
 			bad = 1;
 		if ((!strcmp((const char *)a[0], "href") || !strcmp((const char *)a[0], "src")) &&
 		    x->stack[x->depth].base && val) {
-			char *abs = feed_resolve(x->stack[x->depth].base, val);
+			char *abs = fr_feed_resolve(x->stack[x->depth].base, val);
 
 			if (abs)
-				bad |= fb_add_escaped(t, abs, strlen(abs), 1);
+				bad |= fr_fb_add_escaped(t, abs, strlen(abs), 1);
 			else
-				bad |= fb_add_escaped(t, v, vn, 1);
+				bad |= fr_fb_add_escaped(t, v, vn, 1);
 			free(abs);
 		} else {
-			bad |= fb_add_escaped(t, v, vn, 1);
+			bad |= fr_fb_add_escaped(t, v, vn, 1);
 		}
 		free(val);
-		bad |= fb_addc(t, '"');
+		bad |= fr_fb_addc(t, '"');
 	}
 	x->cap_.pending_open = 1;
 	if (bad)
@@ -375,7 +375,7 @@ person_name(char *s)
 
 	if (!s)
 		return s;
-	feed_trim(s);
+	fr_feed_trim(s);
 	open = strchr(s, '(');
 	close = open ? strrchr(open, ')') : NULL;
 	if (open && close && close[1] == '\0') {
@@ -390,12 +390,12 @@ person_name(char *s)
 		} else {
 			*open = '\0';
 		}
-		return feed_trim(s);
+		return fr_feed_trim(s);
 	}
 	lt = strchr(s, '<');
 	if (lt && lt != s && strchr(lt, '@') && strchr(lt, '>')) {
 		*lt = '\0';
-		feed_trim(s);
+		fr_feed_trim(s);
 		if (s[0] == '"' && s[1] && s[strlen(s) - 1] == '"') {
 			size_t n = strlen(s) - 2;
 
@@ -469,7 +469,7 @@ looks_like_html(const char *s)
 			name[n++] = (char)(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
 		}
 		name[n] = '\0';
-		if (n && !feed_html_element_ok(name))
+		if (n && !fr_feed_html_element_ok(name))
 			return 0;
 	}
 	return 1;
@@ -483,7 +483,7 @@ title_text(char *v, int kind, int atom, const char *base, struct feedb *b)
 {
 	if (kind == K_HTML || kind == K_XHTML) {
 		if ((atom || looks_like_html(v)) && strchr(v, '<')) {
-			char *r = feed_sanitize_html(v, strlen(v), base, 1);
+			char *r = fr_feed_sanitize_html(v, strlen(v), base, 1);
 
 			free(v);
 			if (!r) {
@@ -492,7 +492,7 @@ title_text(char *v, int kind, int atom, const char *base, struct feedb *b)
 			}
 			v = r;
 		}
-		feed_html_unescape(v);
+		fr_feed_html_unescape(v);
 	}
 	return v;
 }
@@ -529,9 +529,9 @@ end_capture(struct px *x, int in_item_person)
 	if (c->kind == K_BASE64) {
 		/* Binary media types are base64; an unknown type that does not
 		 * decode to UTF-8 text was text after all. */
-		char *d = feed_base64(v, strlen(v));
+		char *d = fr_feed_base64(v, strlen(v));
 
-		if (d && feed_utf8_valid(d, strlen(d))) {
+		if (d && fr_feed_utf8_valid(d, strlen(d))) {
 			free(v);
 			v = d;
 		} else {
@@ -541,7 +541,7 @@ end_capture(struct px *x, int in_item_person)
 	switch (c->target) {
 	case T_ITEM_STR:
 		if (c->field == IF_TITLE) {
-			feed_trim(v);
+			fr_feed_trim(v);
 			v = title_text(v, c->kind, x->is_atom, c->base, b);
 			if (!v)
 				return;
@@ -555,20 +555,20 @@ end_capture(struct px *x, int in_item_person)
 			if (plain_text(v)) {
 				/* nothing to clean or escape: the sanitiser would
 				 * give the text back trimmed */
-				feed_trim(v);
-				feedb_item_str(b, c->field, v, c->rank);
+				fr_feed_trim(v);
+				fr_feedb_item_str(b, c->field, v, c->rank);
 				return;
 			}
 			if (c->kind == K_TEXT) {
-				if (fb_add_escaped(&h, v, strlen(v), 0) != 0) {
-					fb_free(&h);
+				if (fr_fb_add_escaped(&h, v, strlen(v), 0) != 0) {
+					fr_fb_free(&h);
 					b->oom = 1;
 					free(v);
 					return;
 				}
-				r = fb_take(&h);
+				r = fr_fb_take(&h);
 			} else {
-				r = feed_sanitize_html(v, strlen(v), c->base ? c->base : b->base_url, 1);
+				r = fr_feed_sanitize_html(v, strlen(v), c->base ? c->base : b->base_url, 1);
 			}
 			free(v);
 			if (!r) {
@@ -577,48 +577,48 @@ end_capture(struct px *x, int in_item_person)
 			}
 			v = r;
 		}
-		feedb_item_str(b, c->field, v, c->rank);
+		fr_feedb_item_str(b, c->field, v, c->rank);
 		return;
 	case T_ITEM_LINK:
-		feedb_item_str(b, IF_LINK, feed_resolve(c->base, feed_trim(v)), c->rank);
+		fr_feedb_item_str(b, IF_LINK, fr_feed_resolve(c->base, fr_feed_trim(v)), c->rank);
 		break;
 	case T_ITEM_GUID:
-		feed_trim(v);
+		fr_feed_trim(v);
 		if (c->field == 1 && c->base && c->base != x->stack[0].base) {
 			/* An Atom id under an xml:base resolves against it (as
 			 * feedparser does); never against the feed's own URL, so
 			 * that ids do not change when the feed moves. */
-			char *r = feed_resolve(c->base, v);
+			char *r = fr_feed_resolve(c->base, v);
 
 			if (r) {
 				free(v);
 				v = r;
 			}
 		}
-		feedb_item_str(b, IF_ID, v, c->rank);
+		fr_feedb_item_str(b, IF_ID, v, c->rank);
 		return;
 	case T_ITEM_KEYWORDS: {
 		char *save = NULL;
 
 		for (char *t = strtok_r(v, ",", &save); t; t = strtok_r(NULL, ",", &save))
-			feedb_item_tag(b, strdup(t));
+			fr_feedb_item_tag(b, strdup(t));
 		break;
 	}
 	case T_ITEM_AUTHOR:
-		feedb_item_str(b, IF_AUTHOR, person_name(v), c->rank);
+		fr_feedb_item_str(b, IF_AUTHOR, person_name(v), c->rank);
 		return;
 	case T_ITEM_DATE:
-		feedb_item_date(b, c->field, v, strlen(v), c->rank);
+		fr_feedb_item_date(b, c->field, v, strlen(v), c->rank);
 		break;
 	case T_ITEM_PUBUPD:
-		feedb_item_date(b, IF_PUB, v, strlen(v), c->rank);
-		feedb_item_date(b, IF_UPD, v, strlen(v), c->rank);
+		fr_feedb_item_date(b, IF_PUB, v, strlen(v), c->rank);
+		fr_feedb_item_date(b, IF_UPD, v, strlen(v), c->rank);
 		break;
 	case T_ITEM_TAG:
-		feedb_item_tag(b, v);
+		fr_feedb_item_tag(b, v);
 		return;
 	case T_ITEM_COMMENTS_URL:
-		feedb_item_str(b, IF_COMMENTS, feed_resolve(c->base, feed_trim(v)), c->rank);
+		fr_feedb_item_str(b, IF_COMMENTS, fr_feed_resolve(c->base, fr_feed_trim(v)), c->rank);
 		break;
 	case T_ITEM_NCOMMENTS:
 		if (b->cur) {
@@ -629,7 +629,7 @@ end_capture(struct px *x, int in_item_person)
 		}
 		break;
 	case T_FEED_STR:
-		feed_trim(v);
+		fr_feed_trim(v);
 		if (c->field == FF_TITLE) {
 			v = title_text(v, c->kind, x->is_atom, c->base, b);
 			if (!v)
@@ -637,7 +637,7 @@ end_capture(struct px *x, int in_item_person)
 		} else if ((c->field == FF_SUBTITLE || c->field == FF_RIGHTS || c->field == FF_INFO) &&
 		           c->kind != K_TEXT && strchr(v, '<')) {
 			/* HTML: sanitised */
-			char *r = feed_sanitize_html(v, strlen(v), c->base, 1);
+			char *r = fr_feed_sanitize_html(v, strlen(v), c->base, 1);
 
 			free(v);
 			if (!r) {
@@ -646,16 +646,16 @@ end_capture(struct px *x, int in_item_person)
 			}
 			v = r;
 		}
-		feedb_feed_str(b, c->field, v, c->rank);
+		fr_feedb_feed_str(b, c->field, v, c->rank);
 		return;
 	case T_FEED_LINK:
-		feedb_feed_str(b, FF_LINK, feed_resolve(c->base, feed_trim(v)), c->rank);
+		fr_feedb_feed_str(b, FF_LINK, fr_feed_resolve(c->base, fr_feed_trim(v)), c->rank);
 		break;
 	case T_FEED_AUTHOR:
-		feedb_feed_str(b, FF_AUTHOR, person_name(v), c->rank);
+		fr_feedb_feed_str(b, FF_AUTHOR, person_name(v), c->rank);
 		return;
 	case T_FEED_DATE:
-		feedb_feed_date(b, v, strlen(v), c->rank);
+		fr_feedb_feed_date(b, v, strlen(v), c->rank);
 		break;
 	case T_FEED_TTL: {
 		int64_t m = parse_int(v, INT64_MAX / 600);
@@ -671,7 +671,7 @@ end_capture(struct px *x, int in_item_person)
 		} periods[] = {{"hourly", 3600},      {"daily", 86400},      {"weekly", 7 * 86400},
 		               {"monthly", 30 * 86400}, {"yearly", 365 * 86400}};
 
-		feed_trim(v);
+		fr_feed_trim(v);
 		for (size_t i = 0; i < sizeof(periods) / sizeof(periods[0]); i++)
 			if (!strcasecmp(v, periods[i].name))
 				x->sy_period_s = periods[i].s;
@@ -686,15 +686,15 @@ end_capture(struct px *x, int in_item_person)
 	}
 	case T_PERSON_NAME:
 		if (in_item_person)
-			feedb_item_str(b, IF_AUTHOR, feed_trim(v), c->rank);
+			fr_feedb_item_str(b, IF_AUTHOR, fr_feed_trim(v), c->rank);
 		else
-			feedb_feed_str(b, FF_AUTHOR, feed_trim(v), c->rank);
+			fr_feedb_feed_str(b, FF_AUTHOR, fr_feed_trim(v), c->rank);
 		return;
 	case T_PERSON_EMAIL:
 		if (in_item_person)
-			feedb_item_str(b, IF_AUTHOR, feed_trim(v), c->rank);
+			fr_feedb_item_str(b, IF_AUTHOR, fr_feed_trim(v), c->rank);
 		else
-			feedb_feed_str(b, FF_AUTHOR, feed_trim(v), c->rank);
+			fr_feedb_feed_str(b, FF_AUTHOR, fr_feed_trim(v), c->rank);
 		return;
 	default:
 		break;
@@ -760,7 +760,7 @@ atom_link(struct px *x, int in_item, const xmlChar **attrs, int n)
 	char *rel = attr_dup(attrs, n, "rel", 0);
 	char *type = attr_dup(attrs, n, "type", 0);
 	const char *base = x->stack[x->depth].base;
-	int alternate = !rel || !strcasecmp(feed_trim(rel), "alternate");
+	int alternate = !rel || !strcasecmp(fr_feed_trim(rel), "alternate");
 	int htmlish = !type || strstr(type, "html") != NULL;
 
 	if (!href) {
@@ -770,14 +770,14 @@ atom_link(struct px *x, int in_item, const xmlChar **attrs, int n)
 	}
 	if (in_item) {
 		if (alternate)
-			feedb_item_str(b, IF_LINK, feed_resolve(base, href), htmlish ? 2 : 3);
+			fr_feedb_item_str(b, IF_LINK, fr_feed_resolve(base, href), htmlish ? 2 : 3);
 		else if (!strcasecmp(rel, "enclosure"))
-			feedb_item_enclosure(b, feed_resolve(base, href), type ? strdup(type) : NULL,
+			fr_feedb_item_enclosure(b, fr_feed_resolve(base, href), type ? strdup(type) : NULL,
 			                     attr_int(attrs, n, "length"));
 		else if (!strcasecmp(rel, "replies"))
-			feedb_item_str(b, IF_COMMENTS, feed_resolve(base, href), 3);
+			fr_feedb_item_str(b, IF_COMMENTS, fr_feed_resolve(base, href), 3);
 	} else if (alternate) {
-		feedb_feed_str(b, FF_LINK, feed_resolve(base, href), x->is_atom ? 1 : 2);
+		fr_feedb_feed_str(b, FF_LINK, fr_feed_resolve(base, href), x->is_atom ? 1 : 2);
 	}
 	free(href);
 	free(rel);
@@ -828,11 +828,11 @@ item_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int 
 			else if (eq(l, "category")) {
 				char *t = attr_dup(attrs, n, "term", 0);
 
-				if (!t || !*feed_trim(t)) {
+				if (!t || !*fr_feed_trim(t)) {
 					free(t);
 					t = attr_dup(attrs, n, "label", 0);
 				}
-				feedb_item_tag(b, t);
+				fr_feedb_item_tag(b, t);
 				return C_SKIP;
 			} else if (!atom) {
 				goto rss_core;
@@ -849,7 +849,7 @@ item_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int 
 		else if (eq(l, "guid")) {
 			char *pl = attr_dup(attrs, n, "isPermaLink", 0);
 
-			b->guid_permalink = !(pl && !strcasecmp(feed_trim(pl), "false"));
+			b->guid_permalink = !(pl && !strcasecmp(fr_feed_trim(pl), "false"));
 			free(pl);
 			begin_capture(x, T_ITEM_GUID, 0, 1, K_TEXT);
 		} else if (eq(l, "description"))
@@ -871,7 +871,7 @@ item_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int 
 			char *url = attr_dup(attrs, n, "url", 0);
 
 			if (url)
-				feedb_item_enclosure(b, feed_resolve(x->stack[x->depth].base, url),
+				fr_feedb_item_enclosure(b, fr_feed_resolve(x->stack[x->depth].base, url),
 				                     attr_dup(attrs, n, "type", 0),
 				                     attr_int(attrs, n, "length"));
 			free(url);
@@ -985,7 +985,7 @@ channel_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, i
 
 	if ((ns == NS_NONE || ns == NS_RSS090) && !x->is_atom) {
 		if (eq(l, "item")) {
-			if (feedb_item_begin(x->b) != 0)
+			if (fr_feedb_item_begin(x->b) != 0)
 				stop(x);
 			return C_ITEM;
 		}
@@ -1017,7 +1017,7 @@ channel_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, i
 		int a03 = ns == NS_ATOM03;
 
 		if (eq(l, "entry")) {
-			if (feedb_item_begin(x->b) != 0)
+			if (fr_feedb_item_begin(x->b) != 0)
 				stop(x);
 			return C_ITEM;
 		}
@@ -1113,7 +1113,7 @@ root_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int 
 		v = attr_dup(attrs, n, "version", 0);
 		if (ns == NS_ATOM10)
 			f->version = strdup("atom10");
-		else if (ns == NS_ATOM03 || (v && !strcmp(feed_trim(v), "0.3")))
+		else if (ns == NS_ATOM03 || (v && !strcmp(fr_feed_trim(v), "0.3")))
 			f->version = strdup("atom03");
 		else if (v && !strcmp(v, "0.2"))
 			f->version = strdup("atom02");
@@ -1125,14 +1125,14 @@ root_element(struct px *x, int ns, const xmlChar *l, const xmlChar **attrs, int 
 		if (!f->version)
 			x->b->oom = 1;
 		v = attr_dup(attrs, n, "lang", 1);
-		feedb_feed_str(x->b, FF_LANGUAGE, v ? feed_trim(v) : NULL, 3);
+		fr_feedb_feed_str(x->b, FF_LANGUAGE, v ? fr_feed_trim(v) : NULL, 3);
 		return C_CHANNEL;
 	}
 	if (eq(l, "entry") && (ns == NS_ATOM10 || ns == NS_ATOM03)) {
 		/* An Atom entry document: a feed of one entry. */
 		x->is_atom = 1;
 		f->version = strdup(ns == NS_ATOM10 ? "atom10" : "atom03");
-		if (!f->version || feedb_item_begin(x->b) != 0)
+		if (!f->version || fr_feedb_item_begin(x->b) != 0)
 			x->b->oom = 1;
 		return C_ITEM;
 	}
@@ -1157,7 +1157,7 @@ static void
 rss_version(struct px *x)
 {
 	struct fr_feed *f = x->b->f;
-	const char *v = x->rss_version ? feed_trim(x->rss_version) : "";
+	const char *v = x->rss_version ? fr_feed_trim(x->rss_version) : "";
 	const char *name = "rss";
 
 	if (f->version)
@@ -1187,7 +1187,7 @@ static void
 fp_name(const xmlChar *local, const xmlChar *prefix, const xmlChar *uri, int attr, char *out,
         size_t cap)
 {
-	const char *m = uri ? fpx_ns_prefix((const char *)uri) : "";
+	const char *m = uri ? fr_fpx_ns_prefix((const char *)uri) : "";
 	size_t k;
 
 	if (!m)
@@ -1210,7 +1210,7 @@ fp_start(struct px *x, const xmlChar *l, const xmlChar *prefix, const xmlChar *u
 	size_t nkv = 0;
 
 	for (int i = 0; i < nb_ns; i++)
-		fpx_ns(x->fp, (const char *)nss[2 * i], (const char *)nss[2 * i + 1]);
+		fr_fpx_ns(x->fp, (const char *)nss[2 * i], (const char *)nss[2 * i + 1]);
 	fp_name(l, prefix, uri, 0, tag, sizeof(tag));
 	if (n > 0) {
 		kv = calloc((size_t)n * 4, sizeof(*kv));
@@ -1229,7 +1229,7 @@ fp_start(struct px *x, const xmlChar *l, const xmlChar *prefix, const xmlChar *u
 			x->b->oom = 1;
 			break;
 		}
-		v = feed_utf8_fix(v);
+		v = fr_feed_utf8_fix(v);
 		if (!v) {
 			x->b->oom = 1;
 			break;
@@ -1244,11 +1244,11 @@ fp_start(struct px *x, const xmlChar *l, const xmlChar *prefix, const xmlChar *u
 				qname[k] = (char)(qname[k] - 'A' + 'a');
 		if (!strcmp(name, "rel") || !strcmp(name, "type"))
 			lower_ascii(v);
-		kv[2 * nkv] = feed_utf8_fix(strdup(name));
+		kv[2 * nkv] = fr_feed_utf8_fix(strdup(name));
 		kv[2 * nkv + 1] = v;
 		nkv++;
 		if (strcmp(name, qname)) {
-			kv[2 * nkv] = feed_utf8_fix(strdup(qname));
+			kv[2 * nkv] = fr_feed_utf8_fix(strdup(qname));
 			kv[2 * nkv + 1] = strdup(v);
 			nkv++;
 		}
@@ -1256,14 +1256,14 @@ fp_start(struct px *x, const xmlChar *l, const xmlChar *prefix, const xmlChar *u
 	for (size_t i = 0; i < 2 * nkv; i++)
 		if (!kv[i])
 			x->b->oom = 1;
-	if (!feed_utf8_valid(tag, strlen(tag)))
+	if (!fr_feed_utf8_valid(tag, strlen(tag)))
 		snprintf(tag, sizeof(tag), "%s", "\xef\xbf\xbd"); /* an undecodable name */
 	if (!x->b->oom)
-		fpx_start(x->fp, tag, (const char *const *)kv, nkv);
+		fr_fpx_start(x->fp, tag, (const char *const *)kv, nkv);
 	for (size_t i = 0; i < 2 * nkv; i++)
 		free(kv[i]);
 	free(kv);
-	if (fpx_oom(x->fp))
+	if (fr_fpx_oom(x->fp))
 		x->b->oom = 1;
 }
 
@@ -1273,9 +1273,9 @@ fp_end(struct px *x, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri
 	char tag[160];
 
 	fp_name(l, prefix, uri, 0, tag, sizeof(tag));
-	if (!feed_utf8_valid(tag, strlen(tag)))
+	if (!fr_feed_utf8_valid(tag, strlen(tag)))
 		snprintf(tag, sizeof(tag), "%s", "\xef\xbf\xbd");
-	fpx_end(x->fp, tag);
+	fr_fpx_end(x->fp, tag);
 }
 
 /* ---- SAX callbacks ---- */
@@ -1303,7 +1303,7 @@ push_frame(struct px *x, int ctx, const xmlChar **attrs, int n)
 	fr->base_owned = 0;
 	xb = n ? attr_dup(attrs, n, "base", 1) : NULL;
 	if (xb) {
-		char *abs = feed_resolve(fr->base, xb);
+		char *abs = fr_feed_resolve(fr->base, xb);
 
 		free(xb);
 		if (abs) {
@@ -1327,7 +1327,7 @@ on_start(void *ud, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri, 
 	if (x->stopped)
 		return;
 	if (x->depth >= x->max_depth) {
-		feedb_bozo(x->b, "line %d: elements nested deeper than %u; parsing stopped",
+		fr_feedb_bozo(x->b, "line %d: elements nested deeper than %u; parsing stopped",
 		           xmlSAX2GetLineNumber(x->ctxt), x->max_depth);
 		stop(x);
 		return;
@@ -1374,7 +1374,7 @@ on_start(void *ud, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri, 
 		if (eq(l, "channel")) {
 			ctx = C_CHANNEL;
 		} else if (eq(l, "item")) {
-			ctx = feedb_item_begin(x->b) == 0 ? C_ITEM : C_SKIP;
+			ctx = fr_feedb_item_begin(x->b) == 0 ? C_ITEM : C_SKIP;
 			/* RSS 1.0: rdf:about names the item; a guid or
 			 * dc:identifier, when given, wins */
 			if (ctx == C_ITEM) {
@@ -1389,7 +1389,7 @@ on_start(void *ud, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri, 
 					if (!v)
 						x->b->oom = 1;
 					else
-						feedb_item_str(x->b, IF_ID, feed_trim(v), 4);
+						fr_feedb_item_str(x->b, IF_ID, fr_feed_trim(v), 4);
 					break;
 				}
 			}
@@ -1445,22 +1445,22 @@ on_end(void *ud, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri)
 			flush_open(x);
 		} else if (c->pending_open) {
 			c->pending_open = 0;
-			if (fb_add(&x->text, "/>", 2) != 0)
+			if (fr_fb_add(&x->text, "/>", 2) != 0)
 				x->b->oom = 1;
 		} else {
-			int bad = fb_add(&x->text, "</", 2);
+			int bad = fr_fb_add(&x->text, "</", 2);
 
 			if (prefix) {
-				bad |= fb_add(&x->text, (const char *)prefix, strlen((const char *)prefix));
-				bad |= fb_addc(&x->text, ':');
+				bad |= fr_fb_add(&x->text, (const char *)prefix, strlen((const char *)prefix));
+				bad |= fr_fb_addc(&x->text, ':');
 			}
-			bad |= fb_add(&x->text, (const char *)l, strlen((const char *)l));
-			bad |= fb_addc(&x->text, '>');
+			bad |= fr_fb_add(&x->text, (const char *)l, strlen((const char *)l));
+			bad |= fr_fb_addc(&x->text, '>');
 			if (bad)
 				x->b->oom = 1;
 		}
 	} else if (ctx == C_ITEM) {
-		feedb_item_end(x->b);
+		fr_feedb_item_end(x->b);
 	}
 	if (fr->base_owned)
 		free((char *)fr->base);
@@ -1475,14 +1475,14 @@ on_chars(void *ud, const xmlChar *s, int n)
 
 	keep_entities(x);
 	if (x->fp && !x->stopped && x->depth > 0) {
-		if (feed_utf8_valid((const char *)s, (size_t)n)) {
-			fpx_text(x->fp, (const char *)s, (size_t)n);
+		if (fr_feed_utf8_valid((const char *)s, (size_t)n)) {
+			fr_fpx_text(x->fp, (const char *)s, (size_t)n);
 		} else {
 			char *t = strndup((const char *)s, (size_t)n);
 
-			t = feed_utf8_fix(t);
+			t = fr_feed_utf8_fix(t);
 			if (t)
-				fpx_text(x->fp, t, strlen(t));
+				fr_fpx_text(x->fp, t, strlen(t));
 			else
 				x->b->oom = 1;
 			free(t);
@@ -1494,11 +1494,11 @@ on_chars(void *ud, const xmlChar *s, int n)
 		return; /* blanks around the xhtml wrapper div */
 	flush_open(x);
 	if (x->cap_.markup)
-		rc = fb_add_escaped(&x->text, (const char *)s, (size_t)n, 0);
+		rc = fr_fb_add_escaped(&x->text, (const char *)s, (size_t)n, 0);
 	else
-		rc = fb_add(&x->text, (const char *)s, (size_t)n);
+		rc = fr_fb_add(&x->text, (const char *)s, (size_t)n);
 	if (rc != 0) {
-		feedb_bozo(x->b, "line %d: text longer than %zu bytes; parsing stopped",
+		fr_feedb_bozo(x->b, "line %d: text longer than %zu bytes; parsing stopped",
 		           xmlSAX2GetLineNumber(x->ctxt), x->text.max);
 		stop(x);
 	}
@@ -1546,7 +1546,7 @@ liftable(const char *s, size_t n, size_t *newlines)
 		}
 	}
 	*newlines = nl;
-	return feed_utf8_valid(s, n);
+	return fr_feed_utf8_valid(s, n);
 }
 
 /* The document's declared encoding is UTF-8 (or none is declared). */
@@ -1635,13 +1635,13 @@ lift_cdata(struct px *x, const char *buf, size_t len, char **out, size_t *out_le
 			char num[32];
 			int nn = snprintf(num, sizeof(num), "%zu", x->n_lifted);
 
-			if (fb_add(&o, buf + copied, k - copied) != 0 ||
-			    fb_add(&o, LIFT_PI, sizeof(LIFT_PI) - 1) != 0 || fb_add(&o, num, (size_t)nn) != 0)
+			if (fr_fb_add(&o, buf + copied, k - copied) != 0 ||
+			    fr_fb_add(&o, LIFT_PI, sizeof(LIFT_PI) - 1) != 0 || fr_fb_add(&o, num, (size_t)nn) != 0)
 				goto oom;
 			for (size_t i = 0; i < nl; i++)
-				if (fb_addc(&o, '\n') != 0)
+				if (fr_fb_addc(&o, '\n') != 0)
 					goto oom;
-			if (fb_add(&o, "?>", 2) != 0)
+			if (fr_fb_add(&o, "?>", 2) != 0)
 				goto oom;
 		}
 		x->lifted[x->n_lifted].off = start;
@@ -1651,14 +1651,14 @@ lift_cdata(struct px *x, const char *buf, size_t len, char **out, size_t *out_le
 	}
 	if (!x->n_lifted)
 		return 0;
-	if (fb_add(&o, buf + copied, len - copied) != 0)
+	if (fr_fb_add(&o, buf + copied, len - copied) != 0)
 		goto oom;
 	x->lift_src = buf;
 	*out_len = o.n;
-	*out = fb_take(&o);
+	*out = fr_fb_take(&o);
 	return 1;
 oom:
-	fb_free(&o);
+	fr_fb_free(&o);
 	free(x->lifted);
 	x->lifted = NULL;
 	x->n_lifted = 0;
@@ -1771,7 +1771,7 @@ px_clear(struct px *x)
 	}
 	free(x->stack);
 	x->stack = NULL;
-	fb_free(&x->text);
+	fr_fb_free(&x->text);
 	free(x->rss_version);
 	x->rss_version = NULL;
 	free(x->first_error);
@@ -1780,7 +1780,7 @@ px_clear(struct px *x)
 	x->lifted = NULL;
 	x->n_lifted = 0;
 	x->lift_src = NULL;
-	fpx_free(x->fp);
+	fr_fpx_free(x->fp);
 	x->fp = NULL;
 }
 
@@ -1799,7 +1799,7 @@ px_init(struct px *x, struct feedb *b, unsigned max_depth)
 	x->text.max = b->max_bytes * 6 + 64;
 	x->sy_freq = 1;
 	if (b->fp_result) {
-		x->fp = fpx_new(b->base_url, b->max_items == SIZE_MAX ? 0 : b->max_items);
+		x->fp = fr_fpx_new(b->base_url, b->max_items == SIZE_MAX ? 0 : b->max_items);
 		if (!x->fp)
 			return -1;
 	}
@@ -1853,7 +1853,7 @@ utf32_to_utf8(const unsigned char *p, size_t len, int be, size_t *out_len)
 		                 : (uint32_t)p[i + 3] << 24 | (uint32_t)p[i + 2] << 16 |
 		                       (uint32_t)p[i + 1] << 8 | p[i];
 
-		w += feed_utf8(cp, w);
+		w += fr_feed_utf8(cp, w);
 	}
 	*w = '\0';
 	*out_len = (size_t)(w - out);
@@ -1861,7 +1861,7 @@ utf32_to_utf8(const unsigned char *p, size_t len, int be, size_t *out_len)
 }
 
 int
-feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_feed_opts *o,
+fr_feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_feed_opts *o,
                char *err, size_t errlen)
 {
 	struct px x;
@@ -1950,22 +1950,22 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 				for (size_t q = 0; q < k; q++)
 					nul_line += buf[q] == '\n';
 			}
-			if (fb_add(&nb, buf + from, k - from) != 0 || fb_add(&nb, "&#65533;", 8) != 0)
+			if (fr_fb_add(&nb, buf + from, k - from) != 0 || fr_fb_add(&nb, "&#65533;", 8) != 0)
 				break;
 			from = k + 1;
 		}
-		if (fb_add(&nb, buf + from, len - from) != 0) {
-			fb_free(&nb);
+		if (fr_fb_add(&nb, buf + from, len - from) != 0) {
+			fr_fb_free(&nb);
 			rc = fr_errf(err, errlen, "out of memory");
 			goto done;
 		}
 		len = nb.n;
-		buf = denul = fb_take(&nb);
+		buf = denul = fr_fb_take(&nb);
 		orig = buf;
 		orig_len = len;
 	}
 	if (ascii_compatible) {
-		int fr = feed_fix_references(buf, len, &fixed, &fixed_len, &fi);
+		int fr = fr_feed_fix_references(buf, len, &fixed, &fixed_len, &fi);
 
 		if (fr < 0) {
 			rc = fr_errf(err, errlen, "out of memory");
@@ -1984,7 +1984,7 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 	 * UTF-8 when it is valid UTF-8, else as windows-1252, and say so. */
 	if (x.enc_unsupported && !x.root_seen && !charset) {
 		char *why = x.first_error ? strdup(x.first_error) : NULL;
-		const char *as = feed_utf8_valid(buf, len) ? "utf-8" : "windows-1252";
+		const char *as = fr_feed_utf8_valid(buf, len) ? "utf-8" : "windows-1252";
 
 		px_clear(&x);
 		if (reset_feed(b) != 0 || px_init(&x, b, max_depth) != 0 || run(&x, buf, len, as) != 0) {
@@ -1992,7 +1992,7 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 			rc = fr_errf(err, errlen, "out of memory");
 			goto done;
 		}
-		feedb_bozo(b, "line 1: %s; read as %s", why ? why : "unsupported encoding", as);
+		fr_feedb_bozo(b, "line 1: %s; read as %s", why ? why : "unsupported encoding", as);
 		free(why);
 		retried = 1;
 	}
@@ -2009,7 +2009,7 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 		fixed = NULL;
 		buf = orig;
 		len = orig_len;
-		if (feed_fix_references(buf, len, &fixed, &fixed_len, &fi) > 0) {
+		if (fr_feed_fix_references(buf, len, &fixed, &fixed_len, &fi) > 0) {
 			buf = fixed;
 			len = fixed_len;
 		}
@@ -2019,7 +2019,7 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 			rc = fr_errf(err, errlen, "out of memory");
 			goto done;
 		}
-		feedb_bozo(b, "line %d: not UTF-8 as declared (%s); read as windows-1252", line,
+		fr_feedb_bozo(b, "line %d: not UTF-8 as declared (%s); read as windows-1252", line,
 		           why ? why : "bad byte sequence");
 		free(why);
 		retried = 1;
@@ -2037,21 +2037,21 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 		goto done;
 	}
 	if (nul_line)
-		feedb_bozo(b, "line %lu: NUL byte, read as U+FFFD", nul_line);
+		fr_feedb_bozo(b, "line %lu: NUL byte, read as U+FFFD", nul_line);
 	if (fi.nul_line)
-		feedb_bozo(b, "line %lu: character reference to a character XML forbids (&#0;), read as U+FFFD",
+		fr_feedb_bozo(b, "line %lu: character reference to a character XML forbids (&#0;), read as U+FFFD",
 		           fi.nul_line);
 	if (fi.undef_line)
-		feedb_bozo(b, "line %lu: entity '&%s;' undefined, external or nested: kept as text", fi.undef_line,
+		fr_feedb_bozo(b, "line %lu: entity '&%s;' undefined, external or nested: kept as text", fi.undef_line,
 		           fi.undef_name);
 	if (fi.cut_line)
-		feedb_bozo(b, "line %lu: internal entity not expanded: nested deeper than 8 or over the expansion budget",
+		fr_feedb_bozo(b, "line %lu: internal entity not expanded: nested deeper than 8 or over the expansion budget",
 		           fi.cut_line);
 	if (fi.bare_line)
-		feedb_bozo(b, "line %lu: '&' that starts no entity or character reference, read as text",
+		fr_feedb_bozo(b, "line %lu: '&' that starts no entity or character reference, read as text",
 		           fi.bare_line);
 	if (x.first_error && !retried)
-		feedb_bozo(b, "line %d: %s", x.first_error_line, x.first_error);
+		fr_feedb_bozo(b, "line %d: %s", x.first_error_line, x.first_error);
 	rss_version(&x);
 	if (utf32) {
 		free(b->f->encoding);
@@ -2062,8 +2062,8 @@ feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_fee
 	if (x.sy_period_s > 0 || x.sy_freq > 1)
 		b->f->update_period_s = (x.sy_period_s > 0 ? x.sy_period_s : 86400) / x.sy_freq;
 	if (x.fp) {
-		b->f->fp_feed = fpx_take(x.fp, 1);
-		b->f->fp_entries = fpx_take(x.fp, 0);
+		b->f->fp_feed = fr_fpx_take(x.fp, 1);
+		b->f->fp_entries = fr_fpx_take(x.fp, 0);
 	}
 done:
 	px_clear(&x);

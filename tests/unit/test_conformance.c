@@ -70,7 +70,7 @@ norm(const char *s)
 
 	if (!c)
 		return NULL;
-	feed_html_unescape(c);
+	fr_feed_html_unescape(c);
 	for (r = w = c; *r; r++) {
 		int b = *r == ' ' || *r == '\t' || *r == '\n' || *r == '\r' ||
 		        ((unsigned char)r[0] == 0xC2 && (unsigned char)r[1] == 0xA0);

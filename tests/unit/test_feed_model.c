@@ -50,12 +50,12 @@ at(struct json_object *o, const char *const *path)
 static void
 test_tables_sorted(void)
 {
-	CHECK(fpx_ns_sorted() == 1);
-	CHECK(fpx_handlers_sorted() == 1);
-	CHECK_STR(fpx_ns_prefix("http://purl.org/dc/elements/1.1/"), "dc");
-	CHECK_STR(fpx_ns_prefix("HTTP://www.itunes.com/DTDs/PodCast-1.0.dtd"), "itunes");
-	CHECK_STR(fpx_ns_prefix("http://www.w3.org/2005/Atom"), "");
-	CHECK(fpx_ns_prefix("http://example.org/unknown") == NULL);
+	CHECK(fr_fpx_ns_sorted() == 1);
+	CHECK(fr_fpx_handlers_sorted() == 1);
+	CHECK_STR(fr_fpx_ns_prefix("http://purl.org/dc/elements/1.1/"), "dc");
+	CHECK_STR(fr_fpx_ns_prefix("HTTP://www.itunes.com/DTDs/PodCast-1.0.dtd"), "itunes");
+	CHECK_STR(fr_fpx_ns_prefix("http://www.w3.org/2005/Atom"), "");
+	CHECK(fr_fpx_ns_prefix("http://example.org/unknown") == NULL);
 }
 
 static void
