@@ -1845,9 +1845,8 @@ all_digits(const char *s, size_t n)
 	return n > 0;
 }
 
-int
-fr_fdate_parse_attr(struct fr_fdate_page *pg, const char *s, size_t len,
-                    struct fr_fdate_match *out)
+static int
+parse_attr(struct fr_fdate_page *pg, const char *s, size_t len, struct fr_fdate_match *out)
 {
 	size_t a = 0, b = len, i, dot;
 	int64_t t;
@@ -1942,6 +1941,26 @@ fr_fdate_parse_attr(struct fr_fdate_page *pg, const char *s, size_t len,
 		}
 	}
 	return -1;
+}
+
+/* A machine-readable value is held to the same range as a date read from
+ * text: 1900 to 2199, and no further ahead of now than the page allows
+ * (a stray datetime="4052-09-19" or a 14-digit counter is no post date). */
+int
+fr_fdate_parse_attr(struct fr_fdate_page *pg, const char *s, size_t len,
+                    struct fr_fdate_match *out)
+{
+	struct fr_fdate_match m;
+
+	if (parse_attr(pg, s, len, &m) != 0)
+		return -1;
+	if (m.t_s < T_FIRST || m.t_s > T_LAST)
+		return -1;
+	if (pg->has_now && pg->max_future_s >= 0 && !(m.flags & FR_FDATE_RELATIVE) &&
+	    m.t_s > pg->now_s + pg->max_future_s)
+		return -1;
+	*out = m;
+	return 0;
 }
 
 int

@@ -136,8 +136,9 @@ size_t fr_fdate_scan(struct fr_fdate_page *pg, const char *text, size_t len,
  * RFC 3339 (no zone: the page's zone; date only: gran DAY), RFC 822, Unix
  * seconds (9-11 digits, optional fraction) or milliseconds (12-14 digits),
  * or else a human date that fills the whole value ("21. Januar 2022 um
- * 12:25"). Returns 0 and sets *out (span = the trimmed value), or -1
- * leaving *out alone. */
+ * 12:25"). A time before 1900, from 2200 on, or further ahead of the
+ * page's now than its max_future_s is no date. Returns 0 and sets *out
+ * (span = the trimmed value), or -1 leaving *out alone. */
 int fr_fdate_parse_attr(struct fr_fdate_page *pg, const char *s, size_t len,
                         struct fr_fdate_match *out);
 

@@ -484,6 +484,13 @@ test_attrs(void)
 	CHECK(fr_fdate_parse_attr(pg, "12345", 5, &m) == -1);
 	CHECK(fr_fdate_parse_attr(pg, "u-dt", 4, &m) == -1);
 	CHECK(fr_fdate_parse_attr(pg, "", 0, &m) == -1);
+	/* out of range or too far ahead of the page's now: no date */
+	CHECK(fr_fdate_parse_attr(pg, "4052-09-19T10:00:00Z", 20, &m) == -1);
+	CHECK(fr_fdate_parse_attr(pg, "1899-12-31", 10, &m) == -1);
+	CHECK(fr_fdate_parse_attr(pg, "2024-01-28T10:58:34Z", 20, &m) == -1);
+	CHECK(fr_fdate_parse_attr(pg, "99999999999999", 14, &m) == -1);
+	CHECK(fr_fdate_parse_attr(pg, "99999999999", 11, &m) == -1);
+	CHECK(fr_fdate_parse_attr(pg, "2022-12-28T10:58:34Z", 20, &m) == 0);
 	/* an element: the attribute's exact time over the text's relative one */
 	attrs[0] = NULL;
 	lens[0] = 0;
