@@ -34,8 +34,15 @@
 #define TAG_ROBOTS 1u
 
 struct host {
-	double gap_s; /* this host's gap: the run's, or its longer Crawl-delay */
+	double gap_s;      /* this host's gap: the run's, or its longer Crawl-delay */
+	double last_sent_s; /* when this run's latest request to it went out */
+	char *name;
 };
+
+/* Store meta key of the hosts whose gap still ran when a run ended: the
+ * next run waits it out (see save_host_holds). */
+#define HOST_HOLDS_KEY "host-holds"
+
 
 struct csrc {
 	struct fr_store_source row;
@@ -1543,6 +1550,8 @@ on_done(void *arg, const struct fr_response *res)
 	 * (later still on a busy machine, or behind other transfers to one
 	 * connect-to target): the host's gap runs from then. */
 	double sent = res->sent_s > res->started_s ? res->sent_s : res->started_s;
+	if (sent <= now && sent > c->hosts[c->src[i].host].last_sent_s)
+		c->hosts[c->src[i].host].last_sent_s = sent;
 	if (sent > c->src[i].req_at && sent <= now) {
 		c->src[i].req_at = sent;
 		fr_sched_host_request(pick(c), i, sent);
@@ -1654,6 +1663,8 @@ crawl_free(struct crawl *c)
 		free(c->src);
 	}
 	if (c->hosts) {
+		for (uint32_t h = 0; h < c->n_hosts; h++)
+			free(c->hosts[h].name);
 		free(c->hosts);
 	}
 	fr_fdate_free(c->fdate);
@@ -1663,6 +1674,94 @@ crawl_free(struct crawl *c)
 	free(c->host_of);
 	free(c->group_of);
 	free(c->turn);
+}
+
+/* A host's gap runs across restarts: a run that ends (or is stopped) a
+ * moment after asking a host, and a run started right after it, must not
+ * ask that host sooner than its gap, Crawl-delay included, though the new
+ * run knows neither until it reads robots.txt again. The run that ends
+ * stores, for each host whose gap still runs, until when it runs (a request
+ * still in flight counts as sent at the end); the next run holds each host
+ * until then. After a kill -9 nothing is stored, and the hosts' last fetch
+ * times in the store stand in, with the run's own gap. */
+static void
+save_host_holds(struct crawl *c, double now)
+{
+	char *buf = NULL, e[256];
+	size_t len = 0;
+	FILE *f;
+
+	for (uint32_t i = 0; i < c->n; i++)
+		if (c->src[i].busy && c->hosts[c->src[i].host].last_sent_s < now)
+			c->hosts[c->src[i].host].last_sent_s = now;
+	if (!(f = open_memstream(&buf, &len)))
+		return;
+	for (uint32_t h = 0; h < c->n_hosts; h++) {
+		double until = c->hosts[h].last_sent_s + slack(c->hosts[h].gap_s);
+
+		if (until > now && c->hosts[h].name && !strpbrk(c->hosts[h].name, "\t\n"))
+			fprintf(f, "%s\t%.6f\n", c->hosts[h].name, until);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return;
+	}
+	if (fr_store_meta_put(c->st, HOST_HOLDS_KEY, buf, len, e, sizeof(e)) < 0)
+		logf_(c, "saving the hosts' gaps still running: %s", e);
+	free(buf);
+}
+
+static void
+load_host_holds(struct crawl *c, const struct fr_strmap *hosts, double now)
+{
+	double *until = calloc(c->n_hosts ? c->n_hosts : 1, sizeof(*until));
+	void *buf = NULL;
+	size_t len = 0;
+
+	if (!until)
+		return;
+	for (uint32_t i = 0; i < c->n; i++) {
+		double t = c->src[i].row.last_fetch_s + slack(c->o->host_gap_s);
+
+		if (c->src[i].row.last_fetch_s > 0 && t > until[c->src[i].host])
+			until[c->src[i].host] = t;
+	}
+	if (fr_store_meta_get(c->st, HOST_HOLDS_KEY, &buf, &len) == 0 && buf) {
+		const char *p = buf, *end = (const char *)buf + len;
+		size_t line = 0, bad = 0;
+
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p)), *tab;
+			const char *le = nl ? nl : end;
+			char num[40], *ep;
+			uint32_t h;
+			double t;
+
+			line++;
+			tab = memchr(p, '\t', (size_t)(le - p));
+			if (!tab || (size_t)(le - tab - 1) >= sizeof(num)) {
+				bad++;
+			} else {
+				memcpy(num, tab + 1, (size_t)(le - tab - 1));
+				num[le - tab - 1] = 0;
+				t = strtod(num, &ep);
+				if (ep == num || *ep || !isfinite(t))
+					bad++;
+				else if (fr_strmap_find(hosts, p, (size_t)(tab - p), &h) == 1 &&
+					 t > until[h] && t < now + 3600)
+					until[h] = t;
+			}
+			p = nl ? nl + 1 : end;
+		}
+		if (bad)
+			logf_(c, "store key %s: %zu of %zu lines unreadable, ignored", HOST_HOLDS_KEY,
+			      bad, line);
+	}
+	free(buf);
+	for (uint32_t h = 0; h < c->n_hosts; h++)
+		if (until[h] > now)
+			fr_sched_hold_host(pick(c), h, until[h]);
+	free(until);
 }
 
 static int
@@ -1742,8 +1841,12 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	gl = calloc(n_groups, sizeof(*gl));
 	if (!c->hosts || !gl)
 		goto oom;
-	for (uint32_t h = 0; h < c->n_hosts; h++)
+	for (uint32_t h = 0; h < c->n_hosts; h++) {
 		c->hosts[h].gap_s = o->host_gap_s;
+		c->hosts[h].last_sent_s = -INFINITY;
+		if (!(c->hosts[h].name = strdup(fr_strmap_name(hosts, h))))
+			goto oom;
+	}
 
 	/* Budgets: the default group's, and each named group's own. */
 	double calls_per_s = 0;
@@ -1849,6 +1952,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 			      paused[h] - now);
 	}
 	free(paused);
+	load_host_holds(c, hosts, now);
 	/* --once waits for no source's backoff beyond FR_CRAWL_ONCE_WAIT_S. */
 	for (uint32_t i = 0; o->once && i < c->n; i++) {
 		struct csrc *cs = &c->src[i];
@@ -2057,6 +2161,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 	fr_fetchq_stop(c->fetcher);
 	group_commit(c);
 	save_context(c);
+	save_host_holds(c, fr_time_now());
 	if (c->stats.lease_held || c->stats.fetched_elsewhere || c->stats.passed ||
 	    c->stats.host_held)
 		logf_(c, "worker %s: %llu choices left to the other workers' share of the budget, "
