@@ -59,7 +59,8 @@ struct date {
 	uint32_t el;
 	uint32_t col; /* dense column number */
 	uint64_t key; /* the column's signature */
-	uint64_t lkey; /* the same with tags alone (rows marked read or unread) */
+	uint64_t lkey[2]; /* the same with the parents' tags alone (rows marked read or
+	                     unread), with the element's tag alone too */
 	int64_t t;
 	unsigned gran, flags;
 	uint32_t tlen; /* bytes of the text the date was read from */
@@ -75,6 +76,8 @@ struct cand {
 	double mass;   /* visible text bytes of its records */
 	unsigned lead; /* thread: leading records out of order */
 	unsigned *depth;
+	int level;     /* columns joined by dates' lkey[level] (lkey), or -1 */
+	uint64_t lkey;
 };
 
 struct ctx {
@@ -660,9 +663,11 @@ add_date(struct ctx *c, uint32_t el, unsigned k, const struct fr_fdate_match *m,
 	             (g >= 0 ? mix(mix(c->els[g].tag)) : 2) + k * 0x9e3779b97f4a7c15ull);
 	/* Rows marked read or unread, new or old, by a class of their own
 	 * ("seen1" / "altcolor2", "thead" / "unread") are one column by tags */
-	d->lkey = mix(c->els[el].tag * 3 + (p >= 0 ? mix(c->els[p].tag) : 1) * 5 +
-	              (g >= 0 ? mix(mix(c->els[g].tag)) : 2) + k * 0x9e3779b97f4a7c15ull +
-	              c->els[el].depth);
+	for (int l = 0; l < 2; l++)
+		d->lkey[l] =
+		    mix((l ? c->els[el].tag : c->els[el].sig) * 3 +
+		        (p >= 0 ? mix(c->els[p].tag) : 1) * 5 + (g >= 0 ? mix(mix(c->els[g].tag)) : 2) +
+		        k * 0x9e3779b97f4a7c15ull + c->els[el].depth + (uint64_t)l);
 }
 
 static const char *const DATE_ATTRS[] = {"datetime",      "data-time",     "data-timestamp",
@@ -2132,23 +2137,40 @@ row_nums(const struct ctx *c, uint32_t root, struct fr_fpage_record *r)
 static int
 fill_index(struct ctx *c, const struct cand *k)
 {
-	uint32_t *hits = calloc(c->n_cols + 1, sizeof(*hits));
+	uint32_t *hits = calloc(c->n_cols + 1, sizeof(*hits)), *map = NULL;
 	const struct date **d = calloc(2 * k->n + 1, sizeof(*d));
 	uint32_t best[2] = {UINT32_MAX, UINT32_MAX};
 	size_t older[2] = {0, 0};
 	int rc = -1, swap;
 
-	if (!hits || !d)
+	if (!hits || !d || !(map = malloc((c->n_cols + 1) * sizeof(*map))))
 		goto done;
+	/* the class columns the records' column joined count as one */
+	for (uint32_t col = 0; col < c->n_cols; col++)
+		map[col] = col;
+	if (k->level >= 0) {
+		uint32_t first = UINT32_MAX;
+
+		for (size_t j = 0; j < c->n_dates; j++)
+			if (c->dates[j].lkey[k->level] == k->lkey) {
+				if (first == UINT32_MAX)
+					first = c->dates[j].col;
+				map[c->dates[j].col] = first;
+			}
+	}
 	for (size_t j = 0; j < c->n_dates; j++)
 		for (size_t i = 0; i < k->n; i++)
 			if (contains(c, k->root[i], c->dates[j].el)) {
-				hits[c->dates[j].col]++;
+				hits[map[c->dates[j].col]]++;
 				break;
 			}
 	for (uint32_t col = 0; col < c->n_cols; col++) {
 		/* a column of the rows: most of its dates in rows, in half of them */
-		if (hits[col] * 2 < k->n || hits[col] * 5 < c->col_n[col] * 4)
+		uint32_t all = 0;
+
+		for (uint32_t o = 0; o < c->n_cols; o++)
+			all += map[o] == col ? c->col_n[o] : 0;
+		if (hits[col] * 2 < k->n || hits[col] * 5 < all * 4)
 			continue;
 		if (best[0] == UINT32_MAX || hits[col] > hits[best[0]]) {
 			best[1] = best[0];
@@ -2163,7 +2185,7 @@ fill_index(struct ctx *c, const struct cand *k)
 
 		for (size_t j = 0; j < c->n_dates; j++)
 			for (int b = 0; b < 2; b++)
-				if (!r[b] && c->dates[j].col == best[b] &&
+				if (!r[b] && map[c->dates[j].col] == best[b] &&
 				    contains(c, k->root[i], c->dates[j].el))
 					r[b] = &c->dates[j];
 		if (r[0] && r[1] && r[0]->t != r[1]->t)
@@ -2202,6 +2224,7 @@ fill_index(struct ctx *c, const struct cand *k)
 	rc = 0;
 done:
 	free(hits);
+	free(map);
 	free(d);
 	return rc;
 }
@@ -2827,6 +2850,17 @@ done:
 	return rc;
 }
 
+/* Records of k with a date. */
+static size_t
+dated(const struct cand *k)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < k->n; i++)
+		n += k->date[i] != UINT32_MAX;
+	return n;
+}
+
 /* Weighs candidate k (taking it) against the best thread and index so far. */
 static int
 weigh(struct ctx *c, struct cand *k, struct cand *best_t, struct cand *best_i)
@@ -2863,7 +2897,8 @@ weigh(struct ctx *c, struct cand *k, struct cand *best_t, struct cand *best_i)
 	}
 	k->mass = mass_of(c, k);
 	if (r && (!best_i->kind || k->n > best_i->n ||
-	          (k->n == best_i->n && k->mass > best_i->mass))) {
+	          (k->n == best_i->n && (dated(k) > dated(best_i) ||
+	                                 (dated(k) == dated(best_i) && k->mass > best_i->mass))))) {
 		cand_free(best_i);
 		k->kind = FR_FPAGE_INDEX;
 		*best_i = *k;
@@ -2890,6 +2925,7 @@ cand_of(struct ctx *c, const uint32_t *items, size_t n, struct cand *k)
 	}
 	roots_of(c, els, n, k->root);
 	free(els);
+	k->level = -1;
 	return 0;
 }
 
@@ -2899,7 +2935,7 @@ cand_of(struct ctx *c, const uint32_t *items, size_t n, struct cand *k)
  * columns of one row are not joined: their records would be cells of
  * different rows). */
 static int
-loose_cands(struct ctx *c, struct cand *best_t, struct cand *best_i)
+loose_cands(struct ctx *c, int level, struct cand *best_t, struct cand *best_i)
 {
 	struct fr_strmap *m = fr_strmap_new();
 	uint32_t *grp = malloc((c->n_dates + 1) * sizeof(*grp));
@@ -2912,7 +2948,7 @@ loose_cands(struct ctx *c, struct cand *best_t, struct cand *best_i)
 	for (size_t d = 0; d < c->n_dates; d++) {
 		int added;
 
-		if (fr_strmap_intern(m, (const char *)&c->dates[d].lkey, sizeof(uint64_t), &grp[d],
+		if (fr_strmap_intern(m, (const char *)&c->dates[d].lkey[level], sizeof(uint64_t), &grp[d],
 		                     &added) < 0)
 			goto done;
 	}
@@ -2942,6 +2978,8 @@ loose_cands(struct ctx *c, struct cand *best_t, struct cand *best_i)
 			cand_free(&k);
 			continue;
 		}
+		k.level = level;
+		k.lkey = c->dates[items[0]].lkey[level];
 		if (weigh(c, &k, best_t, best_i) < 0)
 			goto done;
 	}
@@ -2973,7 +3011,9 @@ date_cands(struct ctx *c, struct cand *best_t, struct cand *best_i)
 			goto err;
 	}
 	free(items);
-	return loose_cands(c, best_t, best_i);
+	if (loose_cands(c, 0, best_t, best_i) < 0)
+		return -1;
+	return loose_cands(c, 1, best_t, best_i);
 err:
 	free(items);
 	return -1;

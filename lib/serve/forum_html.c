@@ -67,7 +67,23 @@ date_el(struct rc *c, int64_t t, const char *cls)
 	struct fr_text shown = {0}, abs = {0};
 	const struct fr_forum_profile *p = c->p;
 
-	fr_forum_date_shown(&shown, p->lang, p->dstyle, p->rel, t, c->now_s);
+	int rel = fr_forum_date_shown(&shown, p->lang, p->dstyle, p->rel, t, c->now_s);
+
+	if (rel == 1 && p->sw == FR_FORUM_SMF && p->rel == FR_FORUM_REL_DAY && shown.p) {
+		/* SMF: "<strong>Today</strong> at 10:15 PM" */
+		size_t w = strcspn(shown.p, " ");
+
+		F(c, "<span class=\"%s\"><strong>%.*s</strong>", cls, (int)w, shown.p);
+		X(c, shown.p + w);
+		P(c, "</span>");
+		fr_text_free(&shown);
+		return;
+	}
+	if (!rel && p->noyear && fr_forum_same_year(t, c->now) &&
+	    (p->dstyle == FR_FORUM_DS_NUM_YMD || p->dstyle == FR_FORUM_DS_NUM_DMY)) {
+		fr_text_free(&shown);
+		fr_forum_date_noyear(&shown, p->dstyle, t);
+	}
 	switch (p->attr) {
 	case FR_FORUM_ATTR_TIME:
 		F(c, "<time class=\"%s%s\" datetime=\"", p->sw == FR_FORUM_XENFORO ? "u-dt " : "",
@@ -128,6 +144,19 @@ member_link(struct rc *c, uint32_t m, const char *cls)
 	char url[U], name[64];
 
 	A(c, fr_furl_profile(c->f, m, url), fr_fgen_member_name(c->f, m, name, sizeof(name)), cls);
+}
+
+/* The class word that marks a row or post read or unread (one in three
+ * unread), first in its class list; "" when the profile marks none of
+ * that kind (1 rows, 2 posts). */
+static const char *
+mark(const struct rc *c, int kind, uint32_t id)
+{
+	uint64_t h = (uint64_t)id * 0x9e3779b97f4a7c15ull;
+
+	if (c->p->marks != kind)
+		return "";
+	return (h >> 33) % 3 == 0 ? "unread " : "read ";
 }
 
 /* ---- chrome ---- */
@@ -841,10 +870,10 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		break;
 	case FR_FORUM_VBULLETIN:
 		F(c,
-		  "<li class=\"threadbit%s\" id=\"thread_%u\"><div class=\"rating0 "
+		  "<li class=\"%sthreadbit%s\" id=\"thread_%u\"><div class=\"rating0 "
 		  "nonsticky\"><div class=\"threadinfo\"><div class=\"inner\"><h3 "
 		  "class=\"threadtitle\">",
-		  sticky ? " sticky" : "", (unsigned)th->id);
+		  mark(c, 1, th->id), sticky ? " sticky" : "", (unsigned)th->id);
 		if (sticky)
 			F(c, "<span class=\"prefix understate\"><b>%s:</b> </span>", c->ui->sticky);
 		F(c, "<a class=\"title\" href=\"");
@@ -870,7 +899,7 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		  c->ui->replies, (unsigned)replies, c->ui->views, (unsigned)views,
 		  c->ui->last_post);
 		member_link(c, th->author[r->n - 1], "username");
-		P(c, "</dd><dd>");
+		F(c, "</dd><dd class=\"%slastpostdate\">", mark(c, 1, th->id));
 		if (show_last(c))
 			date_el(c, r->last, "date-last");
 		if (c->p->la_links) {
@@ -1182,6 +1211,29 @@ rows_close(struct rc *c)
 	P(c, CLOSE[c->p->sw]);
 }
 
+/* Sort and filter links beside a board's pager (the same board, one
+ * parameter more): to be told from the pager, which steps one parameter. */
+static void
+filters(struct rc *c, unsigned b)
+{
+	static const char *const php[] = {"&sk=t&sd=d", "&sk=s&sd=a", "&st=7"};
+	static const char *const vb[] = {"&daysprune=30&order=desc&sort=lastpost", "&posticon=2",
+	                                 "&posticon=3"};
+	char url[U];
+
+	if (!c->p->filters || (c->p->sw != FR_FORUM_PHPBB && c->p->sw != FR_FORUM_VBULLETIN))
+		return;
+	P(c, "<div class=\"filters\">");
+	for (size_t i = 0; i < 3; i++) {
+		fr_furl_board(c->f, b, 1, url);
+		F(c, " <a href=\"");
+		X(c, url);
+		X(c, c->p->sw == FR_FORUM_PHPBB ? php[i] : vb[i]);
+		F(c, "\">%s %zu</a>", c->ui->page, i + 1);
+	}
+	P(c, "</div>\n");
+}
+
 static int
 board_page(struct rc *c, unsigned b, uint32_t page, int *found)
 {
@@ -1220,6 +1272,7 @@ board_page(struct rc *c, unsigned b, uint32_t page, int *found)
 	}
 	index_open(c, b);
 	pager(c, &pg);
+	filters(c, b);
 	rows_open(c);
 	if (page == 1) {
 		for (unsigned s = 0; s < bd->n_sticky; s++) {
@@ -1270,16 +1323,47 @@ post_body(struct rc *c, size_t i, uint32_t j, int br)
 		} else {
 			cut = 0;
 		}
-		P(c, "<blockquote class=\"quote\"><cite>");
-		X(c, fr_fgen_member_name(c->f, c->f->th[i].author[q], name, sizeof(name)));
-		P(c, " ");
-		X(c, c->ui->wrote);
-		P(c, ":</cite><div>");
-		if (qt.p) {
+		fr_fgen_member_name(c->f, c->f->th[i].author[q], name, sizeof(name));
+		if (qt.p)
 			qt.p[cut] = '\0';
-			X(c, qt.p);
+		switch (c->p->qstyle) {
+		case FR_FORUM_Q_HEADER: /* SMF: a header box, the quote, a footer */
+			F(c, "<div class=\"quoteheader\"><div class=\"topslice_quote\"><a "
+			     "href=\"#\">");
+			X(c, name);
+			F(c, " %s:</a></div></div><blockquote class=\"bbc_standard_quote\">",
+			  c->ui->wrote);
+			X(c, qt.p ? qt.p : "");
+			P(c, " &hellip;</blockquote><div class=\"quotefooter\"><div "
+			     "class=\"botslice_quote\"></div></div>\n");
+			break;
+		case FR_FORUM_Q_BOX: /* vBulletin 4: boxes, no <blockquote> */
+			P(c, "<div class=\"bbcode_container\"><div class=\"bbcode_quote\"><div "
+			     "class=\"quote_container\"><div class=\"bbcode_postedby\"><strong>");
+			X(c, name);
+			P(c, "</strong></div><div class=\"message\">");
+			X(c, qt.p ? qt.p : "");
+			P(c, " &hellip;</div></div></div></div>\n");
+			break;
+		case FR_FORUM_Q_TABLE: /* vBulletin 3: "Quote:" over a table */
+			P(c, "<div style=\"margin:20px; margin-top:5px\"><div "
+			     "class=\"smallfont\">Quote:</div><table cellpadding=\"6\" "
+			     "width=\"100%\"><tr><td class=\"alt2\"><div><strong>");
+			X(c, name);
+			P(c, "</strong></div><div style=\"font-style:italic\">");
+			X(c, qt.p ? qt.p : "");
+			P(c, " &hellip;</div></td></tr></table></div>\n");
+			break;
+		default:
+			P(c, "<blockquote class=\"quote\"><cite>");
+			X(c, name);
+			P(c, " ");
+			X(c, c->ui->wrote);
+			P(c, ":</cite><div>");
+			X(c, qt.p ? qt.p : "");
+			P(c, " &hellip;</div></blockquote>\n");
+			break;
 		}
-		P(c, " &hellip;</div></blockquote>\n");
 		fr_text_free(&qt);
 	}
 	fr_fgen_post_text(c->f, i, j, &t);
@@ -1334,10 +1418,11 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 	switch (c->p->sw) {
 	case FR_FORUM_PHPBB:
 		F(c,
-		  "<div id=\"p%u\" class=\"post has-profile bg%d%s\"><div class=\"inner\">\n<dl "
+		  "<div id=\"p%u\" class=\"%spost has-profile bg%d%s\"><div class=\"inner\">\n<dl "
 		  "class=\"postprofile\" id=\"profile%u\"><dt class=\"no-profile-rank "
 		  "no-avatar\">",
-		  (unsigned)pid, (int)(j % 2 + 1), pinned ? " sticky" : "", (unsigned)pid);
+		  (unsigned)pid, mark(c, 2, pid), (int)(j % 2 + 1), pinned ? " sticky" : "",
+		  (unsigned)pid);
 		member_link(c, m, "username");
 		F(c,
 		  "</dt><dd class=\"profile-posts\"><strong>%s:</strong> %u</dd><dd "
@@ -1351,13 +1436,16 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		  j == 0 ? "" : "Re: ");
 		X(c, title);
 		F(c,
-		  "</a></h3><p class=\"author\"><a href=\"#p%u\"><span class=\"imageset "
+		  "</a></h3><p class=\"%sauthor\"><a href=\"#p%u\"><span class=\"imageset "
 		  "icon_post_target\"></span></a><span class=\"responsive-hide\">%s "
 		  "<strong>",
-		  (unsigned)pid, c->ui->by);
+		  mark(c, 2, pid), (unsigned)pid, c->ui->by);
 		member_link(c, m, "username");
 		P(c, "</strong> &raquo; </span>");
 		date_el(c, th->t[j], "date-post");
+		if (c->p->filters)
+			F(c, " <a href=\"/viewtopic.php?p=%u#p%u\">#</a>", (unsigned)pid,
+			  (unsigned)pid);
 		P(c, "</p><div class=\"content\">");
 		post_body(c, i, j, 1);
 		P(c, "</div>");
@@ -1377,6 +1465,9 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		  "class=\"username_container\">",
 		  (unsigned)pid, (unsigned)pid, no);
 		member_link(c, m, "username offline popupctrl");
+		if (c->p->filters)
+			F(c, " <a href=\"/showthread.php?t=%u&amp;userid=%u\" rel=\"nofollow\">?</a>",
+			  (unsigned)th->id, (unsigned)(f->uid0 + m));
 		F(c, "</div><dl class=\"userinfo_extra\"><dt>%s</dt><dd>", c->ui->joined);
 		date_el(c, fr_fgen_member_joined(f, m), "date-joined");
 		F(c,
@@ -1431,13 +1522,13 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		break;
 	case FR_FORUM_XENFORO:
 		F(c,
-		  "<article class=\"message message--post js-post js-inlineModContainer\" "
+		  "<article class=\"%smessage message--post js-post js-inlineModContainer\" "
 		  "data-author=\"%s\" data-content=\"post-%u\" id=\"js-post-%u\">\n<span "
 		  "class=\"u-anchorTarget\" id=\"post-%u\"></span><div "
 		  "class=\"message-inner\"><div "
 		  "class=\"message-cell message-cell--user\"><section class=\"message-user\"><div "
 		  "class=\"message-userDetails\"><h4 class=\"message-name\">",
-		  name, (unsigned)pid, (unsigned)pid, (unsigned)pid);
+		  mark(c, 2, pid), name, (unsigned)pid, (unsigned)pid, (unsigned)pid);
 		member_link(c, m, "username");
 		F(c,
 		  "</h4></div><div class=\"message-userExtras\"><dl class=\"pairs "
@@ -1448,9 +1539,10 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		  "</dd></dl><dl class=\"pairs pairs--justified\"><dt>%s</dt><dd>%u</dd></dl>"
 		  "</div></section></div>\n<div class=\"message-cell message-cell--main\"><div "
 		  "class=\"message-main\"><header class=\"message-attribution\"><ul "
-		  "class=\"message-attribution-main listInline\"><li class=\"u-concealed\"><a "
+		  "class=\"message-attribution-main listInline\"><li class=\"%su-concealed\"><a "
 		  "href=\"#post-%u\" rel=\"nofollow\">",
-		  c->ui->posts, (unsigned)fr_fgen_member_posts(f, m, c->now), (unsigned)pid);
+		  c->ui->posts, (unsigned)fr_fgen_member_posts(f, m, c->now), mark(c, 2, pid),
+		  (unsigned)pid);
 		date_el(c, th->t[j], "date-post");
 		F(c,
 		  "</a></li></ul><ul class=\"message-attribution-opposite listInline\"><li><a "
@@ -1493,9 +1585,9 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		break;
 	case FR_FORUM_CUSTOM:
 		F(c,
-		  "<div class=\"post%s\" id=\"post-%u\"><div class=\"post-head\"><span "
+		  "<div class=\"%spost%s\" id=\"post-%u\"><div class=\"%spost-head\"><span "
 		  "class=\"post-author\">",
-		  pinned ? " pinned" : "", (unsigned)pid);
+		  mark(c, 2, pid), pinned ? " pinned" : "", (unsigned)pid, mark(c, 2, pid));
 		member_link(c, m, NULL);
 		P(c, "</span> ");
 		date_el(c, th->t[j], "date-post");
@@ -2090,6 +2182,69 @@ slugs_fit(const struct fr_forum *f, const struct fr_furl *u, int b, const struct
 	return !strcmp(u->slug, f->boards[b].slug);
 }
 
+/* The session id a cookieless visitor gets at forum time now_s: a new
+ * one each half hour. Writes "NAME=VALUE" into buf. */
+static void
+session_param(const struct fr_forum *f, double now_s, char *buf, size_t len)
+{
+	uint64_t h = f->seed * 0x9e3779b97f4a7c15ull + f->k * 0xbf58476d1ce4e5b9ull +
+	             (uint64_t)(now_s / 1800.0);
+	uint64_t a = fnv1a((const char *)&h, sizeof(h)), b = fnv1a((const char *)&a, sizeof(a));
+
+	switch (f->prof.sess) {
+	case FR_FORUM_SESS_PHP: {
+		static const char al[] = "abcdefghijklmnopqrstuvwxyz0123456789";
+		char v[27];
+
+		for (int i = 0; i < 26; i++) {
+			uint64_t w = i < 13 ? a : b;
+
+			v[i] = al[(w >> ((i % 13) * 4)) % 36];
+		}
+		v[26] = '\0';
+		snprintf(buf, len, "PHPSESSID=%s", v);
+		break;
+	}
+	default:
+		snprintf(buf, len, "%s=%016llx%016llx", f->prof.sess == FR_FORUM_SESS_S ? "s" : "sid",
+		         (unsigned long long)a, (unsigned long long)b);
+		break;
+	}
+}
+
+/* body with the session id in every link into the forum (before a
+ * fragment); NULL when out of memory. Frees body. */
+static char *
+with_session(const struct fr_forum *f, double now_s, char *body, size_t *len)
+{
+	struct fr_text t = {NULL, 0, 0, PAGE_MAX * 2, 0};
+	char param[64];
+	const char *p = body, *h;
+
+	session_param(f, now_s, param, sizeof(param));
+	while ((h = strstr(p, "href=\"")) != NULL) {
+		const char *u = h + 6, *q = strchr(u, '"'), *frag, *qm;
+
+		if (!q)
+			break;
+		fr_text_add(&t, p, (size_t)(u - p));
+		p = u;
+		if (u[0] != '/' || u[1] == '/')
+			continue; /* outside the forum, or an anchor */
+		frag = memchr(u, '#', (size_t)(q - u));
+		if (!frag)
+			frag = q;
+		qm = memchr(u, '?', (size_t)(frag - u));
+		fr_text_add(&t, u, (size_t)(frag - u));
+		fr_text_puts(&t, qm ? "&amp;" : "?");
+		fr_text_puts(&t, param);
+		p = frag;
+	}
+	fr_text_puts(&t, p);
+	free(body);
+	return fr_text_take(&t, len);
+}
+
 int
 fr_fhtml_answer(const struct fr_forum *f, const char *host, const struct fr_furl *u, double now_s,
                 struct fr_serve_resp *resp)
@@ -2166,6 +2321,8 @@ fr_fhtml_answer(const struct fr_forum *f, const char *host, const struct fr_furl
 		return rc < 0 ? -1 : not_found(resp);
 	}
 	body = fr_text_take(&t, &len);
+	if (body && f->prof.sess != FR_FORUM_SESS_NONE)
+		body = with_session(f, now_s, body, &len);
 	if (!body)
 		return -1;
 	resp->status = 200;

@@ -671,6 +671,32 @@ fr_forum_date_abs(struct fr_text *out, enum fr_forum_lang lang, enum fr_forum_ds
 	}
 }
 
+int
+fr_forum_same_year(int64_t a, int64_t b)
+{
+	struct tm ta, tb;
+
+	utc(a, &ta);
+	utc(b, &tb);
+	return ta.tm_year == tb.tm_year;
+}
+
+void
+fr_forum_date_noyear(struct fr_text *out, enum fr_forum_dstyle ds, int64_t t_s)
+{
+	struct tm tm;
+
+	utc(t_s, &tm);
+	if (ds == FR_FORUM_DS_NUM_YMD)
+		fr_text_printf(out, "%02d/%02d %02d:%02d", tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
+		               tm.tm_min);
+	else if (ds == FR_FORUM_DS_NUM_DMY)
+		fr_text_printf(out, "%02d/%02d, %02d:%02d", tm.tm_mday, tm.tm_mon + 1, tm.tm_hour,
+		               tm.tm_min);
+	else
+		fr_forum_date_abs(out, FR_FORUM_EN, ds, t_s);
+}
+
 /* Plural form 0 (one), 1 (few) or 2 (many) of n in lang. */
 static int
 plural(enum fr_forum_lang lang, long n)

@@ -116,6 +116,14 @@ void fr_forum_date_abs(struct fr_text *out, enum fr_forum_lang lang, enum fr_for
 int fr_forum_date_shown(struct fr_text *out, enum fr_forum_lang lang, enum fr_forum_dstyle ds,
                         enum fr_forum_rel rel, int64_t t_s, double now_s);
 
+/* Whether a and b (Unix seconds) fall in one UTC year. */
+int fr_forum_same_year(int64_t a, int64_t b);
+
+/* Appends t_s without its year, as forums show this year's dates: NUM_YMD
+ * "11/25 21:15" (month first), NUM_DMY "25/11, 21:15"; other styles as
+ * fr_forum_date_abs. */
+void fr_forum_date_noyear(struct fr_text *out, enum fr_forum_dstyle ds, int64_t t_s);
+
 /* Appends t_s as RFC 3339 with a zero offset ("2019-11-25T21:15:00+00:00"),
  * XenForo's and HTML's <time datetime> form. */
 void fr_forum_date_iso(struct fr_text *out, int64_t t_s);

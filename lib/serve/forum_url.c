@@ -320,6 +320,38 @@ segment(const char *s, char *buf, size_t len)
 	return e + 1;
 }
 
+/* q without session parameters ("sid", "s", "PHPSESSID") into buf;
+ * returns buf, or q itself when it has none or does not fit. */
+static const char *
+no_session(const char *q, char *buf, size_t len)
+{
+	size_t n = 0;
+	int cut = 0;
+
+	for (const char *p = q; *p;) {
+		size_t k = strcspn(p, "&");
+
+		if ((k > 4 && !strncmp(p, "sid=", 4)) || (k > 2 && !strncmp(p, "s=", 2)) ||
+		    (k > 10 && !strncmp(p, "PHPSESSID=", 10))) {
+			cut = 1;
+		} else {
+			if (n + k + 2 > len)
+				return q;
+			if (n)
+				buf[n++] = '&';
+			memcpy(buf + n, p, k);
+			n += k;
+		}
+		p += k;
+		if (*p == '&')
+			p++;
+	}
+	if (!cut)
+		return q;
+	buf[n] = '\0';
+	return buf;
+}
+
 void
 fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct fr_furl *out)
 {
@@ -327,7 +359,10 @@ fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct 
 	uint32_t v, o;
 	char b[32];
 
+	char qb[2 * FR_FORUMS_URL_MAX];
+
 	memset(out, 0, sizeof(*out));
+	q = no_session(q, qb, sizeof(qb));
 	if (!strcmp(path, "/robots.txt") && !*q) {
 		out->kind = FR_FURL_ROBOTS;
 		return;

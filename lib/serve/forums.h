@@ -41,6 +41,35 @@
  * - la: last-activity links (a link from the index row to the page of the
  *   thread's newest post, and a mini pager) or only the title link.
  * - stk: sticky threads per board, pinned at the top of index page 1.
+ *
+ * Traits of real forums (issue 28), per row:
+ *
+ *  row session    marks  filters quotes      no year
+ *   0  sid        -      yes     blockquote  -
+ *   1  s          rows   yes     box         -
+ *   2  PHPSESSID  -      -       header      -
+ *   3  -          posts  -       blockquote  -
+ *   4  -          -      -       blockquote  yes (MM/DD hh:mm)
+ *   5  -          posts  -       table       -
+ *   6  -          -      -       blockquote  -
+ *   7  -          posts  yes     blockquote  -
+ *   8  s          rows   yes     table       -
+ *   9  -          rows   -       header      yes (DD/MM, hh:mm)
+ *  10  -          -      -       blockquote  -
+ *  11  -          rows   -       blockquote  -
+ *  12  -          posts  -       box         -
+ *  13  -          -      -       blockquote  -
+ *
+ * - session: the parameter carrying a session id in every link (a new id
+ *   each half hour of forum time; requests with or without it are served).
+ * - marks: rows (index) or posts whose first class word says read or
+ *   unread ("unread row bg1"), one in three.
+ * - filters: sort and filter links beside the board pagers ("&sk=t&sd=d",
+ *   "&posticon=2", "&daysprune=30"), and per post a "posts by this user"
+ *   (vBulletin) or a permalink "?p=N" (phpBB) link.
+ * - quotes: see enum fr_forum_qstyle. SMF shows "Today"/"Yesterday" in a
+ *   <strong> with the time after it in the parent's text.
+ * - no year: dates of the forum's current year without the year.
  * Forums with k % 8 == 3 are busy (12-30 new threads a day), the others
  * quiet (0.1-2.5). NOTE: keep docs/serve.md and PROFILES in forums.c in sync.
  *
@@ -101,6 +130,20 @@ enum fr_forum_pag {
 	FR_FORUM_PAG_PATH          /* XenForo page-P, Discuz! -P-, custom P.html */
 };
 
+/* Session ids in links (a new one each half hour of forum time, as a
+ * cookieless visitor gets): phpBB "sid", vBulletin "s", SMF "PHPSESSID". */
+enum fr_forum_sess { FR_FORUM_SESS_NONE, FR_FORUM_SESS_SID, FR_FORUM_SESS_S, FR_FORUM_SESS_PHP };
+
+/* Quotes: <blockquote> with a <cite> header; a header box then a
+ * <blockquote> (SMF); a box of boxes with "Originally Posted by" (vBulletin
+ * 4); a "Quote:" label over a table (vBulletin 3, phpBB 2). */
+enum fr_forum_qstyle {
+	FR_FORUM_Q_BLOCKQUOTE,
+	FR_FORUM_Q_HEADER,
+	FR_FORUM_Q_BOX,
+	FR_FORUM_Q_TABLE
+};
+
 /* One row of the table above. */
 struct fr_forum_profile {
 	enum fr_forum_sw sw;
@@ -115,6 +158,12 @@ struct fr_forum_profile {
 	unsigned stickies;
 	unsigned threads_pp, posts_pp;
 	int nested;
+	/* Traits of real forums (issue 28), the table's second part. */
+	enum fr_forum_sess sess; /* a session id in every link of the forum's pages */
+	int marks;               /* rows and posts marked read/unread by a first class */
+	int filters;             /* filter and sort links beside the pagers */
+	enum fr_forum_qstyle qstyle; /* how quotes are laid out */
+	int noyear;              /* dates of the current year shown without it */
 };
 
 /* The structure of forum k. */
