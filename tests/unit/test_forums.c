@@ -20,6 +20,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #define START 1709294400.0 /* 2024-03-01T12:00:00Z */
 #define NF 14u             /* one forum per row of the table */
@@ -597,6 +598,23 @@ check_date(const struct fr_forum_profile *p, xmlNodePtr el, int64_t want, int64_
 	if (!text || parse_shown(p, (const char *)text, now, &lo, &hi) < 0 || want < lo ||
 	    want > hi)
 		bad = 1;
+	if (bad == 1 && text && p->noyear) {
+		/* this year's dates without the year: "MM/DD hh:mm", "DD/MM, hh:mm" */
+		unsigned a, b, h, mi;
+		time_t nt = (time_t)now;
+		struct tm tm;
+
+		gmtime_r(&nt, &tm);
+		if (sscanf((const char *)text, "%u/%u%*[, ]%u:%u", &a, &b, &h, &mi) == 4) {
+			unsigned mo = p->dstyle == FR_FORUM_DS_NUM_YMD ? a : b,
+			         d = p->dstyle == FR_FORUM_DS_NUM_YMD ? b : a;
+			int64_t v = (int64_t)fr_days_from_civil(tm.tm_year + 1900, mo, d) * 86400 +
+			            h * 3600 + mi * 60;
+
+			if (v == want)
+				bad = 0;
+		}
+	}
 	if (dt) {
 		double v;
 
@@ -965,8 +983,18 @@ row_of(xmlNodePtr a)
 static const struct tthread *
 thread_by_path(const struct tthread *th, size_t n, uint32_t k, const char *path)
 {
+	/* without the session id the links of rows 0, 1, 2 and 8 carry */
+	size_t len = strlen(path);
+	const char *sess = strstr(path, "&sid=");
+
+	if (!sess)
+		sess = strstr(path, "&s=");
+	if (!sess)
+		sess = strstr(path, "&PHPSESSID=");
+	if (sess)
+		len = (size_t)(sess - path);
 	for (size_t i = 0; i < n; i++)
-		if (th[i].k == k && !strcmp(th[i].path, path))
+		if (th[i].k == k && strlen(th[i].path) == len && !strncmp(th[i].path, path, len))
 			return &th[i];
 	return NULL;
 }
