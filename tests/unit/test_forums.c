@@ -1177,7 +1177,22 @@ collect_boards(xmlNodePtr n, void *cls)
 	}
 	href = ok ? xmlGetProp(n, (const xmlChar *)"href") : NULL;
 	if (href)
-		snprintf(b->url[b->n++], sizeof(b->url[0]), "%s", (const char *)href);
+		{
+			/* without the session id (rows 0, 1, 2, 8): page URLs are
+			 * built from it */
+			char *u = b->url[b->n++], *sess;
+
+			snprintf(u, sizeof(b->url[0]), "%s", (const char *)href);
+			sess = strstr(u, "&sid=");
+			if (!sess)
+				sess = strstr(u, "&s=");
+			if (!sess)
+				sess = strstr(u, "&PHPSESSID=");
+			if (!sess)
+				sess = strstr(u, "?sid=");
+			if (sess)
+				*sess = '\0';
+		}
 	xmlFree(href);
 }
 
