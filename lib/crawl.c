@@ -36,6 +36,7 @@
 struct host {
 	double gap_s;      /* this host's gap: the run's, or its longer Crawl-delay */
 	double last_sent_s; /* when this run's latest request to it went out */
+	double paused_until_s; /* a 429 or 503 paused it until then (stats) */
 	char *name;
 };
 
@@ -412,6 +413,8 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 			char t[40];
 
 			fr_sched_hold_host(pick(c), cs->host, until);
+			if (until > c->hosts[cs->host].paused_until_s)
+				c->hosts[cs->host].paused_until_s = until;
 			oc->pause_until = until;
 			if (oc->error && until > r->backoff_until_s)
 				r->backoff_until_s = until;
@@ -1067,6 +1070,8 @@ forum_page_done(struct crawl *c, uint32_t i, const struct fr_response *res, doub
 		    res->retry_after_at_s < now + c->o->retry_after_cap_s)
 			until = res->retry_after_at_s;
 		cs->feed_at = until;
+		if (until > c->hosts[cs->host].paused_until_s)
+			c->hosts[cs->host].paused_until_s = until;
 		share_pause(c, cs->row.host, until, now);
 		c->stats.throttled++;
 		logf_(c, "host %s answered %ld: the forum's next page waits %.0f s", cs->row.host,
@@ -1944,6 +1949,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 		if (!(paused[h] > now))
 			continue;
 		fr_sched_hold_host(pick(c), h, paused[h]);
+		c->hosts[h].paused_until_s = paused[h];
 		if (o->once && paused[h] > now + FR_CRAWL_ONCE_WAIT_S)
 			once_skip_host(c, h, paused[h], now);
 		else
@@ -2010,6 +2016,10 @@ progress(struct crawl *c, double now)
 {
 	c->stats.now_s = now;
 	c->stats.running = fr_fetchq_running(c->fetcher);
+	c->stats.hosts = c->n_hosts;
+	c->stats.hosts_paused = 0;
+	for (uint32_t h = 0; h < c->n_hosts; h++)
+		c->stats.hosts_paused += c->hosts[h].paused_until_s > now;
 	if (c->o->progress)
 		c->o->progress(c->o->arg, &c->stats);
 }

@@ -50,6 +50,8 @@ struct fr_crawl_stats {
 	uint64_t host_held;
 	size_t running;         /* transfers in flight */
 	size_t sources;         /* sources crawled */
+	size_t hosts;           /* their hosts */
+	size_t hosts_paused;    /* hosts a 429 or 503 paused, the pause running */
 	double started_s, now_s, next_due_s; /* next_due_s: when the next fetch may go, or 0 */
 };
 

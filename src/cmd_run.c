@@ -3,6 +3,7 @@
  * finish and are committed. */
 #include "cmd.h"
 #include "dbopt.h"
+#include "metrics.h"
 #include "runopts.h"
 
 #include "core/err.h"
@@ -77,8 +78,21 @@ static const char USAGE[] =
     "  --request-log FILE   append one TSV line per request as it ends: the time it was\n"
     "                       sent, seconds taken, status, outcome, redirects, URL,\n"
     "                       effective URL (docs/crawl.md)\n"
-    "  --quiet              no status line, only errors\n"
+    "  --quiet              only errors: no status line (on a terminal) and no summary\n"
+    "                       line a minute (when standard error is not a terminal)\n"
+    "  --listen ADDR        serve /metrics (Prometheus text format) and /health on ADDR:\n"
+    "                       PORT, HOST:PORT or [IPV6]:PORT (host default 127.0.0.1; port 0:\n"
+    "                       any free one, named on standard error). Not loopback: needs\n"
+    "                       a token, from $FRESHET_LISTEN_TOKEN or --listen-token-file\n"
+    "  --listen-token-file FILE\n"
+    "                       the token (first line of FILE) that requests to --listen\n"
+    "                       must carry as 'Authorization: Bearer TOKEN'\n"
     "  --help               show this help\n"
+    "\n"
+    "Examples:\n"
+    "  freshet run --budget 600/10m                 crawl until stopped\n"
+    "  freshet run --once --quiet                   every source once, for cron\n"
+    "  freshet run --listen 127.0.0.1:9464          with /metrics and /health\n"
     "\n"
     "Options may also come from the config file (see docs/crawl.md, The config file).\n"
     "\n"
@@ -98,6 +112,8 @@ on_signal(int sig)
 struct ui {
 	int tty, quiet;
 	int line_shown;
+	struct metrics *metrics; /* --listen, else NULL */
+	double next_summary_s;  /* not a terminal: the next minute's summary line */
 };
 
 static void
@@ -106,6 +122,26 @@ ui_progress(void *arg, const struct fr_crawl_stats *st)
 	struct ui *u = arg;
 	char a[32], b[32];
 
+	if (u->metrics)
+		metrics_update(u->metrics, st, 0);
+	if (!u->tty && !u->quiet) {
+		/* A log, not a terminal: one summary line a minute. */
+		char t[40];
+
+		if (u->next_summary_s == 0)
+			u->next_summary_s = st->started_s + 60;
+		if (st->now_s < u->next_summary_s)
+			return;
+		u->next_summary_s += 60 * (1 + (double)(long)((st->now_s - u->next_summary_s) / 60));
+		fprintf(stderr,
+			"freshet run: %s: %.0f s: fetched %s (304: %llu, errors %llu), new items %s, "
+			"in flight %zu, hosts paused %zu\n",
+			fr_time_format(st->now_s, t, sizeof(t)), st->now_s - st->started_s,
+			fmt_count(st->fetches, a, sizeof(a)), (unsigned long long)st->not_modified,
+			(unsigned long long)st->errors, fmt_count(st->new_items, b, sizeof(b)),
+			st->running, st->hosts_paused);
+		return;
+	}
 	if (!u->tty || u->quiet)
 		return;
 	fprintf(stderr,
@@ -128,6 +164,42 @@ ui_log(void *arg, const char *line)
 		u->line_shown = 0;
 	}
 	fprintf(stderr, "freshet run: %s\n", line);
+}
+
+/* --listen: the token from $FRESHET_LISTEN_TOKEN or the first line of
+ * --listen-token-file (never from the command line, which ps shows). */
+static int
+start_listen(struct ui *u, const char *addr, const char *token_file)
+{
+	char err[FR_ERRLEN], tok[512] = "";
+	const char *env = getenv("FRESHET_LISTEN_TOKEN");
+
+	if (token_file) {
+		FILE *f = fopen(token_file, "r");
+
+		if (!f || !fgets(tok, sizeof(tok), f)) {
+			cli_err("run", "--listen-token-file %s: %s", token_file,
+				f ? "empty" : strerror(errno));
+			if (f)
+				fclose(f);
+			return -1;
+		}
+		fclose(f);
+		tok[strcspn(tok, "\r\n")] = 0;
+		if (!tok[0]) {
+			cli_err("run", "--listen-token-file %s: the first line is empty", token_file);
+			return -1;
+		}
+	} else if (env && *env) {
+		snprintf(tok, sizeof(tok), "%s", env);
+	}
+	if (!(u->metrics = metrics_start(addr, tok[0] ? tok : NULL, err, sizeof(err)))) {
+		cli_err("run", "%s", err);
+		return -1;
+	}
+	fprintf(stderr, "freshet run: metrics on port %u: /metrics and /health\n",
+		(unsigned)metrics_port(u->metrics));
+	return 0;
 }
 
 static int
@@ -156,8 +228,8 @@ cmd_run(int argc, char **argv)
 	struct fr_crawl_group groups[MAX_GROUPS];
 	char group_names[MAX_GROUPS][128];
 	const char *connect_to[MAX_CONNECT_TO];
-	const char *db_arg = NULL, *request_log = NULL;
-	struct ui u = {isatty(STDERR_FILENO), 0, 0};
+	const char *db_arg = NULL, *request_log = NULL, *listen = NULL, *token_file = NULL;
+	struct ui u = {isatty(STDERR_FILENO), 0, 0, NULL, 0};
 	char err[FR_ERRLEN];
 	struct fr_store *st = NULL;
 	struct fr_crawl_stats stats;
@@ -338,6 +410,10 @@ cmd_run(int argc, char **argv)
 			}
 		} else if (!strcmp(a, "--request-log")) {
 			request_log = v;
+		} else if (!strcmp(a, "--listen")) {
+			listen = v;
+		} else if (!strcmp(a, "--listen-token-file")) {
+			token_file = v;
 		} else if (!strcmp(a, "--seed")) {
 			double d;
 			if (parse_num(v, 0, &d) < 0 || d != floor(d)) {
@@ -366,6 +442,12 @@ cmd_run(int argc, char **argv)
 			fclose(rlog);
 		return EXIT_FAIL;
 	}
+	if (listen && start_listen(&u, listen, token_file) < 0) {
+		fr_store_close(st);
+		if (rlog)
+			fclose(rlog);
+		return EXIT_FAIL;
+	}
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -380,6 +462,10 @@ cmd_run(int argc, char **argv)
 	int rc = fr_crawl_run(st, &o, &stats, err, sizeof(err));
 	if (u.line_shown)
 		fputc('\n', stderr);
+	if (u.metrics) {
+		metrics_update(u.metrics, &stats, 1);
+		metrics_stop(u.metrics);
+	}
 	fr_store_close(st);
 	if (rlog && fclose(rlog) != 0)
 		cli_err("run", "--request-log %s: %s", request_log, strerror(errno));
