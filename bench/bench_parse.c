@@ -1,13 +1,16 @@
-/* bench_parse.c - feed parse throughput against sfeed(1) on the same bytes,
+/* bench_parse.c - feed parse speed against sfeed(1) on the same bytes,
  * process against process: `freshet parse FILE --format tsv` and `sfeed <
  * FILE`, each a whole process from fork to exit, output read through a
- * pipe, on a generated 15 MB RSS 2.0 feed, a 15 MB Atom feed and the
- * concatenated small-file corpus (../shared/data/feeds and
- * ../shared/data/feedparser-tests); then one process per small file for
- * both; then hostile shapes (time and peak RSS of the freshet process);
- * last, labelled, the library call on a buffer in memory. Best of REPS
- * runs each; a ratio is sfeed's time over freshet's (>= 1.0: freshet at
- * least as fast). */
+ * pipe, wall and CPU time (getrusage of the child). Inputs: a 15 MB RSS
+ * 2.0 file and a 15 MB Atom file, each a real feed of ../shared/data/feeds
+ * with its items repeated; the concatenated small files of
+ * ../shared/data/feeds and ../shared/data/feedparser-tests; stdin ('-')
+ * from the RSS file and through a pipe; one process per small file for
+ * both. Then hostile shapes (time and peak RSS of the freshet process);
+ * last, labelled as not the same work, the library call on a buffer in
+ * memory. Best of REPS runs each; a ratio is sfeed's time over freshet's
+ * (>= 1.0: freshet at least as fast). The inputs are written to files and
+ * freed before any child runs, so that a child's peak RSS is its own. */
 #include "bench.h"
 
 #include "core/err.h"
@@ -31,6 +34,7 @@
 struct doc {
 	char *buf;
 	size_t len;
+	char *path; /* the file it came from, or NULL */
 };
 
 struct corpus {
@@ -52,6 +56,7 @@ add_doc(struct corpus *c, char *buf, size_t len)
 	}
 	c->docs[c->n].buf = buf;
 	c->docs[c->n].len = len;
+	c->docs[c->n].path = NULL;
 	c->n++;
 	c->bytes += len;
 	return 0;
@@ -106,10 +111,13 @@ load_dir(struct corpus *c, const char *dir)
 			FILE *f = fopen(names[i], "rb");
 			char *buf = malloc((size_t)st.st_size);
 
-			if (f && buf && fread(buf, 1, (size_t)st.st_size, f) == (size_t)st.st_size)
-				add_doc(c, buf, (size_t)st.st_size);
-			else
+			if (f && buf && fread(buf, 1, (size_t)st.st_size, f) == (size_t)st.st_size &&
+			    add_doc(c, buf, (size_t)st.st_size) == 0) {
+				c->docs[c->n - 1].path = names[i];
+				names[i] = NULL;
+			} else {
 				free(buf);
+			}
 			if (f)
 				fclose(f);
 		}
@@ -118,108 +126,91 @@ load_dir(struct corpus *c, const char *dir)
 	free(names);
 }
 
-/* A big RSS 2.0 feed as real ones look: escaped HTML descriptions,
- * content:encoded in CDATA, categories, an enclosure. */
+/* A real feed's items repeated up to target bytes: the bytes before its
+ * first <tag> item, then the span from the first item to the end of the
+ * last, again and again, then the rest. NULL when the file cannot be read
+ * or has no such item. */
 static char *
-generate(size_t target, size_t *len)
+repeat_items(const char *path, const char *tag, size_t target, size_t *len)
 {
-	size_t cap = target + 65536, n = 0;
-	char *b = malloc(cap);
-	unsigned item = 0;
+	FILE *f = fopen(path, "rb");
+	char open[32], close[32], *src = NULL, *out = NULL;
+	const char *first, *last, *p;
+	size_t n = 0, cap = 0, got;
 
-	if (!b)
+	if (!f)
 		return NULL;
-	n += (size_t)snprintf(b + n, cap - n,
-	                      "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<rss version=\"2.0\" "
-	                      "xmlns:content=\"http://purl.org/rss/1.0/modules/content/\" "
-	                      "xmlns:dc=\"http://purl.org/dc/elements/1.1/\">\n<channel>\n"
-	                      "<title>Generated &amp; large</title>\n<link>https://example.org/</link>\n"
-	                      "<description>A generated feed for the parse benchmark</description>\n");
-	while (n + 4096 < target) {
-		item++;
-		n += (size_t)snprintf(
-		    b + n, cap - n,
-		    "<item>\n<title>Item %u: caf&#233; &amp; cr&#232;me, a title of some length</title>\n"
-		    "<link>https://example.org/posts/%u</link>\n<guid isPermaLink=\"false\">urn:post:%u</guid>\n"
-		    "<pubDate>Sun, %02u Jul 2014 %02u:%02u:00 +0200</pubDate>\n<dc:creator>Writer %u</dc:creator>\n"
-		    "<category>news</category><category>topic-%u</category>\n"
-		    "<description>&lt;p&gt;Summary of item %u with &lt;a href=\"/x/%u\"&gt;a link&lt;/a&gt; "
-		    "and some more words to make it look like a real summary of a real article, which "
-		    "is usually a couple of sentences long.&lt;/p&gt;</description>\n"
-		    "<content:encoded><![CDATA[<p>Body of item %u. Lorem ipsum dolor sit amet, consectetur "
-		    "adipiscing elit, sed do eiusmod tempor incididunt ut labore et dolore magna aliqua.</p>"
-		    "<p>Ut enim ad minim veniam, quis nostrud exercitation ullamco laboris nisi ut aliquip ex "
-		    "ea commodo consequat. <img src=\"https://cdn.example.org/%u.jpg\" alt=\"\"/></p><p>Duis aute "
-		    "irure dolor in reprehenderit in voluptate velit esse cillum dolore eu fugiat nulla "
-		    "pariatur. Excepteur sint occaecat cupidatat non proident, sunt in culpa qui officia "
-		    "deserunt mollit anim id est laborum.</p>]]></content:encoded>\n"
-		    "<enclosure url=\"https://cdn.example.org/%u.mp3\" length=\"%u\" type=\"audio/mpeg\"/>\n"
-		    "</item>\n",
-		    item, item, item, 1 + item % 28, item % 24, item % 60, item % 97, item % 50, item, item,
-		    item, item, item, 1000 + item);
+	for (;;) {
+		if (n + 65536 > cap) {
+			char *q = realloc(src, (cap = cap ? cap * 2 : 1 << 20) + 1);
+
+			if (!q)
+				break;
+			src = q;
+		}
+		got = fread(src + n, 1, cap - n, f);
+		n += got;
+		if (got == 0)
+			break;
 	}
-	n += (size_t)snprintf(b + n, cap - n, "</channel>\n</rss>\n");
-	*len = n;
-	return b;
+	fclose(f);
+	if (!src)
+		return NULL;
+	src[n] = '\0';
+	snprintf(open, sizeof(open), "<%s>", tag);
+	snprintf(close, sizeof(close), "</%s>", tag);
+	first = strstr(src, open);
+	last = NULL;
+	for (p = first; p && (p = strstr(p, close)) != NULL; p++)
+		last = p;
+	if (first && last && (out = malloc(target + n + 1)) != NULL) {
+		size_t head = (size_t)(first - src), span = (size_t)(last + strlen(close) - first), w;
+
+		memcpy(out, src, head);
+		w = head;
+		while (w + span + (n - head - span) < target) {
+			memcpy(out + w, first, span);
+			w += span;
+		}
+		memcpy(out + w, first + span, n - head - span);
+		*len = w + n - head - span;
+	}
+	free(src);
+	return out;
 }
 
-/* freshet over every doc once; returns seconds, sets *items. */
+/* freshet's library call over every doc once; returns seconds. */
 static double
-run_freshet(const struct corpus *c, size_t *items, size_t *failed)
+run_lib(const struct corpus *c, size_t *items)
 {
-	struct fr_feed_opts o = {.max_bytes = 64u << 20};
+	struct fr_feed_opts o = {.max_items = SIZE_MAX};
 	double t0 = bench_now();
 
-	*items = *failed = 0;
+	*items = 0;
 	for (size_t i = 0; i < c->n; i++) {
 		struct fr_feed *f = NULL;
 		char err[FR_ERRLEN];
 
+		o.max_bytes = c->docs[i].len + 1;
 		if (fr_feed_parse(c->docs[i].buf, c->docs[i].len, &o, &f, err, sizeof(err)) == 0)
 			*items += f->n_items;
-		else
-			(*failed)++;
 		fr_feed_free(f);
 	}
 	return bench_now() - t0;
 }
 
-/* sfeed reading path on stdin, its output counted through a pipe; returns
- * seconds (process start to exit), or -1. */
-static double
-run_sfeed(const char *path, size_t *lines)
+static int
+write_file(const char *path, const char *buf, size_t len)
 {
-	int fd = open(path, O_RDONLY), p[2];
-	pid_t pid;
-	char buf[1 << 16];
-	ssize_t got;
-	int status;
-	double t0;
+	FILE *f = fopen(path, "wb");
 
-	*lines = 0;
-	if (fd < 0 || pipe(p) != 0)
+	if (!f)
 		return -1;
-	t0 = bench_now();
-	pid = fork();
-	if (pid < 0)
+	if (fwrite(buf, 1, len, f) != len) {
+		fclose(f);
 		return -1;
-	if (pid == 0) {
-		dup2(fd, 0);
-		dup2(p[1], 1);
-		close(p[0]);
-		execl(SFEED, "sfeed", (char *)NULL);
-		_exit(127);
 	}
-	close(fd);
-	close(p[1]);
-	while ((got = read(p[0], buf, sizeof(buf))) > 0)
-		for (ssize_t i = 0; i < got; i++)
-			*lines += buf[i] == '\n';
-	close(p[0]);
-	waitpid(pid, &status, 0);
-	if (!WIFEXITED(status) || WEXITSTATUS(status) != 0)
-		return -1;
-	return bench_now() - t0;
+	return fclose(f);
 }
 
 static int
@@ -237,90 +228,108 @@ write_concat(const struct corpus *c, const char *path)
 	return fclose(f);
 }
 
-/* Best-of-REPS for both; prints one line; returns the ratio (or 0). */
-static double
-compare(const char *name, const struct corpus *c, const char *tmp, double *t_fr, double *t_sf)
+/* One process's figures. */
+struct run {
+	double wall_s, cpu_s; /* fork to exit; user + system of the child */
+	long maxrss_kb;       /* the child's peak resident set */
+	size_t lines;         /* lines it wrote */
+	int ok;
+};
+
+/* Runs argv with stdin from in_path (NULL: /dev/null), or, when feed_path
+ * is set, from a pipe that this process fills from that file; stdout is
+ * read through a pipe and its lines counted, stderr goes to /dev/null. */
+static struct run
+run_proc(char *const argv[], const char *in_path, const char *feed_path)
 {
-	double best_fr = 1e9, best_sf = 1e9;
-	size_t items = 0, failed = 0, lines = 0;
-	int have_sfeed = access(SFEED, X_OK) == 0;
-
-	for (int r = 0; r < REPS; r++) {
-		double t = run_freshet(c, &items, &failed);
-
-		if (t < best_fr)
-			best_fr = t;
-	}
-	if (have_sfeed && write_concat(c, tmp) == 0) {
-		for (int r = 0; r < REPS; r++) {
-			double t = run_sfeed(tmp, &lines);
-
-			if (t < 0) {
-				have_sfeed = 0;
-				break;
-			}
-			if (t < best_sf)
-				best_sf = t;
-		}
-	} else {
-		have_sfeed = 0;
-	}
-	unlink(tmp);
-	printf("bench_parse: %-7s %5zu docs %6.2f MB  freshet %7.1f MB/s (%zu items, %zu not feeds)", name,
-	       c->n, c->bytes / 1e6, c->bytes / 1e6 / best_fr, items, failed);
-	if (!have_sfeed) {
-		printf("  sfeed: not run (%s missing?)\n", SFEED);
-		return 0;
-	}
-	printf("  sfeed %7.1f MB/s (%zu items)  ratio %.2fx\n", c->bytes / 1e6 / best_sf, lines,
-	       best_sf / best_fr);
-	*t_fr += best_fr;
-	*t_sf += best_sf;
-	return best_sf / best_fr;
-}
-
-/* Runs argv with stdin from in_path (NULL: /dev/null), stdout counted in
- * lines through a pipe; returns wall seconds (fork to exit) or -1 when it
- * fails; *maxrss_kb its peak resident set. */
-static double
-run_proc(char *const argv[], const char *in_path, size_t *lines, long *maxrss_kb)
-{
-	int fd = open(in_path ? in_path : "/dev/null", O_RDONLY), p[2], status;
+	struct run r = {0};
+	int in = -1, p[2], q[2] = {-1, -1}, status;
 	pid_t pid;
 	char buf[1 << 16];
 	ssize_t got;
 	double t0;
 	struct rusage ru;
+	FILE *feed = NULL;
 
-	*lines = 0;
-	if (fd < 0 || pipe(p) != 0)
-		return -1;
+	if (feed_path) {
+		if (pipe(q) != 0 || (feed = fopen(feed_path, "rb")) == NULL)
+			return r;
+		in = q[0];
+	} else {
+		in = open(in_path ? in_path : "/dev/null", O_RDONLY);
+	}
+	if (in < 0 || pipe(p) != 0)
+		return r;
 	t0 = bench_now();
 	pid = fork();
 	if (pid < 0)
-		return -1;
+		return r;
 	if (pid == 0) {
 		int dn = open("/dev/null", O_WRONLY);
 
-		dup2(fd, 0);
+		dup2(in, 0);
 		dup2(p[1], 1);
 		if (dn >= 0)
 			dup2(dn, 2);
 		close(p[0]);
+		if (q[1] >= 0)
+			close(q[1]);
 		execv(argv[0], argv);
 		_exit(127);
 	}
-	close(fd);
+	close(in);
 	close(p[1]);
-	while ((got = read(p[0], buf, sizeof(buf))) > 0)
-		for (ssize_t i = 0; i < got; i++)
-			*lines += buf[i] == '\n';
+	if (feed) {
+		/* the whole file into the pipe, reading the output between
+		 * writes would need poll(); the output is drained after, so
+		 * the child's stdout pipe must not fill: its output goes on
+		 * through a second child */
+		pid_t w = fork();
+
+		if (w == 0) {
+			size_t n;
+
+			close(p[0]);
+			while ((n = fread(buf, 1, sizeof(buf), feed)) > 0)
+				if (write(q[1], buf, n) != (ssize_t)n)
+					break;
+			_exit(0);
+		}
+		close(q[1]);
+		fclose(feed);
+		while ((got = read(p[0], buf, sizeof(buf))) > 0)
+			for (ssize_t i = 0; i < got; i++)
+				r.lines += buf[i] == '\n';
+		waitpid(w, NULL, 0);
+	} else {
+		while ((got = read(p[0], buf, sizeof(buf))) > 0)
+			for (ssize_t i = 0; i < got; i++)
+				r.lines += buf[i] == '\n';
+	}
 	close(p[0]);
 	if (wait4(pid, &status, 0, &ru) < 0 || !WIFEXITED(status) || WEXITSTATUS(status) == 127)
-		return -1;
-	if (maxrss_kb)
-		*maxrss_kb = ru.ru_maxrss;
-	return bench_now() - t0;
+		return r;
+	r.wall_s = bench_now() - t0;
+	r.cpu_s = (double)ru.ru_utime.tv_sec + ru.ru_utime.tv_usec * 1e-6 + (double)ru.ru_stime.tv_sec +
+	          ru.ru_stime.tv_usec * 1e-6;
+	r.maxrss_kb = ru.ru_maxrss;
+	r.ok = 1;
+	return r;
+}
+
+/* The best (least wall time) of REPS runs. */
+static struct run
+best_of(char *const argv[], const char *in_path, const char *feed_path)
+{
+	struct run best = {0};
+
+	for (int i = 0; i < REPS; i++) {
+		struct run r = run_proc(argv, in_path, feed_path);
+
+		if (r.ok && (!best.ok || r.wall_s < best.wall_s))
+			best = r;
+	}
+	return best;
 }
 
 static char freshet_bin[4096];
@@ -342,183 +351,237 @@ find_freshet(void)
 	slash = strrchr(freshet_bin, '/');
 	if (!slash)
 		return -1;
-	strcpy(slash, "/freshet");
+	snprintf(slash, sizeof(freshet_bin) - (size_t)(slash - freshet_bin), "/freshet");
 	return access(freshet_bin, X_OK);
 }
 
-static int
-write_file(const char *path, const char *buf, size_t len)
+static void
+print_pair(const char *name, size_t bytes, struct run f, struct run s)
 {
-	FILE *f = fopen(path, "wb");
-
-	if (!f)
-		return -1;
-	if (fwrite(buf, 1, len, f) != len) {
-		fclose(f);
-		return -1;
+	printf("bench_parse: %-11s %6.2f MB  freshet %7.1f MB/s wall, %6.3f s CPU, %4ld MB peak, %6zu lines",
+	       name, bytes / 1e6, f.ok ? bytes / 1e6 / f.wall_s : 0.0, f.cpu_s, f.maxrss_kb / 1024, f.lines);
+	if (!s.ok) {
+		printf("  sfeed: not run (%s missing?)\n", SFEED);
+		return;
 	}
-	return fclose(f);
+	printf("  | sfeed %7.1f MB/s wall, %6.3f s CPU, %4ld MB peak, %6zu lines  | ratio %.2fx wall, %.2fx CPU\n",
+	       bytes / 1e6 / s.wall_s, s.cpu_s, s.maxrss_kb / 1024, s.lines, s.wall_s / f.wall_s,
+	       f.cpu_s > 0 ? s.cpu_s / f.cpu_s : 0.0);
 }
 
-/* One file, process against process. */
+/* One file, process against process; feed_pipe: freshet reads '-' (from
+ * the file, or through a pipe when 2). */
 static void
-proc_line(const char *name, const char *path, size_t bytes)
+proc_line(const char *name, const char *path, size_t bytes, int stdin_mode)
 {
 	char *fa[] = {freshet_bin, "parse", (char *)path, "--format", "tsv", "--max-items", "0", NULL};
+	char *fs[] = {freshet_bin, "parse", "-", "--format", "tsv", "--max-items", "0", NULL};
 	char *sa[] = {SFEED, NULL};
-	double bf = 1e9, bs = 1e9;
-	size_t lf = 0, ls = 0;
-	long rss_f = 0, rss_s = 0;
-	int have_sfeed = access(SFEED, X_OK) == 0;
+	struct run f, s = {0};
 
-	for (int r = 0; r < REPS; r++) {
-		double t = run_proc(fa, NULL, &lf, &rss_f);
-
-		if (t >= 0 && t < bf)
-			bf = t;
-		if (have_sfeed) {
-			t = run_proc(sa, path, &ls, &rss_s);
-			if (t >= 0 && t < bs)
-				bs = t;
-		}
-	}
-	printf("bench_parse: %-9s %7.2f MB  freshet process %7.1f MB/s (%zu items, %ld MB peak)", name,
-	       bytes / 1e6, bytes / 1e6 / bf, lf, rss_f / 1024);
-	if (have_sfeed && bs < 1e9)
-		printf("  sfeed process %7.1f MB/s (%zu items, %ld MB peak)  ratio %.2fx\n", bytes / 1e6 / bs, ls,
-		       rss_s / 1024, bs / bf);
+	if (stdin_mode == 0)
+		f = best_of(fa, NULL, NULL);
 	else
-		printf("  sfeed: not run (%s missing?)\n", SFEED);
+		f = best_of(fs, stdin_mode == 1 ? path : NULL, stdin_mode == 2 ? path : NULL);
+	if (access(SFEED, X_OK) == 0)
+		s = best_of(sa, stdin_mode == 2 ? NULL : path, stdin_mode == 2 ? path : NULL);
+	print_pair(name, bytes, f, s);
 }
 
-/* A 15 MB Atom 1.0 feed. */
-static char *
-generate_atom(size_t target, size_t *len)
+/* Time and peak RSS of one `freshet parse FILE --format json` process on
+ * the shape in b[0..n), scaled to 15 MB of input when smaller. */
+static void
+hostile_line(const char *what, const char *tmp, const char *b, size_t n)
 {
-	size_t cap = target + 65536, n = 0;
-	char *b = malloc(cap);
-	unsigned item = 0;
+	char *fa[] = {freshet_bin, "parse", (char *)tmp, "--format", "json", NULL};
+	struct run r;
+	double scale;
 
-	if (!b)
-		return NULL;
-	n += (size_t)snprintf(b + n, cap - n,
-	                      "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n<feed xmlns=\"http://www.w3.org/2005/Atom\">\n"
-	                      "<title>Generated Atom</title><id>urn:gen</id><updated>2014-07-06T12:56:00Z</updated>\n"
-	                      "<link rel=\"alternate\" href=\"https://example.org/\"/>\n");
-	while (n + 4096 < target) {
-		item++;
-		n += (size_t)snprintf(
-		    b + n, cap - n,
-		    "<entry><title type=\"html\">Entry %u: caf&#233; &amp;amp; cr&#232;me</title>\n"
-		    "<link rel=\"alternate\" type=\"text/html\" href=\"https://example.org/e/%u?a=1&amp;b=2\"/>\n"
-		    "<id>tag:example.org,2014:%u</id><updated>2014-07-%02uT%02u:%02u:00Z</updated>\n"
-		    "<author><name>Writer %u</name></author><category term=\"topic-%u\"/>\n"
-		    "<summary type=\"html\">&lt;p&gt;Summary of entry %u with &lt;a href=\"/x/%u\"&gt;a link&lt;/a&gt; "
-		    "and more words, as real summaries have.&lt;/p&gt;</summary>\n"
-		    "<content type=\"xhtml\"><div xmlns=\"http://www.w3.org/1999/xhtml\"><p>Body of entry %u. Lorem "
-		    "ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor incididunt ut labore "
-		    "et dolore magna aliqua.</p><p>Ut enim ad minim veniam, quis nostrud exercitation ullamco "
-		    "laboris nisi ut aliquip ex ea commodo consequat. <img src=\"https://cdn.example.org/%u.jpg\" "
-		    "alt=\"\"/></p></div></content></entry>\n",
-		    item, item, item, 1 + item % 28, item % 24, item % 60, item % 97, item % 50, item, item, item,
-		    item);
+	if (write_file(tmp, b, n) != 0)
+		return;
+	r = run_proc(fa, NULL, NULL);
+	if (!r.ok) {
+		printf("bench_parse: hostile %s: did not run\n", what);
+		return;
 	}
-	n += (size_t)snprintf(b + n, cap - n, "</feed>\n");
-	*len = n;
-	return b;
+	/* the target: 1 s and 200 MB per 15 MB of input (at least 1 s and
+	 * 200 MB for a smaller one) */
+	scale = (double)n / (15u << 20) > 1 ? (double)n / (15u << 20) : 1;
+	printf("bench_parse: hostile %-42s %5.1f MB: %5.2f s wall, %5.2f s CPU, %4ld MB peak"
+	       "  (target %.1f s, %.0f MB: %s)\n",
+	       what, n / 1e6, r.wall_s, r.cpu_s, r.maxrss_kb / 1024, scale, 200 * scale,
+	       r.wall_s <= scale && r.maxrss_kb / 1024.0 <= 200 * scale ? "met" : "NOT met");
 }
 
-/* Hostile shapes, each about 15 MB or less: time and peak RSS of one
- * `freshet parse FILE --format json` process. */
+/* Hostile shapes. */
 static void
 hostile(const char *tmp)
 {
-	size_t cap = 32u << 20, n = 0, lines;
+	size_t cap = 40u << 20, n = 0;
 	char *b = malloc(cap);
-	long rss = 0;
-	char *fa[] = {freshet_bin, "parse", (char *)tmp, "--format", "json", NULL};
-	double t;
 
 	if (!b)
 		return;
-	/* 200,000 attributes on one element */
 	n = (size_t)snprintf(b, cap, "<rss version=\"2.0\"><channel><title>t</title><item><title>x</title><link ");
 	for (unsigned i = 0; i < 200000; i++)
 		n += (size_t)snprintf(b + n, cap - n, "a%u=\"v\" ", i);
 	n += (size_t)snprintf(b + n, cap - n, ">http://x/</link></item></channel></rss>\n");
-	if (write_file(tmp, b, n) == 0 && (t = run_proc(fa, NULL, &lines, &rss)) >= 0)
-		printf("bench_parse: hostile 200,000 attributes on one element (%.1f MB): %.2f s, %ld MB peak\n",
-		       n / 1e6, t, rss / 1024);
-	/* 1,000,000 items */
+	hostile_line("200,000 attributes on one element", tmp, b, n);
+	/* the attribute cap's worst case: every element at the cap */
+	n = (size_t)snprintf(b, cap, "<rss version=\"2.0\"><channel><title>t</title>");
+	while (n + 8192 < (15u << 20)) {
+		n += (size_t)snprintf(b + n, cap - n, "<item><link ");
+		for (unsigned i = 0; i < 300; i++)
+			n += (size_t)snprintf(b + n, cap - n, "a%u=\"v\" ", i);
+		n += (size_t)snprintf(b + n, cap - n, ">http://x/</link></item>");
+	}
+	n += (size_t)snprintf(b + n, cap - n, "</channel></rss>\n");
+	hostile_line("elements of 300 attributes, 15 MB of them", tmp, b, n);
 	n = (size_t)snprintf(b, cap, "<rss version=\"2.0\"><channel><title>t</title>");
 	for (unsigned i = 0; i < 1000000 && n + 64 < cap; i++)
 		n += (size_t)snprintf(b + n, cap - n, "<item><guid>%u</guid></item>", i);
 	n += (size_t)snprintf(b + n, cap - n, "</channel></rss>\n");
-	if (write_file(tmp, b, n) == 0 && (t = run_proc(fa, NULL, &lines, &rss)) >= 0)
-		printf("bench_parse: hostile 1,000,000 items (%.1f MB, cap 10,000 kept): %.2f s, %ld MB peak\n",
-		       n / 1e6, t, rss / 1024);
-	/* 100,000 internal entity references */
-	n = (size_t)snprintf(b, cap, "<!DOCTYPE rss [<!ENTITY e \"entity text\">]><rss version=\"2.0\"><channel><title>t</title><item><title>");
+	hostile_line("1,000,000 items (cap 10,000 kept)", tmp, b, n);
+	n = (size_t)snprintf(b, cap, "<!DOCTYPE rss [<!ENTITY e \"entity text\">]><rss version=\"2.0\"><channel>"
+	                             "<title>t</title><item><title>");
 	for (unsigned i = 0; i < 100000; i++)
 		n += (size_t)snprintf(b + n, cap - n, "&e; ");
 	n += (size_t)snprintf(b + n, cap - n, "</title></item></channel></rss>\n");
-	if (write_file(tmp, b, n) == 0 && (t = run_proc(fa, NULL, &lines, &rss)) >= 0)
-		printf("bench_parse: hostile 100,000 entity references (%.1f MB): %.2f s, %ld MB peak\n", n / 1e6, t,
-		       rss / 1024);
+	hostile_line("100,000 entity references", tmp, b, n);
 	unlink(tmp);
 	free(b);
 }
 
-/* One process per small file, for both. */
+/* One process per small file, for both; the files are in dir as f0.xml,
+ * f1.xml, ... */
 static void
-per_file(const struct corpus *c, const char *tmpdir)
+per_file(size_t n, const char *dir)
 {
 	char path[4096];
 	char *fa[] = {freshet_bin, "parse", path, "--format", "tsv", NULL};
 	char *sa[] = {SFEED, NULL};
-	double tf = 0, ts = 0;
-	size_t lines, n = c->n < 300 ? c->n : 300, lf = 0, ls = 0;
+	double tf = 0, ts = 0, cf = 0, cs = 0;
+	size_t lf = 0, ls = 0;
 	int have_sfeed = access(SFEED, X_OK) == 0;
 
 	for (size_t i = 0; i < n; i++) {
-		double t;
+		struct run r;
 
-		snprintf(path, sizeof(path), "%s/f%zu.xml", tmpdir, i);
-		if (write_file(path, c->docs[i].buf, c->docs[i].len) != 0)
-			return;
-		t = run_proc(fa, NULL, &lines, NULL);
-		if (t >= 0)
-			tf += t;
-		lf += lines;
-		if (have_sfeed && (t = run_proc(sa, path, &lines, NULL)) >= 0)
-			ts += t;
-		ls += lines;
-		unlink(path);
+		snprintf(path, sizeof(path), "%s/f%zu.xml", dir, i);
+		r = run_proc(fa, NULL, NULL);
+		tf += r.wall_s;
+		cf += r.cpu_s;
+		lf += r.lines;
+		if (have_sfeed) {
+			r = run_proc(sa, path, NULL);
+			ts += r.wall_s;
+			cs += r.cpu_s;
+			ls += r.lines;
+		}
 	}
-	printf("bench_parse: per-file  %zu files, one process each: freshet %.2f ms/file (%zu items)", n,
-	       1e3 * tf / (double)n, lf);
+	printf("bench_parse: per-file    %zu files, one process each: freshet %.2f ms/file wall, %.2f ms CPU (%zu lines)",
+	       n, 1e3 * tf / (double)n, 1e3 * cf / (double)n, lf);
 	if (have_sfeed)
-		printf("  sfeed %.2f ms/file (%zu items)  ratio %.2fx\n", 1e3 * ts / (double)n, ls, ts / tf);
+		printf("  | sfeed %.2f ms/file wall, %.2f ms CPU (%zu lines)  | ratio %.2fx wall, %.2fx CPU\n",
+		       1e3 * ts / (double)n, 1e3 * cs / (double)n, ls, ts / tf, cf > 0 ? cs / cf : 0.0);
 	else
 		printf("\n");
+}
+
+/* Many files in one freshet process against one sfeed process per file. */
+static void
+many_files(size_t n, const char *dir, size_t bytes)
+{
+	char **fa = calloc(n + 6, sizeof(*fa));
+	char path[4096];
+	char *sa[] = {SFEED, NULL};
+	struct run f = {0}, s = {0};
+
+	if (!fa)
+		return;
+	fa[0] = freshet_bin;
+	fa[1] = "parse";
+	fa[2] = "--format";
+	fa[3] = "tsv";
+	for (size_t i = 0; i < n; i++) {
+		snprintf(path, sizeof(path), "%s/f%zu.xml", dir, i);
+		fa[4 + i] = strdup(path);
+	}
+	f = best_of(fa, NULL, NULL);
+	if (access(SFEED, X_OK) == 0) {
+		s.ok = 1;
+		for (size_t i = 0; i < n; i++) {
+			struct run r;
+
+			snprintf(path, sizeof(path), "%s/f%zu.xml", dir, i);
+			r = run_proc(sa, path, NULL);
+			s.wall_s += r.wall_s;
+			s.cpu_s += r.cpu_s;
+			s.lines += r.lines;
+			s.ok &= r.ok;
+			if (r.maxrss_kb > s.maxrss_kb)
+				s.maxrss_kb = r.maxrss_kb;
+		}
+	}
+	printf("bench_parse: (the same %zu files, freshet in one process with all of them, sfeed one process each)\n", n);
+	print_pair("many-files", bytes, f, s);
+	for (size_t i = 0; i < n; i++)
+		free(fa[4 + i]);
+	free(fa);
+}
+
+/* The small files: freshet given them all in one process (`freshet parse
+ * F1 F2 ... --format tsv`), sfeed their concatenation on stdin: the same
+ * bytes, one process each. */
+static void
+small_cat(const struct corpus *c, const char *cat, size_t bytes)
+{
+	char **fa = calloc(c->n + 8, sizeof(*fa));
+	char *sa[] = {SFEED, NULL};
+	struct run f, s = {0};
+	size_t k = 0;
+
+	if (!fa)
+		return;
+	fa[k++] = freshet_bin;
+	fa[k++] = "parse";
+	fa[k++] = "--format";
+	fa[k++] = "tsv";
+	fa[k++] = "--max-items";
+	fa[k++] = "0";
+	for (size_t i = 0; i < c->n; i++)
+		if (c->docs[i].path)
+			fa[k++] = c->docs[i].path;
+	f = best_of(fa, NULL, NULL);
+	if (access(SFEED, X_OK) == 0)
+		s = best_of(sa, cat, NULL);
+	print_pair("small-cat", bytes, f, s);
+	free(fa);
 }
 
 int
 main(void)
 {
 	struct corpus shared = {0}, big = {0};
-	char tmp[] = "/tmp/bench_parse.XXXXXX";
+	char rss[] = "/tmp/bench_parse_rss.XXXXXX", atom[] = "/tmp/bench_parse_atom.XXXXXX";
+	char cat[] = "/tmp/bench_parse_cat.XXXXXX", tmp[] = "/tmp/bench_parse_tmp.XXXXXX";
 	char tmpdir[] = "/tmp/bench_parse_d.XXXXXX";
-	int fd = mkstemp(tmp);
-	size_t glen = 0, alen = 0;
-	char *g = generate(15u << 20, &glen), *at = generate_atom(15u << 20, &alen);
-	double t_fr = 0, t_sf = 0;
+	int fds[4] = {mkstemp(rss), mkstemp(atom), mkstemp(cat), mkstemp(tmp)};
+	size_t glen = 0, alen = 0, n_files, small_bytes, files_bytes = 0, items = 0;
+	char *g = repeat_items(FR_SHARED "/data/feeds/feed-rs/fixture/rss2/rss_2.0_cloudflare.xml", "item",
+	                       15u << 20, &glen);
+	char *at = repeat_items(FR_SHARED "/data/feeds/feed-rs/fixture/atom/atom_mediarss_reddit_1.xml", "entry",
+	                        15u << 20, &alen);
+	double t;
 
-	if (fd < 0 || !g || !at || !mkdtemp(tmpdir)) {
-		fprintf(stderr, "bench_parse: cannot set up (temp file or memory)\n");
+	for (int i = 0; i < 4; i++)
+		if (fds[i] >= 0)
+			close(fds[i]);
+	if (fds[0] < 0 || fds[1] < 0 || fds[2] < 0 || fds[3] < 0 || !g || !at || !mkdtemp(tmpdir)) {
+		fprintf(stderr, "bench_parse: cannot set up (temp files, memory, or the feeds under %s/data/feeds)\n",
+		        FR_SHARED);
 		return 1;
 	}
-	close(fd);
 	if (find_freshet() != 0) {
 		fprintf(stderr, "bench_parse: no freshet binary beside the bench directory (%s)\n", freshet_bin);
 		return 1;
@@ -527,27 +590,63 @@ main(void)
 	load_dir(&shared, FR_SHARED "/data/feedparser-tests");
 	if (shared.n == 0)
 		fprintf(stderr, "bench_parse: no XML under %s/data\n", FR_SHARED);
-	printf("bench_parse: process against process (%s parse FILE --format tsv vs %s < FILE), best of %d\n",
-	       freshet_bin, SFEED, REPS);
-	if (write_file(tmp, g, glen) == 0)
-		proc_line("rss-15MB", tmp, glen);
-	if (write_file(tmp, at, alen) == 0)
-		proc_line("atom-15MB", tmp, alen);
-	if (write_concat(&shared, tmp) == 0)
-		proc_line("small-cat", tmp, shared.bytes);
-	unlink(tmp);
-	per_file(&shared, tmpdir);
-	rmdir(tmpdir);
-	hostile(tmp);
-	add_doc(&big, g, glen);
-	printf("bench_parse: (second figure, not the same work: library call fr_feed_parse on a buffer in "
-	       "memory, against sfeed's whole process)\n");
-	compare("lib-rss", &big, tmp, &t_fr, &t_sf);
-	for (size_t i = 0; i < shared.n; i++)
-		free(shared.docs[i].buf);
-	free(shared.docs);
+	/* every input to a file, and out of this process's memory */
+	if (write_file(rss, g, glen) != 0 || write_file(atom, at, alen) != 0 || write_concat(&shared, cat) != 0) {
+		fprintf(stderr, "bench_parse: cannot write the inputs to /tmp\n");
+		return 1;
+	}
 	free(g);
 	free(at);
+	n_files = shared.n < 300 ? shared.n : 300;
+	for (size_t i = 0; i < n_files; i++) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/f%zu.xml", tmpdir, i);
+		if (write_file(path, shared.docs[i].buf, shared.docs[i].len) != 0)
+			n_files = i;
+		files_bytes += shared.docs[i].len;
+	}
+	small_bytes = shared.bytes;
+	for (size_t i = 0; i < shared.n; i++) {
+		free(shared.docs[i].buf);
+		shared.docs[i].buf = NULL;
+	}
+	printf("bench_parse: process against process: `%s parse FILE --format tsv --max-items 0` vs `%s < FILE`,\n"
+	       "bench_parse: output through a pipe, best of %d by wall time; RSS: rss_2.0_cloudflare.xml's items\n"
+	       "bench_parse: repeated, Atom: atom_mediarss_reddit_1.xml's; small-cat: %zu files of %s/data/feeds\n"
+	       "bench_parse: and feedparser-tests, all given to one freshet process, concatenated on sfeed's stdin\n",
+	       freshet_bin, SFEED, REPS, shared.n, FR_SHARED);
+	proc_line("rss-15MB", rss, glen, 0);
+	proc_line("atom-15MB", atom, alen, 0);
+	small_cat(&shared, cat, small_bytes);
+	proc_line("rss-stdin", rss, glen, 1);
+	proc_line("rss-pipe", rss, glen, 2);
+	per_file(n_files, tmpdir);
+	many_files(n_files, tmpdir, files_bytes);
+	for (size_t i = 0; i < n_files; i++) {
+		char path[4096];
+
+		snprintf(path, sizeof(path), "%s/f%zu.xml", tmpdir, i);
+		unlink(path);
+	}
+	rmdir(tmpdir);
+	unlink(atom);
+	unlink(cat);
+	hostile(tmp);
+	/* last: the library call, in this process */
+	g = repeat_items(FR_SHARED "/data/feeds/feed-rs/fixture/rss2/rss_2.0_cloudflare.xml", "item", 15u << 20,
+	                 &glen);
+	unlink(rss);
+	if (g && add_doc(&big, g, glen) == 0) {
+		t = run_lib(&big, &items);
+		printf("bench_parse: (second figure, not the same work: the library call fr_feed_parse on the RSS "
+		       "file in memory) %.1f MB/s, %zu items\n",
+		       glen / 1e6 / t, items);
+	}
+	free(g);
 	free(big.docs);
+	for (size_t i = 0; i < shared.n; i++)
+		free(shared.docs[i].path);
+	free(shared.docs);
 	return 0;
 }

@@ -9,6 +9,10 @@
 #include "parse/feed.h"
 
 #include <errno.h>
+#include <fcntl.h>
+#include <sys/mman.h>
+#include <sys/stat.h>
+#include <unistd.h>
 #include <stdint.h>
 #include <json-c/json.h>
 #include <stdio.h>
@@ -53,57 +57,92 @@ static const char USAGE[] =
     "some input not a feed or cannot be read or fetched (the others are printed),\n"
     "2 bad usage.\n";
 
-/* Reads path ("-": stdin) up to max bytes (one more shows it is too long). */
-static int
-read_input(const char *path, size_t max, char **out, size_t *len)
+/* An input's bytes: mapped when it is a regular file (stdin too, when it
+ * is redirected from one), else read. */
+struct input {
+	char *buf;
+	size_t len;
+	int mapped;
+};
+
+static void
+input_free(struct input *in)
 {
-	FILE *f = strcmp(path, "-") ? fopen(path, "rb") : stdin;
+	if (in->mapped)
+		munmap(in->buf, in->len);
+	else
+		free(in->buf);
+	memset(in, 0, sizeof(*in));
+}
+
+/* Reads path ("-": stdin) whole, with no size limit; 0, or -1 with the
+ * error printed. */
+static int
+read_input(const char *path, struct input *in)
+{
+	int fd = strcmp(path, "-") ? open(path, O_RDONLY) : 0;
+	struct stat st;
 	size_t cap = 1 << 16, n = 0;
 	char *buf;
 
-	if (!f) {
+	memset(in, 0, sizeof(*in));
+	if (fd < 0) {
 		cli_err("parse", "%s: cannot open: %s", path, strerror(errno));
 		return -1;
 	}
+	if (fstat(fd, &st) == 0 && S_ISREG(st.st_mode) && st.st_size > 0 &&
+	    (uintmax_t)st.st_size < SIZE_MAX / 2) {
+		int flags = MAP_PRIVATE;
+		void *p;
+
+#ifdef MAP_POPULATE
+		flags |= MAP_POPULATE; /* one call, not a fault per page */
+#endif
+		p = mmap(NULL, (size_t)st.st_size, PROT_READ, flags, fd, 0);
+		if (p != MAP_FAILED) {
+			in->buf = p;
+			in->len = (size_t)st.st_size;
+			in->mapped = 1;
+			if (fd != 0)
+				close(fd);
+			return 0;
+		}
+	}
 	buf = malloc(cap);
 	while (buf) {
-		size_t got;
+		ssize_t got;
 
 		if (n == cap) {
-			char *p;
+			char *p = cap < SIZE_MAX / 2 ? realloc(buf, cap * 2) : NULL;
 
-			if (cap > max) {
-				cli_err("parse", "%s: larger than %zu bytes", path, max);
-				free(buf);
-				buf = NULL;
-				break;
-			}
-			p = realloc(buf, cap * 2);
 			if (!p) {
 				free(buf);
 				buf = NULL;
+				cli_err("parse", "%s: out of memory", path);
 				break;
 			}
 			buf = p;
 			cap *= 2;
 		}
-		got = fread(buf + n, 1, cap - n, f);
-		n += got;
-		if (got == 0) {
-			if (ferror(f)) {
-				cli_err("parse", "%s: read error: %s", path, strerror(errno));
-				free(buf);
-				buf = NULL;
-			}
+		got = read(fd, buf + n, cap - n);
+		if (got < 0 && errno == EINTR)
+			continue;
+		if (got < 0) {
+			cli_err("parse", "%s: read error: %s", path, strerror(errno));
+			free(buf);
+			buf = NULL;
 			break;
 		}
+		if (got == 0)
+			break;
+		n += (size_t)got;
 	}
-	if (f != stdin)
-		fclose(f);
+	if (fd != 0)
+		close(fd);
 	if (!buf)
 		return -1;
-	*out = buf;
-	*len = n;
+	in->buf = buf;
+	in->len = n;
 	return 0;
 }
 
@@ -232,20 +271,28 @@ to_json_struct(const struct fr_feed *f, struct json_object *root)
 static void
 tsv_field(FILE *out, const char *s)
 {
+	const char *run;
+
 	if (!s)
 		return;
-	for (; *s; s++) {
+	/* runs of ordinary bytes go out in one call */
+	for (run = s; *s; s++) {
 		unsigned char c = (unsigned char)*s;
 
+		if (c >= 0x20 && c != 0x7f && c != '\\')
+			continue;
+		if (s > run)
+			fwrite(run, 1, (size_t)(s - run), out);
+		run = s + 1;
 		if (c == '\t')
 			fputs("\\t", out);
 		else if (c == '\n')
 			fputs("\\n", out);
 		else if (c == '\\')
 			fputs("\\\\", out);
-		else if (c >= 0x20 && c != 0x7f)
-			fputc(c, out);
 	}
+	if (s > run)
+		fwrite(run, 1, (size_t)(s - run), out);
 }
 
 static void
@@ -298,8 +345,7 @@ parse_one(const char *input, const char *base, const char *format, size_t max_it
 	struct fr_response res;
 	struct fr_feed *feed = NULL;
 	char err[FR_ERRLEN];
-	char *buf = NULL;
-	size_t len = 0;
+	struct input in = {0};
 	int fetched = 0, rc = EXIT_FAIL;
 
 	memset(&opts, 0, sizeof(opts));
@@ -330,11 +376,11 @@ parse_one(const char *input, const char *base, const char *format, size_t max_it
 		}
 	} else {
 		/* no size limit for a file or stdin: the user chose it */
-		if (read_input(input, SIZE_MAX / 4, &buf, &len) != 0)
+		if (read_input(input, &in) != 0)
 			goto done;
 		opts.base_url = base;
-		opts.max_bytes = len + 1;
-		if (fr_feed_parse(buf, len, &opts, &feed, err, sizeof(err)) != 0) {
+		opts.max_bytes = in.len + 1;
+		if (fr_feed_parse(in.buf, in.len, &opts, &feed, err, sizeof(err)) != 0) {
 			cli_err("parse", "%s: %s", input, err);
 			goto done;
 		}
@@ -362,7 +408,7 @@ parse_one(const char *input, const char *base, const char *format, size_t max_it
 	rc = EXIT_OK;
 done:
 	fr_feed_free(feed);
-	free(buf);
+	input_free(&in);
 	if (fetched)
 		fr_response_clear(&res);
 	return rc;

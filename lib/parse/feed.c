@@ -859,6 +859,136 @@ fix_span(struct fix_ctx *c, const char *buf, size_t len, int depth, int top)
 	return 0;
 }
 
+/* ---- attribute cap ----
+ * libxml2 2.9 checks each attribute of a start tag against all the ones
+ * before it (quadratic: 200,000 attributes on one element took 25 s).
+ * Start tags with more than FR_FEED_MAX_ATTRS attributes lose the rest
+ * before libxml2 reads them. */
+
+static int
+name_byte(unsigned char c)
+{
+	return c != '=' && c != '>' && c != '/' && c != '<' && !is_space((char)c);
+}
+
+/* At buf[k] == '<' opening an element: the end (one past '>', or len) of
+ * its start tag, and in *cut the end of its FR_FEED_MAX_ATTRS-th attribute
+ * when it has more (else 0). */
+static size_t
+start_tag_end(const char *buf, size_t len, size_t k, size_t *cut)
+{
+	size_t i = k + 1, n = 0, c = 0, end;
+
+	while (i < len && name_byte((unsigned char)buf[i]))
+		i++;
+	for (;;) {
+		while (i < len && is_space(buf[i]))
+			i++;
+		if (i >= len) {
+			end = len;
+			break;
+		}
+		if (buf[i] == '>') {
+			end = i + 1;
+			break;
+		}
+		if (buf[i] == '<') {
+			end = i; /* ill-formed: the next tag starts */
+			break;
+		}
+		if (buf[i] == '/') {
+			i++;
+			continue;
+		}
+		while (i < len && name_byte((unsigned char)buf[i]))
+			i++;
+		while (i < len && is_space(buf[i]))
+			i++;
+		if (i < len && buf[i] == '=') {
+			i++;
+			while (i < len && is_space(buf[i]))
+				i++;
+			if (i < len && (buf[i] == '"' || buf[i] == '\'')) {
+				const char *q = memchr(buf + i + 1, buf[i], len - i - 1);
+
+				i = q ? (size_t)(q - buf) + 1 : len;
+			} else {
+				while (i < len && buf[i] != '>' && !is_space(buf[i]))
+					i++;
+			}
+		}
+		if (++n == FR_FEED_MAX_ATTRS)
+			c = i;
+	}
+	*cut = n > FR_FEED_MAX_ATTRS ? c : 0;
+	return end;
+}
+
+int
+fr_feed_cap_attributes(const char *buf, size_t len, char **out, size_t *out_len, unsigned long *line)
+{
+	struct fb_buf o = {0};
+	size_t i = 0, copied = 0;
+
+	*out = NULL;
+	*line = 0;
+	while (i < len) {
+		const char *lt = memchr(buf + i, '<', len - i);
+		size_t k, end, cut;
+
+		if (!lt)
+			break;
+		k = (size_t)(lt - buf);
+		if (k + 1 < len && buf[k + 1] == '!' && len - k >= 9 && !memcmp(buf + k, "<!DOCTYPE", 9)) {
+			size_t s, e;
+			struct ent_table *t = calloc(1, sizeof(*t));
+
+			if (!t) {
+				fr_fb_free(&o);
+				return -1;
+			}
+			end = read_doctype(buf + k, len - k, &s, &e, t) ? k + e : k + 1;
+			free(t);
+			i = end;
+			continue;
+		}
+		end = construct_end(buf, len, k);
+		if (end) {
+			i = end;
+			continue;
+		}
+		if (k + 1 >= len || buf[k + 1] == '/' || buf[k + 1] == '!') {
+			i = k + 1;
+			continue;
+		}
+		end = start_tag_end(buf, len, k, &cut);
+		if (cut && end > cut) {
+			size_t tail = end;
+
+			/* the tag's "/>" or ">" kept */
+			if (buf[end - 1] == '>')
+				tail = end - 1 > cut && buf[end - 2] == '/' ? end - 2 : end - 1;
+			if (!*line)
+				*line = line_of(buf, buf + k);
+			if (fr_fb_add(&o, buf + copied, cut - copied) != 0) {
+				fr_fb_free(&o);
+				return -1;
+			}
+			copied = tail;
+		}
+		i = end > k ? end : k + 1;
+	}
+	if (!o.p)
+		return 0;
+	if (fr_fb_add(&o, buf + copied, len - copied) != 0) {
+		fr_fb_free(&o);
+		return -1;
+	}
+	*out_len = o.n;
+	*out = fr_fb_take(&o);
+	return 1;
+}
+
 int
 fr_feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
                     struct feed_fix_info *info)

@@ -87,6 +87,12 @@ char *fr_feed_resolve_html(char *html, const char *base);
  * (script, style and applet with their content). Trimmed, CRLF as LF.
  * A malloc'd string, NULL on out of memory. */
 char *fr_feed_sanitize_html(const char *html, size_t len, const char *base, int sanitize);
+/* The same, reusing the HTML parser context in *san (made on first use;
+ * the caller frees it with fr_feed_san_free). san may be NULL. */
+struct fr_san;
+char *fr_feed_sanitize_html_r(struct fr_san **san, const char *html, size_t len, const char *base,
+                              int sanitize);
+void fr_feed_san_free(struct fr_san *san);
 /* A flag of fr_feed_sanitize_html's sanitize: character and entity references
  * come out as written (feedparser's SGML pass keeps them), "&#39;" and
  * "&#34;" as their characters, unknown entity names as "&amp;name", C1
@@ -156,6 +162,15 @@ struct feed_fix_info {
  * changing (*out NULL), -1 on out of memory. */
 int fr_feed_fix_references(const char *buf, size_t len, char **out, size_t *out_len,
                         struct feed_fix_info *info);
+/* Start tags with more attributes than this lose the rest (libxml2's
+ * duplicate check is quadratic in their number). */
+#define FR_FEED_MAX_ATTRS 256
+/* A copy of buf[0..len) (an ASCII-compatible encoding) in which every
+ * start tag outside comments, CDATA, PIs and the DOCTYPE keeps only its
+ * first FR_FEED_MAX_ATTRS attributes. Returns 1 with *out (malloc'd),
+ * *out_len and *line (the first such tag's line), 0 when no tag had more
+ * (*out NULL), -1 on out of memory. */
+int fr_feed_cap_attributes(const char *buf, size_t len, char **out, size_t *out_len, unsigned long *line);
 /* Writes a code point as UTF-8 (U+FFFD for invalid ones); returns the length. */
 size_t fr_feed_utf8(uint32_t cp, char *out);
 

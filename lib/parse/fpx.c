@@ -148,6 +148,7 @@ struct depthmap {
 };
 
 struct fpx {
+	struct fr_san *san; /* the HTML sanitiser's reused parser */
 	jo *feed, *entries, *sourcedata;
 	const char *base_url;
 	char *version;
@@ -167,6 +168,10 @@ struct fpx {
 	char *nsmap_prefix[32], *nsmap_val[32];
 	size_t n_nsmap;
 	size_t max_items;
+	/* the time of each closed entry, in entries' order (entry_time,
+	 * worked once when the entry closes, for prune) */
+	int64_t *times;
+	size_t n_times, cap_times;
 	regex_t email_re;
 	int re_ok;
 	int oom;
@@ -841,7 +846,7 @@ clean_html(struct fpx *p, char *s)
 		s[w] = '\0';
 		return s;
 	}
-	r = fr_feed_sanitize_html(s, strlen(s), p->baseuri, 1 | FEED_SAN_KEEPREFS);
+	r = fr_feed_sanitize_html_r(&p->san, s, strlen(s), p->baseuri, 1 | FEED_SAN_KEEPREFS);
 	free(s);
 	if (!r)
 		p->oom = 1;
@@ -1617,6 +1622,7 @@ fr_fpx_handlers_sorted(void)
 
 static void start_h(struct fpx *p, int h, struct attrs *a, const char *name);
 static void prune(struct fpx *p);
+static int64_t entry_time(jo *e);
 static void end_h(struct fpx *p, int h);
 
 static void
@@ -2303,8 +2309,25 @@ end_h(struct fpx *p, int h)
 		pop_free(p, "item");
 		p->inentry = 0;
 		p->has_content = 0;
-		if (p->max_items && json_object_array_length(p->entries) >= 2 * p->max_items)
-			prune(p);
+		if (p->max_items) {
+			size_t n = json_object_array_length(p->entries);
+
+			if (n && p->n_times == n - 1) {
+				if (p->n_times == p->cap_times) {
+					size_t nc = p->cap_times ? 2 * p->cap_times : 64;
+					int64_t *t = realloc(p->times, nc * sizeof(*t));
+
+					if (t) {
+						p->times = t;
+						p->cap_times = nc;
+					}
+				}
+				if (p->n_times < p->cap_times)
+					p->times[p->n_times++] = entry_time(json_object_array_get_idx(p->entries, n - 1));
+			}
+			if (n >= 2 * p->max_items)
+				prune(p);
+		}
 		break;
 	case H_LANGUAGE:
 		v = pop(p, "language");
@@ -2913,13 +2936,17 @@ prune(struct fpx *p)
 		return;
 	}
 	for (size_t i = 0; i < n; i++) {
-		r[i].t = entry_time(json_object_array_get_idx(p->entries, i));
+		r[i].t = i < p->n_times ? p->times[i] : entry_time(json_object_array_get_idx(p->entries, i));
 		r[i].i = i;
 	}
 	qsort(r, n, sizeof(*r), cmp_rank);
 	qsort(r, p->max_items, sizeof(*r), cmp_index);
 	for (size_t k = 0; k < p->max_items; k++)
 		json_object_array_add(kept, json_object_get(json_object_array_get_idx(p->entries, r[k].i)));
+	/* the kept entries' times, in their new order */
+	p->n_times = 0;
+	for (size_t k = 0; k < p->max_items && k < p->cap_times; k++)
+		p->times[p->n_times++] = r[k].t;
 	free(r);
 	json_object_put(p->entries);
 	p->entries = kept;
@@ -2981,6 +3008,8 @@ fr_fpx_free(struct fpx *p)
 {
 	if (!p)
 		return;
+	fr_feed_san_free(p->san);
+	free(p->times);
 	json_object_put(p->feed);
 	json_object_put(p->entries);
 	json_object_put(p->sourcedata);

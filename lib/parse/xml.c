@@ -49,6 +49,7 @@ struct span {
 
 struct px {
 	struct feedb *b;
+	struct fr_san *san; /* the HTML sanitiser's reused parser */
 	xmlParserCtxtPtr ctxt;
 	xmlSAXHandler sax;
 	struct frame *stack;
@@ -479,11 +480,11 @@ looks_like_html(const char *s)
  * it (Atom html/xhtml, or RSS text that looks like HTML) sanitised first,
  * so that no script or event attribute survives the unescaping. */
 static char *
-title_text(char *v, int kind, int atom, const char *base, struct feedb *b)
+title_text(struct px *x, char *v, int kind, int atom, const char *base, struct feedb *b)
 {
 	if (kind == K_HTML || kind == K_XHTML) {
 		if ((atom || looks_like_html(v)) && strchr(v, '<')) {
-			char *r = fr_feed_sanitize_html(v, strlen(v), base, 1);
+			char *r = fr_feed_sanitize_html_r(&x->san, v, strlen(v), base, 1);
 
 			free(v);
 			if (!r) {
@@ -542,7 +543,7 @@ end_capture(struct px *x, int in_item_person)
 	case T_ITEM_STR:
 		if (c->field == IF_TITLE) {
 			fr_feed_trim(v);
-			v = title_text(v, c->kind, x->is_atom, c->base, b);
+			v = title_text(x, v, c->kind, x->is_atom, c->base, b);
 			if (!v)
 				return;
 		} else if (c->field == IF_SUMMARY || c->field == IF_CONTENT) {
@@ -568,7 +569,7 @@ end_capture(struct px *x, int in_item_person)
 				}
 				r = fr_fb_take(&h);
 			} else {
-				r = fr_feed_sanitize_html(v, strlen(v), c->base ? c->base : b->base_url, 1);
+				r = fr_feed_sanitize_html_r(&x->san, v, strlen(v), c->base ? c->base : b->base_url, 1);
 			}
 			free(v);
 			if (!r) {
@@ -631,13 +632,13 @@ end_capture(struct px *x, int in_item_person)
 	case T_FEED_STR:
 		fr_feed_trim(v);
 		if (c->field == FF_TITLE) {
-			v = title_text(v, c->kind, x->is_atom, c->base, b);
+			v = title_text(x, v, c->kind, x->is_atom, c->base, b);
 			if (!v)
 				return;
 		} else if ((c->field == FF_SUBTITLE || c->field == FF_RIGHTS || c->field == FF_INFO) &&
 		           c->kind != K_TEXT && strchr(v, '<')) {
 			/* HTML: sanitised */
-			char *r = fr_feed_sanitize_html(v, strlen(v), c->base, 1);
+			char *r = fr_feed_sanitize_html_r(&x->san, v, strlen(v), c->base, 1);
 
 			free(v);
 			if (!r) {
@@ -1782,6 +1783,8 @@ px_clear(struct px *x)
 	x->lift_src = NULL;
 	fr_fpx_free(x->fp);
 	x->fp = NULL;
+	fr_feed_san_free(x->san);
+	x->san = NULL;
 }
 
 static int
@@ -1879,7 +1882,9 @@ fr_feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_
 	size_t fixed_len = 0, lifted_len = 0;
 	struct feed_fix_info fi;
 	char *denul = NULL;
-	unsigned long nul_line = 0;
+	unsigned long nul_line = 0, attrs_line = 0;
+	char *capped = NULL;
+	size_t capped_len = 0;
 	const char *orig = buf;
 	size_t orig_len = len;
 
@@ -1965,7 +1970,18 @@ fr_feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_
 		orig_len = len;
 	}
 	if (ascii_compatible) {
-		int fr = fr_feed_fix_references(buf, len, &fixed, &fixed_len, &fi);
+		int cr = fr_feed_cap_attributes(buf, len, &capped, &capped_len, &attrs_line);
+		int fr;
+
+		if (cr < 0) {
+			rc = fr_errf(err, errlen, "out of memory");
+			goto done;
+		}
+		if (cr > 0) {
+			buf = capped;
+			len = capped_len;
+		}
+		fr = fr_feed_fix_references(buf, len, &fixed, &fixed_len, &fi);
 
 		if (fr < 0) {
 			rc = fr_errf(err, errlen, "out of memory");
@@ -2007,8 +2023,14 @@ fr_feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_
 		 * original bytes. */
 		free(fixed);
 		fixed = NULL;
+		free(capped);
+		capped = NULL;
 		buf = orig;
 		len = orig_len;
+		if (fr_feed_cap_attributes(buf, len, &capped, &capped_len, &attrs_line) > 0) {
+			buf = capped;
+			len = capped_len;
+		}
 		if (fr_feed_fix_references(buf, len, &fixed, &fixed_len, &fi) > 0) {
 			buf = fixed;
 			len = fixed_len;
@@ -2047,6 +2069,9 @@ fr_feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_
 	if (fi.cut_line)
 		fr_feedb_bozo(b, "line %lu: internal entity not expanded: nested deeper than 8 or over the expansion budget",
 		           fi.cut_line);
+	if (attrs_line)
+		fr_feedb_bozo(b, "line %lu: element with more than %d attributes: the rest left out", attrs_line,
+		              FR_FEED_MAX_ATTRS);
 	if (fi.bare_line)
 		fr_feedb_bozo(b, "line %lu: '&' that starts no entity or character reference, read as text",
 		           fi.bare_line);
@@ -2069,6 +2094,7 @@ done:
 	px_clear(&x);
 	free(charset);
 	free(fixed);
+	free(capped);
 	free(lifted);
 	free(conv);
 	free(denul);

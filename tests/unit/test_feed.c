@@ -781,6 +781,58 @@ test_item_cap_and_link_schemes(void)
 	fr_feed_free(f);
 }
 
+/* Start tags with more than 256 attributes keep the first 256 (libxml2's
+ * duplicate check is quadratic); "/>" stays, and markup inside CDATA and
+ * comments is not touched. */
+static void
+test_attribute_cap(void)
+{
+	size_t cap = 4u << 20, n = 0;
+	char *buf = malloc(cap);
+	struct fr_feed *f = NULL;
+	char err[FR_ERRLEN];
+
+	if (!buf)
+		return;
+	n += (size_t)snprintf(buf + n, cap - n,
+	                      "<rss version=\"2.0\" xmlns:content=\"http://purl.org/rss/1.0/modules/content/\">"
+	                      "<channel><title>t</title><item><enclosure url=\"http://x/a.mp3\" type=\"audio/mpeg\" ");
+	for (unsigned i = 0; i < 300; i++)
+		n += (size_t)snprintf(buf + n, cap - n, "a%u='v' ", i);
+	n += (size_t)snprintf(buf + n, cap - n, "/><title>after</title><content:encoded><![CDATA[<p ");
+	for (unsigned i = 0; i < 300; i++)
+		n += (size_t)snprintf(buf + n, cap - n, "b%u=\"v\" ", i);
+	n += (size_t)snprintf(buf + n, cap - n, ">x</p>]]></content:encoded></item><item><link ");
+	for (unsigned i = 0; i < 100000; i++)
+		n += (size_t)snprintf(buf + n, cap - n, "c%u=\"v\" ", i);
+	n += (size_t)snprintf(buf + n, cap - n, ">http://x/2</link><title>two</title></item></channel></rss>");
+	CHECK(fr_feed_parse(buf, n, NULL, &f, err, sizeof(err)) == 0);
+	CHECK(f && f->bozo && f->bozo_exception && strstr(f->bozo_exception, "more than 256 attributes"));
+	CHECK(f && f->n_items == 2);
+	if (f && f->n_items == 2) {
+		CHECK(f->items[0].n_enclosures == 1 && !strcmp(f->items[0].enclosures[0].url, "http://x/a.mp3"));
+		CHECK_STR(f->items[0].title, "after");
+		/* the CDATA's 300 attributes are content, kept (those the
+		 * sanitiser allows: none of b0..b299) */
+		CHECK(f->items[0].content && strstr(f->items[0].content, "<p>x</p>"));
+		CHECK_STR(f->items[1].link, "http://x/2");
+		CHECK_STR(f->items[1].title, "two");
+	}
+	fr_feed_free(f);
+	f = NULL;
+	/* 256 exactly: nothing cut, no bozo */
+	n = (size_t)snprintf(buf, cap, "<rss version=\"2.0\"><channel><item><title x=\"1\" ");
+	for (unsigned i = 1; i < 256; i++)
+		n += (size_t)snprintf(buf + n, cap - n, "a%u=\"v\" ", i);
+	n += (size_t)snprintf(buf + n, cap - n, ">ok</title></item></channel></rss>");
+	CHECK(fr_feed_parse(buf, n, NULL, &f, err, sizeof(err)) == 0);
+	CHECK(f && !f->bozo && f->n_items == 1);
+	if (f && f->n_items == 1)
+		CHECK_STR(f->items[0].title, "ok");
+	fr_feed_free(f);
+	free(buf);
+}
+
 int
 main(void)
 {
@@ -799,5 +851,6 @@ main(void)
 	RUN(test_fetch_and_parse);
 	RUN(test_defects_issue24);
 	RUN(test_item_cap_and_link_schemes);
+	RUN(test_attribute_cap);
 	return TEST_DONE();
 }
