@@ -352,6 +352,7 @@ parse_one(const char *input, const char *base, const char *format, size_t max_it
 	memset(&res, 0, sizeof(res));
 	opts.max_items = max_items;
 	opts.fp_result = !strcmp(format, "json");
+	opts.summary_if_no_content = !strcmp(format, "tsv");
 	if (is_url(input)) {
 		struct fr_fetch_opts fo;
 

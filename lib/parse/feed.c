@@ -1039,6 +1039,7 @@ fr_feedb_init(struct feedb *b, const struct fr_feed_opts *o)
 	b->max_bytes = o && o->max_bytes ? o->max_bytes : FR_FEED_MAX_BYTES_DEFAULT;
 	b->max_items = o && o->max_items ? o->max_items : FR_FEED_MAX_ITEMS_DEFAULT;
 	b->fp_result = o ? o->fp_result : 0;
+	b->lazy_summary = o ? o->summary_if_no_content : 0;
 	return 0;
 }
 
@@ -1117,6 +1118,8 @@ fr_feedb_item_end(struct feedb *b)
 
 	if (!it)
 		return;
+	if (b->on_item_end)
+		b->on_item_end(b->on_item_end_ctx);
 	/* An RSS guid that is a permalink is the link when there is none. */
 	if (!it->link && it->id && b->guid_permalink && is_http_url(it->id)) {
 		it->link = strdup(it->id);

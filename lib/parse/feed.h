@@ -83,6 +83,11 @@ struct fr_feed_opts {
 	 * `parse --format json`; XML formats only. Costs time: off for the
 	 * crawler and TSV. */
 	int fp_result;
+	/* 1: an item's summary is made (sanitised) only when the item has no
+	 * content, and is left NULL when it has: all `parse --format tsv`
+	 * prints (sfeed's one content column). XML formats; saves a
+	 * sanitiser pass per item of a feed that carries both. */
+	int summary_if_no_content;
 };
 
 /* Parses the feed held in buf[0..len). opts may be NULL (all defaults).

@@ -46,6 +46,11 @@ struct feedb {
 	size_t max_items;
 	int oom;                 /* an allocation failed: the parse fails */
 	int fp_result;           /* opts->fp_result */
+	int lazy_summary;        /* opts->summary_if_no_content */
+	/* Called when the open item ends, before anything else is done with
+	 * it (the XML front end's deferred summaries), or NULL. */
+	void (*on_item_end)(void *ctx);
+	void *on_item_end_ctx;
 };
 
 int fr_feedb_init(struct feedb *b, const struct fr_feed_opts *o);

@@ -47,6 +47,13 @@ struct span {
 	size_t off, len;
 };
 
+/* A summary put off until its item ends (see summary_if_no_content). */
+struct pending_summary {
+	char *raw;  /* the captured text */
+	char *base; /* the base in force, copied (the frame's may be gone) */
+	int kind, rank;
+};
+
 struct px {
 	struct feedb *b;
 	struct fr_san *san; /* the HTML sanitiser's reused parser */
@@ -73,6 +80,10 @@ struct px {
 	struct span *lifted;
 	size_t n_lifted;
 	struct fpx *fp;         /* feedparser's result model, or NULL */
+	/* With b->lazy_summary: the open item's summaries as captured, made
+	 * in their order when the item ends without content. */
+	struct pending_summary *pend;
+	size_t n_pend, cap_pend;
 };
 
 /* ---- namespaces ---- */
@@ -509,6 +520,93 @@ plain_text(const char *s)
 	return 1;
 }
 
+/* Sets an item's summary or content from the captured text v (owned):
+ * HTML, so plain text is escaped and markup parsed, sanitised and
+ * resolved against base. */
+static void
+html_field(struct px *x, int field, char *v, int kind, const char *base, int rank)
+{
+	struct feedb *b = x->b;
+	struct fb_buf h = {0};
+	char *r;
+
+	h.max = 0;
+	if (plain_text(v)) {
+		/* nothing to clean or escape: the sanitiser would give the
+		 * text back trimmed */
+		fr_feed_trim(v);
+		fr_feedb_item_str(b, field, v, rank);
+		return;
+	}
+	if (kind == K_TEXT) {
+		if (fr_fb_add_escaped(&h, v, strlen(v), 0) != 0) {
+			fr_fb_free(&h);
+			b->oom = 1;
+			free(v);
+			return;
+		}
+		r = fr_fb_take(&h);
+	} else {
+		r = fr_feed_sanitize_html_r(&x->san, v, strlen(v), base, 1);
+	}
+	free(v);
+	if (!r) {
+		b->oom = 1;
+		return;
+	}
+	fr_feedb_item_str(b, field, r, rank);
+}
+
+static void
+defer_summary(struct px *x, char *v, int kind, const char *base, int rank)
+{
+	struct pending_summary *p;
+
+	if (x->n_pend == x->cap_pend) {
+		size_t nc = x->cap_pend ? 2 * x->cap_pend : 4;
+
+		p = realloc(x->pend, nc * sizeof(*p));
+		if (!p) {
+			free(v);
+			x->b->oom = 1;
+			return;
+		}
+		x->pend = p;
+		x->cap_pend = nc;
+	}
+	p = &x->pend[x->n_pend];
+	p->raw = v;
+	p->base = base ? strdup(base) : NULL;
+	if (base && !p->base) {
+		free(v);
+		x->b->oom = 1;
+		return;
+	}
+	p->kind = kind;
+	p->rank = rank;
+	x->n_pend++;
+}
+
+/* The open item ends: its summaries are made, in the order they came,
+ * when it has no content, else dropped. */
+static void
+flush_summaries(void *ctx)
+{
+	struct px *x = ctx;
+	int need = x->b->cur && !x->b->cur->content;
+
+	for (size_t i = 0; i < x->n_pend; i++) {
+		struct pending_summary *p = &x->pend[i];
+
+		if (need)
+			html_field(x, IF_SUMMARY, p->raw, p->kind, p->base, p->rank);
+		else
+			free(p->raw);
+		free(p->base);
+	}
+	x->n_pend = 0;
+}
+
 static void
 end_capture(struct px *x, int in_item_person)
 {
@@ -546,37 +644,12 @@ end_capture(struct px *x, int in_item_person)
 			v = title_text(x, v, c->kind, x->is_atom, c->base, b);
 			if (!v)
 				return;
+		} else if (c->field == IF_SUMMARY && b->lazy_summary && b->cur) {
+			defer_summary(x, v, c->kind, c->base ? c->base : b->base_url, c->rank);
+			return;
 		} else if (c->field == IF_SUMMARY || c->field == IF_CONTENT) {
-			/* summary and content are HTML: plain text escaped, HTML
-			 * parsed, sanitised and resolved */
-			struct fb_buf h = {0};
-			char *r;
-
-			h.max = 0;
-			if (plain_text(v)) {
-				/* nothing to clean or escape: the sanitiser would
-				 * give the text back trimmed */
-				fr_feed_trim(v);
-				fr_feedb_item_str(b, c->field, v, c->rank);
-				return;
-			}
-			if (c->kind == K_TEXT) {
-				if (fr_fb_add_escaped(&h, v, strlen(v), 0) != 0) {
-					fr_fb_free(&h);
-					b->oom = 1;
-					free(v);
-					return;
-				}
-				r = fr_fb_take(&h);
-			} else {
-				r = fr_feed_sanitize_html_r(&x->san, v, strlen(v), c->base ? c->base : b->base_url, 1);
-			}
-			free(v);
-			if (!r) {
-				b->oom = 1;
-				return;
-			}
-			v = r;
+			html_field(x, c->field, v, c->kind, c->base ? c->base : b->base_url, c->rank);
+			return;
 		}
 		fr_feedb_item_str(b, c->field, v, c->rank);
 		return;
@@ -1785,6 +1858,17 @@ px_clear(struct px *x)
 	x->fp = NULL;
 	fr_feed_san_free(x->san);
 	x->san = NULL;
+	for (size_t i = 0; i < x->n_pend; i++) {
+		free(x->pend[i].raw);
+		free(x->pend[i].base);
+	}
+	free(x->pend);
+	x->pend = NULL;
+	x->n_pend = x->cap_pend = 0;
+	if (x->b && x->b->on_item_end_ctx == x) {
+		x->b->on_item_end = NULL;
+		x->b->on_item_end_ctx = NULL;
+	}
 }
 
 static int
@@ -1806,6 +1890,10 @@ px_init(struct px *x, struct feedb *b, unsigned max_depth)
 		if (!x->fp)
 			return -1;
 	}
+	if (b->lazy_summary) {
+		b->on_item_end = flush_summaries;
+		b->on_item_end_ctx = x;
+	}
 	x->sax.initialized = XML_SAX2_MAGIC;
 	x->sax.startElementNs = on_start;
 	x->sax.endElementNs = on_end;
@@ -1823,7 +1911,7 @@ reset_feed(struct feedb *b)
 {
 	const char *base = b->base_url;
 	size_t max = b->max_bytes, max_items = b->max_items;
-	int fp_result = b->fp_result;
+	int fp_result = b->fp_result, lazy_summary = b->lazy_summary;
 
 	fr_feed_free(b->f);
 	memset(b, 0, sizeof(*b));
@@ -1838,6 +1926,7 @@ reset_feed(struct feedb *b)
 	b->max_bytes = max;
 	b->max_items = max_items;
 	b->fp_result = fp_result;
+	b->lazy_summary = lazy_summary;
 	return 0;
 }
 
@@ -2091,6 +2180,10 @@ fr_feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_
 		b->f->fp_entries = fr_fpx_take(x.fp, 0);
 	}
 done:
+	/* an item still open at the end (a cut-off feed) gets its
+	 * summaries now: nothing more can come for it */
+	if (x.n_pend)
+		flush_summaries(&x);
 	px_clear(&x);
 	free(charset);
 	free(fixed);
