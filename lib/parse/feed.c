@@ -1528,6 +1528,13 @@ fr_feedb_finish(struct feedb *b)
 	fr_feedb_item_end(b);
 	if (b->max_items != SIZE_MAX)
 		prune_items(b);
+	/* summary_if_no_content: the XML front end did not make them; JSON
+	 * Feed's are dropped here */
+	for (size_t i = 0; b->lazy_summary && i < f->n_items; i++)
+		if (f->items[i].content && f->items[i].summary) {
+			free(f->items[i].summary);
+			f->items[i].summary = NULL;
+		}
 	/* libxml2 delivers UTF-8 for a well-formed document; after an error
 	 * its recovery can pass raw bytes on (an encoding switch), and json-c
 	 * does not check strings. */

@@ -85,8 +85,8 @@ struct fr_feed_opts {
 	int fp_result;
 	/* 1: an item's summary is made (sanitised) only when the item has no
 	 * content, and is left NULL when it has: all `parse --format tsv`
-	 * prints (sfeed's one content column). XML formats; saves a
-	 * sanitiser pass per item of a feed that carries both. */
+	 * prints (sfeed's one content column). Saves a sanitiser pass per
+	 * item of an XML feed that carries both. */
 	int summary_if_no_content;
 };
 
