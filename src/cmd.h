@@ -19,6 +19,7 @@ int cmd_export(int argc, char **argv);
 int cmd_parse(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_discover(int argc, char **argv);
+int cmd_extract(int argc, char **argv);
 
 /* Exit codes. */
 #define EXIT_OK 0

@@ -23,6 +23,7 @@ static const struct sub subs[] = {
 	{"export", cmd_export, "export the sources as OPML"},
 	{"discover", cmd_discover, "find the feeds of sites (autodiscovery, links, well-known paths)"},
 	{"parse", cmd_parse, "parse a feed file or URL and print it (feedparser's field names)"},
+	{"extract", cmd_extract, "extract an article page's main text and metadata (readability's JSON)"},
 	{"serve", cmd_serve, "serve a synthetic world as feeds over HTTP on loopback"},
 	{"plan", cmd_plan, "plan revisit frequencies for changing pages (CHO, OPT_POLITE, bounds)"},
 	{"simulate", cmd_simulate, "replay a trace against scheduling policies and compare them"},
