@@ -9,7 +9,8 @@
 int
 fr_ex_is(const xmlNode *n, const char *name)
 {
-	return n && n->type == XML_ELEMENT_NODE && n->name && !strcmp((const char *)n->name, name);
+	return n && n->type == XML_ELEMENT_NODE && n->name && n->name[0] == (xmlChar)name[0] &&
+	       !strcmp((const char *)n->name, name);
 }
 
 const char *

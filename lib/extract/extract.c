@@ -93,10 +93,13 @@ tag(const xmlNode *n)
 static int
 tag_in(const xmlNode *n, const char *const *list)
 {
+	const char *t;
+
 	if (!is_elem(n))
 		return 0;
+	t = tag(n);
 	for (; *list; list++)
-		if (!strcmp(tag(n), *list))
+		if (t[0] == (*list)[0] && !strcmp(t, *list))
 			return 1;
 	return 0;
 }
@@ -1519,6 +1522,143 @@ charset_of(const char *content_type, char *buf, size_t len)
 	buf[n] = '\0';
 }
 
+/* Case-insensitive: whether s[0..n) starts with the lower-case word w. */
+static int
+starts_ci(const char *s, size_t n, const char *w)
+{
+	size_t l = strlen(w);
+
+	if (n < l)
+		return 0;
+	for (size_t i = 0; i < l; i++)
+		if (tolower((unsigned char)s[i]) != w[i])
+			return 0;
+	return 1;
+}
+
+/* The index just past the '>' that ends the tag opened at s[i] ('<'), quoted
+ * attribute values skipped; n when the tag never ends. */
+static size_t
+tag_end(const char *s, size_t n, size_t i)
+{
+	char prev = 0;
+
+	for (i++; i < n; i++) {
+		char c = s[i];
+
+		if ((c == '"' || c == '\'') && prev == '=') {
+			const char *q = memchr(s + i + 1, c, n - i - 1);
+
+			if (!q)
+				return n;
+			i = (size_t)(q - s);
+			prev = c;
+			continue;
+		}
+		if (c == '>')
+			return i + 1;
+		if (!is_space((unsigned char)c))
+			prev = c;
+	}
+	return n;
+}
+
+/* The index of the next "</name" (any case) at or after i, or n. */
+static size_t
+find_close(const char *s, size_t n, size_t i, const char *name)
+{
+	while (i < n) {
+		const char *lt = memchr(s + i, '<', n - i);
+
+		if (!lt)
+			return n;
+		i = (size_t)(lt - s);
+		if (i + 1 < n && s[i + 1] == '/' && starts_ci(s + i + 2, n - i - 2, name))
+			return i;
+		i++;
+	}
+	return n;
+}
+
+/* The page without its <script> elements (JSON-LD kept) and <style>
+ * elements, which the extractor drops anyway: a third of a modern page's
+ * bytes that libxml2 would otherwise copy character by character. Raw text
+ * ends at the first "</script" or "</style", as in libxml2's parser;
+ * comments are copied whole, so a tag written inside one is left alone.
+ * A malloc'd copy (len in *out_len), or NULL on out of memory. */
+static char *
+strip_raw(const char *s, size_t n, size_t *out_len)
+{
+	char *o = malloc(n + 1);
+	size_t i = 0, w = 0;
+
+	if (!o)
+		return NULL;
+	while (i < n) {
+		const char *lt = memchr(s + i, '<', n - i);
+		size_t j = lt ? (size_t)(lt - s) : n, e;
+		const char *name = NULL;
+
+		memcpy(o + w, s + i, j - i);
+		w += j - i;
+		i = j;
+		if (i >= n)
+			break;
+		if (starts_ci(s + i, n - i, "<!--")) {
+			e = n;
+			for (size_t k = i + 4; k + 3 <= n;) {
+				const char *d = memchr(s + k, '-', n - k);
+
+				if (!d)
+					break;
+				k = (size_t)(d - s);
+				if (k + 3 <= n && d[1] == '-' && d[2] == '>') {
+					e = k + 3;
+					break;
+				}
+				k++;
+			}
+			memcpy(o + w, s + i, e - i);
+			w += e - i;
+			i = e;
+			continue;
+		}
+		if (starts_ci(s + i + 1, n - i - 1, "script"))
+			name = "script";
+		else if (starts_ci(s + i + 1, n - i - 1, "style"))
+			name = "style";
+		if (name) {
+			size_t k = i + 1 + strlen(name);
+
+			if (k < n && !is_space((unsigned char)s[k]) && s[k] != '>' && s[k] != '/')
+				name = NULL;
+		}
+		if (!name) {
+			o[w++] = s[i++];
+			continue;
+		}
+		e = tag_end(s, n, i);
+		if (name[1] == 'c') {
+			int keep = 0;
+
+			for (size_t k = i; k + 7 <= e && !keep; k++)
+				keep = starts_ci(s + k, e - k, "ld+json");
+			if (keep) {
+				memcpy(o + w, s + i, e - i);
+				w += e - i;
+				i = e;
+				continue;
+			}
+		}
+		/* the element, raw text and end tag, goes */
+		e = find_close(s, n, e, name);
+		i = e < n ? tag_end(s, n, e) : n;
+	}
+	o[w] = '\0';
+	*out_len = w;
+	return o;
+}
+
 static xmlDoc *
 parse_page(const char *html, size_t len, const struct fr_extract_opts *o)
 {
@@ -1608,6 +1748,8 @@ fr_extract(const char *html, size_t len, const struct fr_extract_opts *opts,
 	struct fr_article *a = NULL;
 	struct ex x;
 	xmlDoc *doc;
+	char *page;
+	size_t page_len;
 	int rc = -1;
 
 	*out = NULL;
@@ -1615,10 +1757,15 @@ fr_extract(const char *html, size_t len, const struct fr_extract_opts *opts,
 	memset(&meta, 0, sizeof(meta));
 	if (len > max || len > INT_MAX)
 		return fr_errf(err, errlen, "page of %zu bytes over the cap of %zu", len, max);
-	if (!(doc = parse_page(html, len, opts)))
+	if (!(page = strip_raw(html, len, &page_len)))
+		return fr_errf(err, errlen, "out of memory");
+	if (!(doc = parse_page(page, page_len, opts))) {
+		free(page);
 		return fr_errf(err, errlen, "not parseable as HTML");
+	}
 	if (fr_ex_meta_read(doc, &meta)) {
 		xmlFreeDoc(doc);
+		free(page);
 		return fr_errf(err, errlen, "out of memory");
 	}
 	x.flags = F_STRIP_UNLIKELYS | F_WEIGHT_CLASSES | F_CLEAN_CONDITIONALLY;
@@ -1660,7 +1807,7 @@ fr_extract(const char *html, size_t len, const struct fr_extract_opts *opts,
 			x.flags &= ~F_CLEAN_CONDITIONALLY;
 		else
 			break;
-		if (!(doc = parse_page(html, len, opts))) {
+		if (!(doc = parse_page(page, page_len, opts))) {
 			fr_errf(err, errlen, "not parseable as HTML");
 			goto done;
 		}
@@ -1714,6 +1861,7 @@ done:
 	}
 	fr_article_free(a);
 	fr_ex_meta_clear(&meta);
+	free(page);
 	free(x.byline);
 	free(x.list);
 	pool_free(&x.pool);
