@@ -2,7 +2,7 @@
  * (lib/extract/extract.h): any bytes extract without crashing, or fail with
  * a reason; an article always has a title, content and text (maybe empty),
  * length counts the text's code points, the text is UTF-8 without NUL, and
- * the content carries no script and no javascript: link. Run with the
+ * the content carries no script and no javascript: value in a tag. Run with the
  * default rules and with retries off (a threshold of one character). Without
  * FR_LIBFUZZER, replay.c's main replays the seeds. */
 #include "extract/extract.h"
@@ -57,6 +57,22 @@ has_ci(const char *s, const char *needle)
 	return 0;
 }
 
+/* Whether a tag of the HTML html (every '<' starts one: text has its '<'
+ * escaped) holds a javascript: value. */
+static int
+js_in_tag(const char *html)
+{
+	for (const char *lt = strchr(html, '<'); lt; lt = strchr(lt + 1, '<')) {
+		const char *gt = strchr(lt, '>');
+		size_t n = gt ? (size_t)(gt - lt) : strlen(lt);
+
+		for (size_t i = 0; i + 11 <= n; i++)
+			if (!strncasecmp(lt + i, "javascript:", 11))
+				return 1;
+	}
+	return 0;
+}
+
 static void
 one(const uint8_t *data, size_t size, size_t threshold, const char *ct)
 {
@@ -77,7 +93,7 @@ one(const uint8_t *data, size_t size, size_t threshold, const char *ct)
 	REQUIRE(utf8_points(a->title) != (size_t)-1);
 	REQUIRE(!a->text[0] == !a->content[0]);
 	REQUIRE(!has_ci(a->content, "<script"));
-	REQUIRE(!has_ci(a->content, "href=\"javascript:"));
+	REQUIRE(!js_in_tag(a->content));
 	fr_article_free(a);
 }
 
