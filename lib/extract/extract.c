@@ -1823,6 +1823,8 @@ fr_extract(const char *html, size_t len, const struct fr_extract_opts *opts,
 	a->excerpt = meta.excerpt;
 	a->byline = meta.byline;
 	memset(&meta, 0, sizeof(meta));
+	if (!a->title && !(a->title = strdup(""))) /* a document without a root element */
+		goto oom;
 	if (!a->byline && x.byline) {
 		a->byline = fr_ex_squash(x.byline);
 		x.byline = NULL;
