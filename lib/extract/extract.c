@@ -7,6 +7,7 @@
 #include "extract/extract.h"
 
 #include "core/err.h"
+#include "core/utf8.h"
 #include "extract/ex_internal.h"
 #include "parse/feed_internal.h"
 
@@ -1848,6 +1849,25 @@ fr_extract(const char *html, size_t len, const struct fr_extract_opts *opts,
 	}
 	if (!a->text || !a->content)
 		goto oom;
+	{
+		/* libxml2 lets a stray byte through in some malformed references:
+		 * every string out is well-formed UTF-8 */
+		char **fields[] = {&a->title, &a->byline, &a->lang, &a->excerpt, &a->site_name,
+		                   &a->published_time, &a->content, &a->text};
+
+		for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++) {
+			char *fixed = NULL;
+
+			if (!*fields[i])
+				continue;
+			if (fr_utf8_fix(*fields[i], &fixed) != 0)
+				goto oom;
+			if (fixed) {
+				free(*fields[i]);
+				*fields[i] = fixed;
+			}
+		}
+	}
 	a->length = fr_ex_utf8_len(a->text);
 	*out = a;
 	a = NULL;
