@@ -1,5 +1,6 @@
-/* cmd_items.c - `freshet items`: the stored items, oldest first, as JSON
- * Lines (feedparser's field names), CSV or a table. */
+/* cmd_items.c - `freshet items`: the stored items in the order they were
+ * stored (their seq), as JSON Lines (feedparser's field names), CSV, a
+ * table or sfeed's TSV; after a seq, and following new ones as they come. */
 #include "cmd.h"
 #include "dbopt.h"
 #include "sfeed.h"
@@ -12,40 +13,61 @@
 
 #include <errno.h>
 #include <math.h>
+#include <poll.h>
+#include <signal.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include <unistd.h>
 
 static const char USAGE[] =
-    "usage: freshet items [--since TIME] [--source ID|URL] [--format jsonl|csv|table|sfeed]\n"
+    "usage: freshet items [--after SEQ | --cursor FILE] [--follow] [--since TIME]\n"
+    "                     [--source ID|URL] [--format jsonl|csv|table|sfeed]\n"
     "                     [--limit N] [--db PATH]\n"
+    "       freshet items --last-seq [--db PATH]\n"
     "\n"
-    "Prints the stored items, oldest first by the time freshet first saw them.\n"
-    "TIME is RFC 3339 (2024-05-01T00:00:00Z), Unix seconds, or an age: a number\n"
-    "and s, m, h, d or w (90m, 2h, 3d, 1.5w) before now. Times printed are RFC 3339,\n"
-    "UTC.\n"
+    "Prints the stored items, oldest first: in the order freshet stored them, by\n"
+    "their seq, a number every item gets when it is stored and that only grows\n"
+    "(in PostgreSQL with several workers too: a higher seq is never visible before\n"
+    "a lower one). The new items of one fetch come oldest first (by published time,\n"
+    "else in the reverse of the feed's order). TIME is RFC 3339\n"
+    "(2024-05-01T00:00:00Z), Unix seconds, or an age: a number and s, m, h, d or w\n"
+    "(90m, 2h, 3d, 1.5w) before now. Times printed are RFC 3339, UTC.\n"
+    "\n"
+    "A program that polls asks for the items after the last seq it saw: from the\n"
+    "jsonl field seq, or with --cursor FILE, which keeps it in FILE for the next\n"
+    "call. It gets every item once, none missed, none repeated.\n"
     "\n"
     "formats:\n"
     "  jsonl   one JSON object a line (default), with feedparser's names: id,\n"
     "          source, source_id, link, title, author, published, updated,\n"
-    "          first_seen, summary, content, enclosure {href, type, length}; a field\n"
-    "          the item lacks is left out\n"
+    "          first_seen, summary, content, enclosure {href, type, length}, and\n"
+    "          seq; a field the item lacks is left out\n"
     "  csv     id,source,link,title,author,published,updated,first_seen,summary,\n"
-    "          content,enclosure_url,enclosure_type,enclosure_length with a header,\n"
-    "          RFC 4180 quoting\n"
-    "  table   first seen, source id, title and link, for reading\n"
+    "          content,enclosure_url,enclosure_type,enclosure_length,seq with a\n"
+    "          header, RFC 4180 quoting\n"
+    "  table   seq, first seen, source id, title and link, for reading\n"
     "  sfeed   sfeed's TAB-separated lines (sfeed(5)): timestamp (published, else\n"
     "          updated), title, link, content (else summary), html, id, author,\n"
     "          enclosure, category; read by sfeed_plain, sfeed_curses, sfeed_mbox,\n"
     "          sfeed_html (e.g. freshet items --format sfeed | sfeed_plain)\n"
     "\n"
     "options:\n"
+    "  --after SEQ       items stored after item SEQ (seq > SEQ); 0: all\n"
+    "  --cursor FILE     start after the seq in FILE (none yet: all), and write the\n"
+    "                    last seq printed to FILE (replaced whole) after printing\n"
+    "  --follow          after the stored items, keep printing new ones as they are\n"
+    "                    stored (the store is polled every 0.5 s), like tail -f;\n"
+    "                    ends on SIGINT or SIGTERM, or when the reader closes the\n"
+    "                    pipe (exit 0)\n"
+    "  --last-seq        print the highest seq stored so far and end (to start\n"
+    "                    polling from now: --after that)\n"
     "  --since TIME      items first seen at or after TIME\n"
     "  --source S        items of one source, by id or address\n"
     "  --format F        jsonl, csv, table or sfeed\n"
-    "  --limit N         at most N items\n" DBOPT_HELP "  --help            show this help\n";
+    "  --limit N         at most N items (with --follow: in all)\n" DBOPT_HELP "  --help            show this help\n";
 
 enum format { F_JSONL, F_CSV, F_TABLE, F_SFEED };
 
@@ -84,6 +106,7 @@ parse_since(const char *s, double now, double *out, const char **why)
 struct out {
 	enum format fmt;
 	size_t n;
+	int64_t last_seq; /* of the last item printed */
 };
 
 static const char *
@@ -133,12 +156,13 @@ print_jsonl(const struct fr_store_item_row *r)
 			                       json_object_new_int64(it->enclosure_length));
 		json_object_object_add(o, "enclosure", e);
 	}
+	json_object_object_add(o, "seq", json_object_new_int64(r->seq));
 	dbopt_json_print(stdout, o);
 	json_object_put(o);
 }
 
 static const char CSV_HEADER[] = "id,source,link,title,author,published,updated,first_seen,"
-                                 "summary,content,enclosure_url,enclosure_type,enclosure_length\n";
+                                 "summary,content,enclosure_url,enclosure_type,enclosure_length,seq\n";
 
 static void
 print_csv(const struct fr_store_item_row *r)
@@ -164,7 +188,7 @@ print_csv(const struct fr_store_item_row *r)
 	}
 	if (it->enclosure_length >= 0)
 		printf("%lld", (long long)it->enclosure_length);
-	putchar('\n');
+	printf(",%lld\n", (long long)r->seq);
 }
 
 #define TITLE_W 60
@@ -174,8 +198,8 @@ print_table_row(const struct fr_store_item_row *r)
 {
 	char t[32];
 
-	printf("%-20s  %6lld  ", fr_time_format(r->first_seen_s, t, sizeof(t)),
-	       (long long)r->source_id);
+	printf("%8lld  %-20s  %6lld  ", (long long)r->seq,
+	       fr_time_format(r->first_seen_s, t, sizeof(t)), (long long)r->source_id);
 	dbopt_cell(stdout, r->it.title ? r->it.title : "(no title)", TITLE_W, 1);
 	fputs("  ", stdout);
 	dbopt_cell(stdout, r->it.url ? r->it.url : r->it.id, 200, 0);
@@ -214,32 +238,136 @@ each(void *arg, const struct fr_store_item_row *r)
 	else
 		print_table_row(r);
 	o->n++;
+	o->last_seq = r->seq;
 	/* A closed pipe (| head) ends the listing. */
 	return ferror(stdout) ? 1 : 0;
 }
+
+/* --follow: a signal to end on, kept by the handler. */
+static volatile sig_atomic_t stop_sig;
+
+static void
+on_stop(int sig)
+{
+	stop_sig = sig;
+}
+
+/* The seq kept in a cursor file: 0 when the file does not exist yet.
+ * Returns 0, or -1 (said why). */
+static int
+read_cursor(const char *path, int64_t *seq)
+{
+	FILE *f = fopen(path, "r");
+	char buf[64], *end;
+	long long v;
+
+	*seq = 0;
+	if (!f) {
+		if (errno == ENOENT)
+			return 0;
+		cli_err("items", "--cursor: %s: %s", path, strerror(errno));
+		return -1;
+	}
+	if (!fgets(buf, sizeof(buf), f)) {
+		fclose(f);
+		cli_err("items", "--cursor: %s: empty, not a seq", path);
+		return -1;
+	}
+	fclose(f);
+	errno = 0;
+	v = strtoll(buf, &end, 10);
+	while (*end == '\n' || *end == '\r' || *end == ' ')
+		end++;
+	if (end == buf || *end || errno || v < 0) {
+		buf[strcspn(buf, "\r\n")] = '\0';
+		cli_err("items", "--cursor: %s:1: '%s' is not a seq (a whole number >= 0)", path,
+		        buf);
+		return -1;
+	}
+	*seq = v;
+	return 0;
+}
+
+/* Replaces path's content by seq, through a temporary file renamed over
+ * it: a reader (or a crash) sees the old number or the new, never half. */
+static int
+write_cursor(const char *path, int64_t seq)
+{
+	char tmp[4096];
+	FILE *f;
+	int ok;
+
+	if ((size_t)snprintf(tmp, sizeof(tmp), "%s.tmp%ld", path, (long)getpid()) >= sizeof(tmp)) {
+		cli_err("items", "--cursor: %s: name too long", path);
+		return -1;
+	}
+	f = fopen(tmp, "w");
+	if (!f) {
+		cli_err("items", "--cursor: %s: %s", tmp, strerror(errno));
+		return -1;
+	}
+	fprintf(f, "%lld\n", (long long)seq);
+	ok = fflush(f) == 0 && fsync(fileno(f)) == 0;
+	ok = (fclose(f) == 0) && ok;
+	if (!ok || rename(tmp, path) != 0) {
+		cli_err("items", "--cursor: %s: %s", path, strerror(errno));
+		unlink(tmp);
+		return -1;
+	}
+	return 0;
+}
+
+/* Waits ms for new items: 1 when it is time to end instead (a stop signal,
+ * or the reader of standard output gone: POLLERR on a pipe's write end). */
+static int
+idle(int ms)
+{
+	struct pollfd p = {STDOUT_FILENO, 0, 0};
+	int r;
+
+	if (stop_sig)
+		return 1;
+	r = poll(&p, 1, ms);
+	if (stop_sig)
+		return 1;
+	return r > 0 && (p.revents & (POLLERR | POLLHUP | POLLNVAL));
+}
+
+#define FOLLOW_POLL_MS 500
 
 int
 cmd_items(int argc, char **argv)
 {
 	const char *db = NULL, *since = NULL, *source = NULL, *format = "jsonl", *limit = NULL;
+	const char *after = NULL, *cursor = NULL;
 	const char *val, *why = NULL;
-	struct out o = {F_JSONL, 0};
+	struct out o = {F_JSONL, 0, 0};
+	struct fr_store_item_query q = {0};
 	struct fr_store *st;
 	char err[FR_ERRLEN];
 	double since_s = 0;
 	int64_t source_id = 0;
 	size_t max = 0;
-	int rc;
+	int rc, follow = 0, last_seq = 0, quiet_end = 0;
 
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i];
-		const char *names[] = {"--db", "--since", "--source", "--format", "--limit"};
-		const char **slots[] = {&db, &since, &source, &format, &limit};
+		const char *names[] = {"--db",    "--since", "--source", "--format",
+		                       "--limit", "--after", "--cursor"};
+		const char **slots[] = {&db, &since, &source, &format, &limit, &after, &cursor};
 		size_t k;
 
 		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
 			fputs(USAGE, stdout);
 			return EXIT_OK;
+		}
+		if (!strcmp(a, "--follow")) {
+			follow = 1;
+			continue;
+		}
+		if (!strcmp(a, "--last-seq")) {
+			last_seq = 1;
+			continue;
 		}
 		for (k = 0, rc = 0; k < sizeof(names) / sizeof(names[0]); k++) {
 			rc = dbopt_value("items", names[k], argc, argv, &i, &val);
@@ -252,6 +380,26 @@ cmd_items(int argc, char **argv)
 			return cli_unknown_option("items", a, USAGE);
 		}
 		*slots[k] = val;
+	}
+	if (after && cursor) {
+		cli_err("items", "--after and --cursor both say where to start: give one");
+		return EXIT_USAGE;
+	}
+	if (last_seq && (after || cursor || follow || since || source || limit)) {
+		cli_err("items", "--last-seq takes no other option but --db");
+		return EXIT_USAGE;
+	}
+	if (after) {
+		char *end;
+		long long v;
+
+		errno = 0;
+		v = strtoll(after, &end, 10);
+		if (!*after || *end || errno || v < 0) {
+			cli_err("items", "--after wants a seq (a whole number >= 0), not '%s'", after);
+			return EXIT_USAGE;
+		}
+		q.after_seq = v;
 	}
 	if (!strcmp(format, "jsonl")) {
 		o.fmt = F_JSONL;
@@ -283,9 +431,23 @@ cmd_items(int argc, char **argv)
 		}
 		max = (size_t)v;
 	}
+	if (cursor && read_cursor(cursor, &q.after_seq) < 0)
+		return EXIT_FAIL;
 	st = dbopt_open_flags("items", db, FR_STORE_READ_ONLY);
 	if (!st)
 		return EXIT_FAIL;
+	if (last_seq) {
+		int64_t v;
+
+		rc = fr_store_last_seq(st, &v, err, sizeof(err));
+		fr_store_close(st);
+		if (rc < 0) {
+			cli_err("items", "%s", err);
+			return EXIT_FAIL;
+		}
+		printf("%lld\n", (long long)v);
+		return fflush(stdout) == 0 ? EXIT_OK : EXIT_FAIL;
+	}
 	if (source && fr_store_find_source(st, source, &source_id) < 0) {
 		char shown[1024];
 		cli_err("items", "--source: no source '%s' in %s", source,
@@ -293,17 +455,52 @@ cmd_items(int argc, char **argv)
 		fr_store_close(st);
 		return EXIT_FAIL;
 	}
+	if (follow) {
+		struct sigaction sa;
+
+		memset(&sa, 0, sizeof(sa));
+		sa.sa_handler = on_stop; /* no SA_RESTART: poll returns at once */
+		sigemptyset(&sa.sa_mask);
+		sigaction(SIGINT, &sa, NULL);
+		sigaction(SIGTERM, &sa, NULL);
+		signal(SIGPIPE, SIG_IGN); /* a closed pipe is EPIPE: the end */
+	}
 	if (o.fmt == F_CSV)
 		fputs(CSV_HEADER, stdout);
 	else if (o.fmt == F_TABLE)
-		printf("%-20s  %6s  %-*s  %s\n", "FIRST SEEN", "SOURCE", TITLE_W, "TITLE", "LINK");
-	rc = fr_store_each_item(st, since_s, source_id, max, each, &o, err, sizeof(err));
+		printf("%8s  %-20s  %6s  %-*s  %s\n", "SEQ", "FIRST SEEN", "SOURCE", TITLE_W,
+		       "TITLE", "LINK");
+	q.since_s = since_s;
+	q.source_id = source_id;
+	o.last_seq = q.after_seq;
+	for (;;) {
+		size_t before = o.n;
+
+		q.limit = max ? max - o.n : 0;
+		rc = fr_store_items(st, &q, each, &o, err, sizeof(err));
+		if (rc < 0)
+			break;
+		q.after_seq = o.last_seq;
+		if (fflush(stdout) != 0 || ferror(stdout)) {
+			quiet_end = follow && errno == EPIPE;
+			rc = quiet_end ? 0 : -2;
+			break;
+		}
+		if (cursor && o.n > before && write_cursor(cursor, o.last_seq) < 0) {
+			rc = -3;
+			break;
+		}
+		if (!follow || (max && o.n >= max) || idle(FOLLOW_POLL_MS))
+			break;
+	}
 	fr_store_close(st);
-	if (rc < 0) {
+	if (rc == -1) {
 		cli_err("items", "%s", err);
 		return EXIT_FAIL;
 	}
-	if (fflush(stdout) != 0 || ferror(stdout)) {
+	if (rc == -3)
+		return EXIT_FAIL;
+	if (rc == -2) {
 		cli_err("items", "write error on standard output");
 		return EXIT_FAIL;
 	}

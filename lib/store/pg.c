@@ -118,6 +118,19 @@ static const struct fr_store_migration pg_migrations[] = {
      "  busy_owner text,\n"
      "  busy_until_s double precision NOT NULL DEFAULT 0\n"
      ");\n"},
+    /* items.seq in commit order: a transaction inserts its items with seq
+     * NULL and numbers them just before COMMIT, under the counter row's
+     * lock (assign_seqs), so numbers are handed out in the order of the
+     * commits and no reader sees N+1 while N is uncommitted. */
+    {4, "items.seq: a growing number per stored item, in commit order",
+     "ALTER TABLE items ADD COLUMN seq bigint;\n"
+     "UPDATE items SET seq = r.n FROM (SELECT id, row_number() OVER (ORDER BY first_seen_s, "
+     "source_id, coalesce(published_s, updated_s) NULLS FIRST, id DESC) AS n FROM items) AS r "
+     "WHERE r.id = items.id;\n"
+     "CREATE UNIQUE INDEX items_seq ON items (seq);\n"
+     "CREATE INDEX items_seq_pending ON items (id) WHERE seq IS NULL;\n"
+     "CREATE TABLE item_seq (last bigint NOT NULL);\n"
+     "INSERT INTO item_seq SELECT coalesce(max(seq), 0) FROM items;\n"},
 };
 
 #define N_MIGRATIONS (sizeof(pg_migrations) / sizeof(pg_migrations[0]))
@@ -141,7 +154,7 @@ _Static_assert(N_MIGRATIONS == FR_STORE_SCHEMA_VERSION, "pg.c's migrations lag s
 #define ITEM_ROW                                                                                   \
 	"i.id, i.source_id, s.url, i.ident, i.url, i.title, i.author, i.summary, i.content, "     \
 	"i.enclosure_url, i.enclosure_type, i.enclosure_length, i.published_s, i.updated_s, "      \
-	"i.first_seen_s FROM items i JOIN sources s ON s.id = i.source_id "
+	"i.first_seen_s, i.seq FROM items i JOIN sources s ON s.id = i.source_id "
 
 enum stmt {
 	S_ADD,
@@ -166,6 +179,8 @@ enum stmt {
 	S_LOG_INSERT,
 	S_EACH_ALL,
 	S_EACH_SOURCE,
+	S_SEQ_ASSIGN,
+	S_LAST_SEQ,
 	S_META_GET,
 	S_META_PUT,
 	S_STATS,
@@ -230,10 +245,22 @@ static const char *const SQL[N_STMT] = {
                      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     /* Pages of rows after the last one read (keyset): no cursor, no
      * transaction held, and the callback may use the store meanwhile. */
-    [S_EACH_ALL] = "SELECT " ITEM_ROW "WHERE (i.first_seen_s, i.id) > ($1::float8, $2::bigint) "
-                   "ORDER BY i.first_seen_s, i.id LIMIT $3",
-    [S_EACH_SOURCE] = "SELECT " ITEM_ROW "WHERE i.source_id = $4 AND (i.first_seen_s, i.id) > "
-                      "($1::float8, $2::bigint) ORDER BY i.first_seen_s, i.id LIMIT $3",
+    [S_EACH_ALL] = "SELECT " ITEM_ROW "WHERE i.seq > $2 AND i.first_seen_s >= $1 "
+                   "ORDER BY i.seq LIMIT $3",
+    [S_EACH_SOURCE] = "SELECT " ITEM_ROW "WHERE i.source_id = $4 AND i.seq > $2 AND "
+                      "i.first_seen_s >= $1 ORDER BY i.seq LIMIT $3",
+    /* Numbers the items this transaction inserted (seq NULL: only its own
+     * are, others' being invisible until they commit, numbered), in the
+     * order they were inserted, just before COMMIT. The counter row's lock
+     * is held from here to the end of the commit, so numbers are handed out
+     * in commit order: a transaction that numbers after another sees its
+     * last value only once it has committed. Taken last, it never waits
+     * while another lock is wanted from its holder: no deadlock. */
+    [S_SEQ_ASSIGN] = "WITH n AS (SELECT id, row_number() OVER (ORDER BY id) AS rn FROM items "
+                     "WHERE seq IS NULL), c AS (UPDATE item_seq SET last = last + "
+                     "(SELECT count(*) FROM n) RETURNING last - (SELECT count(*) FROM n) AS base) "
+                     "UPDATE items i SET seq = c.base + n.rn FROM n, c WHERE i.id = n.id",
+    [S_LAST_SEQ] = "SELECT last FROM item_seq",
     [S_META_GET] = "SELECT value FROM meta WHERE key = $1",
     [S_META_PUT] = "INSERT INTO meta (key, value) VALUES ($1, $2) "
                    "ON CONFLICT (key) DO UPDATE SET value = excluded.value",
@@ -306,6 +333,7 @@ struct pg {
 	int group;   /* a group transaction is open (fr_store_group_begin) */
 	int aborted; /* a commit_fetch failed in it: rolled back, ended */
 	int leased;  /* a lease was claimed: commits drop theirs */
+	int seq_due; /* the open transaction inserted items: number them at COMMIT */
 	/* Sources whose fetch the open transaction (or group) stored: their
 	 * leases are dropped once it ends (drop_done). */
 	int64_t *done;
@@ -678,6 +706,20 @@ in_tx(const struct pg *p)
 	return PQtransactionStatus(p->db.c) != PQTRANS_IDLE;
 }
 
+/* COMMIT, numbering first the items the transaction inserted
+ * (S_SEQ_ASSIGN). On failure the transaction is left for the caller to
+ * roll back. */
+static int
+commit_tx(struct pg *p, char *err, size_t errlen)
+{
+	if (p->seq_due && xrun(p, S_SEQ_ASSIGN, NULL, "items: numbering: ", err, errlen) < 0)
+		return -1;
+	if (simple(p, "COMMIT", err, errlen) < 0)
+		return -1;
+	p->seq_due = 0;
+	return 0;
+}
+
 /* A transaction, or a savepoint inside one already open. READ COMMITTED
  * whatever the server's default (docs/store.md says why it is enough). */
 static int
@@ -696,7 +738,7 @@ tx_end(struct pg *p, int outer, int commit, char *err, size_t errlen)
 	char e2[8];
 
 	if (commit) {
-		if (simple(p, outer ? "COMMIT" : "RELEASE fr", err, errlen) == 0) {
+		if ((outer ? commit_tx(p, err, errlen) : simple(p, "RELEASE fr", err, errlen)) == 0) {
 			if (outer)
 				drop_done(p);
 			return 0;
@@ -705,6 +747,7 @@ tx_end(struct pg *p, int outer, int commit, char *err, size_t errlen)
 	if (outer) {
 		if (in_tx(p))
 			simple(p, "ROLLBACK", e2, sizeof(e2));
+		p->seq_due = 0;
 		drop_done(p);
 	} else {
 		simple(p, "ROLLBACK TO fr", e2, sizeof(e2));
@@ -1768,7 +1811,7 @@ lock_source(struct pg *p, int64_t id, struct fr_store_source *stored, char *err,
 		rc = lookup(p, id, NULL, &found, NULL, NULL, err, errlen);
 		if (rc != 0)
 			return rc;
-		if (simple(p, "COMMIT", err, errlen) < 0 ||
+		if (commit_tx(p, err, errlen) < 0 ||
 		    simple(p, "BEGIN ISOLATION LEVEL READ COMMITTED", err, errlen) < 0)
 			return -1;
 	}
@@ -1809,6 +1852,8 @@ pg_commit_fetch(void *impl, const struct fr_store_fetch *f, const struct fr_stor
 	}
 	if (put_items(p, f, keys, stored.n_items > 0, is_new, &nn, &nu, err, errlen) < 0)
 		goto fail;
+	if (nn)
+		p->seq_due = 1;
 	if (!src) {
 		src = &stored;
 	} else if (stored.last_fetch_s > src->last_fetch_s) {
@@ -1880,14 +1925,14 @@ fail_done:
 /* ---- reading items ---- */
 
 static int
-pg_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
+pg_each_item(void *impl, const struct fr_store_item_query *q,
              int (*each)(void *, const struct fr_store_item_row *), void *arg, char *err,
              size_t errlen)
 {
 	struct pg *p = impl;
-	double last_seen = since_s != 0 ? since_s : -INFINITY;
-	int64_t last_id = 0;
-	size_t done = 0;
+	double since = q->since_s != 0 ? q->since_s : -INFINITY;
+	int64_t last_seq = q->after_seq, source_id = q->source_id;
+	size_t done = 0, limit = q->limit;
 
 	for (;;) {
 		size_t want = PAGE_ROWS;
@@ -1899,8 +1944,8 @@ pg_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
 			want = limit - done;
 		if (want == 0)
 			return 0;
-		p_f64(&ps, 1, last_seen);
-		p_i64(&ps, 2, last_id);
+		p_f64(&ps, 1, since);
+		p_i64(&ps, 2, last_seq);
 		p_i64(&ps, 3, (int64_t)want);
 		if (source_id)
 			p_i64(&ps, 4, source_id);
@@ -1928,8 +1973,8 @@ pg_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
 			row.it.published_s = PQgetisnull(r, i, 12) ? INT64_MIN : col_i64(r, i, 12);
 			row.it.updated_s = PQgetisnull(r, i, 13) ? INT64_MIN : col_i64(r, i, 13);
 			row.first_seen_s = col_f64(r, i, 14);
-			last_seen = row.first_seen_s;
-			last_id = row.rowid;
+			row.seq = col_i64(r, i, 15);
+			last_seq = row.seq;
 			if (each(arg, &row) != 0) {
 				PQclear(r);
 				return 0;
@@ -1940,6 +1985,19 @@ pg_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
 		if ((size_t)rows < want)
 			return 0;
 	}
+}
+
+static int
+pg_last_seq(void *impl, int64_t *seq, char *err, size_t errlen)
+{
+	struct pg *p = impl;
+	PGresult *r = xq(p, &p->db, S_LAST_SEQ, NULL, "items: ", err, errlen);
+
+	if (!r)
+		return -1;
+	*seq = PQntuples(r) > 0 ? col_i64(r, 0, 0) : 0;
+	PQclear(r);
+	return 0;
 }
 
 /* ---- meta, transactions, stats, check ---- */
@@ -2360,6 +2418,7 @@ const struct fr_store_ops fr_store_pg = {
     .load_sources = pg_load_sources,
     .commit_fetch = pg_commit_fetch,
     .each_item = pg_each_item,
+    .last_seq = pg_last_seq,
     .meta_get = pg_meta_get,
     .meta_put = pg_meta_put,
     .begin = pg_begin,

@@ -88,6 +88,25 @@ const struct fr_store_migration fr_store_sqlite_migrations[] = {
      "  busy_owner TEXT,\n"
      "  busy_until_s REAL NOT NULL DEFAULT 0\n"
      ");\n"},
+    /* items.seq: a number that only grows, in commit order, for readers
+     * that poll (`items --after`) and the sinks' cursors. SQLite has one
+     * writer at a time, so the number is taken at insert (the trigger)
+     * from a counter that never goes back (a purge does not lower it).
+     * Existing items are numbered in first-seen order; within one fetch
+     * oldest first (published, else updated; unknown first), then the
+     * reverse of the feed's order, as store.c orders new items. */
+    {4, "items.seq: a growing number per stored item, in commit order",
+     "ALTER TABLE items ADD COLUMN seq INTEGER;\n"
+     "UPDATE items SET seq = r.n FROM (SELECT id, row_number() OVER (ORDER BY first_seen_s, "
+     "source_id, coalesce(published_s, updated_s) NULLS FIRST, id DESC) AS n FROM items) AS r "
+     "WHERE r.id = items.id;\n"
+     "CREATE UNIQUE INDEX items_seq ON items (seq);\n"
+     "CREATE TABLE item_seq (last INTEGER NOT NULL);\n"
+     "INSERT INTO item_seq SELECT coalesce(max(seq), 0) FROM items;\n"
+     "CREATE TRIGGER items_seq AFTER INSERT ON items BEGIN\n"
+     "  UPDATE item_seq SET last = last + 1;\n"
+     "  UPDATE items SET seq = (SELECT last FROM item_seq) WHERE id = new.id;\n"
+     "END;\n"},
 };
 
 const size_t fr_store_sqlite_n_migrations =

@@ -1244,11 +1244,14 @@ fail_done:
 /* ---- reading items ---- */
 
 static int
-sq_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
+sq_each_item(void *impl, const struct fr_store_item_query *qy,
              int (*each)(void *, const struct fr_store_item_row *), void *arg, char *err,
              size_t errlen)
 {
 	struct sq *q = impl;
+	double since_s = qy->since_s;
+	int64_t source_id = qy->source_id;
+	size_t limit = qy->limit;
 	char sql[768];
 	sqlite3_stmt *s;
 	int rc;
@@ -1257,9 +1260,9 @@ sq_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
 	snprintf(sql, sizeof(sql),
 	         "SELECT i.id, i.source_id, s.url, i.ident, i.url, i.title, i.author, i.summary, "
 	         "i.content, i.enclosure_url, i.enclosure_type, i.enclosure_length, "
-	         "i.published_s, i.updated_s, i.first_seen_s "
+	         "i.published_s, i.updated_s, i.first_seen_s, i.seq "
 	         "FROM items i JOIN sources s ON s.id = i.source_id "
-	         "WHERE %s AND %s ORDER BY i.first_seen_s, i.id LIMIT ?3",
+	         "WHERE i.seq > ?4 AND %s AND %s ORDER BY i.seq LIMIT ?3",
 	         since_s != 0 ? "i.first_seen_s >= ?1" : "?1 IS NULL",
 	         source_id != 0 ? "i.source_id = ?2" : "?2 IS NULL");
 	if (sqlite3_prepare_v2(q->db, sql, -1, &s, NULL) != SQLITE_OK)
@@ -1269,6 +1272,7 @@ sq_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
 	if (source_id != 0)
 		sqlite3_bind_int64(s, 2, source_id);
 	sqlite3_bind_int64(s, 3, limit ? (int64_t)limit : -1);
+	sqlite3_bind_int64(s, 4, qy->after_seq);
 	for (;;) {
 		rc = sqlite3_step(s);
 		if (rc != SQLITE_ROW)
@@ -1295,6 +1299,7 @@ sq_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
 		                     ? INT64_MIN
 		                     : sqlite3_column_int64(s, 13);
 		r.first_seen_s = sqlite3_column_double(s, 14);
+		r.seq = sqlite3_column_int64(s, 15);
 		if (each(arg, &r) != 0) {
 			rc = SQLITE_DONE;
 			break;
@@ -1306,6 +1311,23 @@ sq_each_item(void *impl, double since_s, int64_t source_id, size_t limit,
 		return -1;
 	}
 	sqlite3_finalize(s);
+	return 0;
+}
+
+static int
+sq_last_seq(void *impl, int64_t *seq, char *err, size_t errlen)
+{
+	struct sq *q = impl;
+	sqlite3_stmt *s;
+	int rc;
+
+	if (sqlite3_prepare_v2(q->db, "SELECT last FROM item_seq", -1, &s, NULL) != SQLITE_OK)
+		return dberr(q, err, errlen, "read items");
+	rc = sqlite3_step(s);
+	*seq = rc == SQLITE_ROW ? sqlite3_column_int64(s, 0) : 0;
+	sqlite3_finalize(s);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		return dberr(q, err, errlen, "read items");
 	return 0;
 }
 
@@ -1512,6 +1534,7 @@ const struct fr_store_ops fr_store_sqlite = {
     .load_sources = sq_load_sources,
     .commit_fetch = sq_commit_fetch,
     .each_item = sq_each_item,
+    .last_seq = sq_last_seq,
     .meta_get = sq_meta_get,
     .meta_put = sq_meta_put,
     .begin = sq_begin,

@@ -471,6 +471,90 @@ item_key(const struct fr_store_item *it, struct fr_store_item_key *k)
 	}
 }
 
+/* The order new items are stored in, so numbered (seq): oldest first. A
+ * feed lists its newest first, mostly, and not always with dates: items
+ * are sorted by published time (else updated; unknown first), ties and
+ * undated ones in the reverse of the feed's order. A repeated identity's
+ * later occurrences go last, so that the backends still keep the first
+ * occurrence (they keep whichever comes first). */
+struct ord {
+	const char *key;
+	int64_t t;
+	size_t pos;
+	int dup;
+};
+
+static int
+by_key(const void *a, const void *b)
+{
+	const struct ord *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : (x->pos > y->pos) - (x->pos < y->pos);
+}
+
+static int
+by_age(const void *a, const void *b)
+{
+	const struct ord *x = a, *y = b;
+
+	if (x->dup != y->dup)
+		return x->dup - y->dup;
+	if (x->dup)
+		return (x->pos > y->pos) - (x->pos < y->pos); /* duplicates: feed order */
+	if (x->t != y->t)
+		return x->t < y->t ? -1 : 1;
+	return (x->pos < y->pos) - (x->pos > y->pos); /* later in the feed: older */
+}
+
+/* Sets order[k] to the position in f->items of the k-th item to store.
+ * Returns 0, -1 out of memory. */
+static int
+store_order(const struct fr_store_fetch *f, const struct fr_store_item_key *keys, size_t *order)
+{
+	size_t n = f->n_items;
+	struct ord *o = malloc((n ? n : 1) * sizeof(*o));
+
+	if (!o)
+		return -1;
+	for (size_t i = 0; i < n; i++) {
+		const struct fr_store_item *it = &f->items[i];
+
+		o[i].key = keys[i].key;
+		o[i].t = it->published_s != INT64_MIN ? it->published_s : it->updated_s;
+		o[i].pos = i;
+		o[i].dup = 0;
+	}
+	qsort(o, n, sizeof(*o), by_key);
+	for (size_t k = 1; k < n; k++)
+		o[k].dup = !strcmp(o[k].key, o[k - 1].key);
+	qsort(o, n, sizeof(*o), by_age);
+	for (size_t k = 0; k < n; k++)
+		order[k] = o[k].pos;
+	free(o);
+	return 0;
+}
+
+/* learn sees is_new in the caller's order of items. */
+struct relearn {
+	void (*learn)(void *, const uint8_t *, size_t, struct fr_store_source *);
+	void *arg;
+	const size_t *order;
+	uint8_t *is_new; /* the caller's order */
+	size_t n;
+};
+
+static void
+relearn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *src)
+{
+	struct relearn *r = arg;
+
+	for (size_t k = 0; k < r->n; k++)
+		r->is_new[r->order[k]] = is_new[k];
+	if (r->learn)
+		r->learn(r->arg, r->is_new, n_new, src);
+}
+
 int
 fr_store_commit_fetch(struct fr_store *st, const struct fr_store_fetch *f,
                       void (*learn)(void *arg, const uint8_t *is_new, size_t n_new,
@@ -478,11 +562,14 @@ fr_store_commit_fetch(struct fr_store *st, const struct fr_store_fetch *f,
                       void *arg, struct fr_store_source *src, size_t *n_new, size_t *n_updated,
                       char *err, size_t errlen)
 {
-	struct fr_store_item_key *keys;
+	struct fr_store_item_key *keys = NULL, *okeys = NULL;
+	struct fr_store_item *oitems = NULL;
+	struct fr_store_fetch of;
 	struct fr_store_source saved;
-	size_t nn = 0, nu = 0;
-	uint8_t *is_new;
-	int rc;
+	struct relearn rl;
+	size_t nn = 0, nu = 0, n = f->n_items, *order = NULL;
+	uint8_t *is_new = NULL, *ois_new = NULL;
+	int rc = -1;
 
 	if (n_new)
 		*n_new = 0;
@@ -494,24 +581,39 @@ fr_store_commit_fetch(struct fr_store *st, const struct fr_store_fetch *f,
 	if (src && src->id != f->source_id)
 		return fr_errf(err, errlen, "source %lld: the row given is source %lld",
 		               (long long)f->source_id, (long long)src->id);
-	keys = malloc((f->n_items ? f->n_items : 1) * sizeof(*keys));
-	is_new = calloc(f->n_items ? f->n_items : 1, 1);
-	if (!keys || !is_new) {
-		free(keys);
-		free(is_new);
-		return fr_errf(err, errlen, "source %lld: out of memory", (long long)f->source_id);
-	}
-	for (size_t i = 0; i < f->n_items; i++)
-		item_key(&f->items[i], &keys[i]);
 	memset(&saved, 0, sizeof(saved));
-	if (src && fr_store_source_copy(&saved, src) < 0) {
-		fr_store_source_clear(&saved);
-		free(keys);
-		free(is_new);
-		return fr_errf(err, errlen, "source %lld: out of memory", (long long)f->source_id);
+	keys = malloc((n ? n : 1) * sizeof(*keys));
+	okeys = malloc((n ? n : 1) * sizeof(*okeys));
+	oitems = malloc((n ? n : 1) * sizeof(*oitems));
+	order = malloc((n ? n : 1) * sizeof(*order));
+	is_new = calloc(n ? n : 1, 1);
+	ois_new = calloc(n ? n : 1, 1);
+	if (!keys || !okeys || !oitems || !order || !is_new || !ois_new)
+		goto oom;
+	for (size_t i = 0; i < n; i++)
+		item_key(&f->items[i], &keys[i]);
+	/* The backends store the items in the order they are given. */
+	if (store_order(f, keys, order) < 0)
+		goto oom;
+	for (size_t k = 0; k < n; k++) {
+		const struct fr_store_item_key *from = &keys[order[k]];
+
+		okeys[k] = *from;
+		if (from->key == from->buf)
+			okeys[k].key = okeys[k].buf;
+		oitems[k] = f->items[order[k]];
 	}
-	rc = st->ops->commit_fetch(st->impl, f, keys, is_new, learn, arg, src, &nn, &nu, err,
-	                           errlen);
+	of = *f;
+	of.items = oitems;
+	rl.learn = learn;
+	rl.arg = arg;
+	rl.order = order;
+	rl.is_new = is_new;
+	rl.n = n;
+	if (src && fr_store_source_copy(&saved, src) < 0)
+		goto oom;
+	rc = st->ops->commit_fetch(st->impl, &of, okeys, ois_new, learn ? relearn : NULL, &rl, src,
+	                           &nn, &nu, err, errlen);
 	if (rc == 0) {
 		if (n_new)
 			*n_new = nn;
@@ -523,8 +625,18 @@ fr_store_commit_fetch(struct fr_store *st, const struct fr_store_fetch *f,
 		fr_store_source_clear(src);
 		*src = saved;
 	}
+	goto out;
+oom:
+	fr_store_source_clear(&saved);
+	fr_errf(err, errlen, "source %lld: out of memory", (long long)f->source_id);
+	rc = -1;
+out:
 	free(keys);
+	free(okeys);
+	free(oitems);
+	free(order);
 	free(is_new);
+	free(ois_new);
 	return rc;
 }
 
@@ -533,7 +645,30 @@ fr_store_each_item(struct fr_store *st, double since_s, int64_t source_id, size_
                    int (*each)(void *arg, const struct fr_store_item_row *r), void *arg, char *err,
                    size_t errlen)
 {
-	return st->ops->each_item(st->impl, since_s, source_id, limit, each, arg, err, errlen);
+	struct fr_store_item_query q = {0, since_s, source_id, limit};
+
+	return st->ops->each_item(st->impl, &q, each, arg, err, errlen);
+}
+
+int
+fr_store_items(struct fr_store *st, const struct fr_store_item_query *q,
+               int (*each)(void *arg, const struct fr_store_item_row *r), void *arg, char *err,
+               size_t errlen)
+{
+	struct fr_store_item_query z = {0};
+
+	if (!q)
+		q = &z;
+	if (q->after_seq < 0)
+		return fr_errf(err, errlen, "items: seq %lld is negative", (long long)q->after_seq);
+	return st->ops->each_item(st->impl, q, each, arg, err, errlen);
+}
+
+int
+fr_store_last_seq(struct fr_store *st, int64_t *seq, char *err, size_t errlen)
+{
+	*seq = 0;
+	return st->ops->last_seq(st->impl, seq, err, errlen);
 }
 
 int

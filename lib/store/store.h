@@ -174,17 +174,41 @@ int fr_store_commit_fetch(struct fr_store *st, const struct fr_store_fetch *f,
 /* One stored item, lent to fr_store_each_item's callback for the call. */
 struct fr_store_item_row {
 	int64_t rowid, source_id;
+	int64_t seq; /* the item's number: see fr_store_items */
 	const char *source_url;
 	struct fr_store_item it;   /* it.id is the identity (never NULL) */
 	double first_seen_s;
 };
-/* Calls each for stored items, oldest first by first_seen then rowid:
+/* Calls each for stored items in seq order (fr_store_items):
  * first seen at or after since_s (0: all), of source source_id (0: all), at
  * most limit (0: no limit). each returns 0 to go on, anything else to stop
  * (then fr_store_each_item returns 0). Returns 0, or -1 with err set. */
 int fr_store_each_item(struct fr_store *st, double since_s, int64_t source_id, size_t limit,
 		       int (*each)(void *arg, const struct fr_store_item_row *r), void *arg,
 		       char *err, size_t errlen);
+
+/* Which items fr_store_items reads. Zeroed: all of them. */
+struct fr_store_item_query {
+	int64_t after_seq; /* items numbered above this (0: from the first) */
+	double since_s;    /* first seen at or after this (0: any time) */
+	int64_t source_id; /* of this source (0: all) */
+	size_t limit;      /* at most this many (0: no limit) */
+};
+/* Every stored item has a number, seq, given when it is stored, that only
+ * grows: 1, 2, 3... in the order the items' transactions committed (on
+ * PostgreSQL too, with several workers: a reader never sees N+1 while N is
+ * uncommitted, so a poller that asks for seq > the last it saw misses
+ * nothing and repeats nothing). The new items of one fetch are numbered
+ * oldest first: by published time (else updated; unknown first), then in
+ * the reverse of the feed's order. An item that changes keeps its number.
+ * A purge never lowers the next number. Calls each for the items q asks
+ * for, in seq order, as fr_store_each_item. Returns 0, or -1 with err. */
+int fr_store_items(struct fr_store *st, const struct fr_store_item_query *q,
+		   int (*each)(void *arg, const struct fr_store_item_row *r), void *arg,
+		   char *err, size_t errlen);
+/* The highest seq committed so far (0: none): a reader that starts from it
+ * gets only what is stored after. Returns 0, or -1 with err. */
+int fr_store_last_seq(struct fr_store *st, int64_t *seq, char *err, size_t errlen);
 
 /* Small named blobs beside the sources (e.g. a policy's shared learned
  * context). meta_get sets *buf to a malloc'd copy (caller frees) and *len,
@@ -330,9 +354,10 @@ struct fr_store_ops {
 			    void (*learn)(void *, const uint8_t *, size_t, struct fr_store_source *),
 			    void *arg, struct fr_store_source *src, size_t *n_new, size_t *n_updated,
 			    char *err, size_t errlen);
-	int (*each_item)(void *impl, double since_s, int64_t source_id, size_t limit,
+	int (*each_item)(void *impl, const struct fr_store_item_query *q,
 			 int (*each)(void *, const struct fr_store_item_row *), void *arg, char *err,
 			 size_t errlen);
+	int (*last_seq)(void *impl, int64_t *seq, char *err, size_t errlen);
 	int (*meta_get)(void *impl, const char *key, void **buf, size_t *len);
 	int (*meta_put)(void *impl, const char *key, const void *buf, size_t len, char *err,
 			size_t errlen);

@@ -63,10 +63,10 @@ no_controls "$WORK/items.csv" "items csv" tab-lf
 # The title field: ESC BEL DEL and the C1s replaced, CR as a line end.
 expect_stdout_contains "$(printf '"A\xef\xbf\xbd[31mRED\xef\xbf\xbd\xef\xbf\xbd\nB\xef\xbf\xbd31m\xef\xbf\xbd\xef\xbf\xbd\tC\nD')"
 if have_python; then
-	check "items csv: one record of 13 fields" python3 -c '
+	check "items csv: one record of 14 fields (seq last)" python3 -c '
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], encoding="utf-8", newline="")))
-assert len(rows) == 2 and len(rows[1]) == 13, rows
+assert len(rows) == 2 and len(rows[1]) == 14, rows
 ' "$WORK/items.csv"
 fi
 expect_exit 0 "$F" items --db "$DB" --format table

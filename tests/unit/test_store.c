@@ -556,14 +556,16 @@ test_commit_new_repeat_update(void)
 
 	CHECK(fr_store_each_item(st, 0, 0, 0, seen_cb, &sn, err, sizeof(err)) == 0);
 	CHECK(sn.n == 4);
+	/* Oldest first within a fetch: the undated ones first, in the reverse
+	 * of the feed's order, then by published time. */
 	if (sn.n == 4) {
-		CHECK_STR(sn.ids[0], "id-1");
-		CHECK_STR(sn.titles[0], "one, edited");
-		CHECK(sn.first_seen[0] == 1000.5);          /* kept */
-		CHECK(sn.updated[0] == 2000);               /* no updated time: the fetch's */
+		CHECK_STR(sn.ids[2], "id-1");
+		CHECK_STR(sn.titles[2], "one, edited");
+		CHECK(sn.first_seen[2] == 1000.5);          /* kept */
+		CHECK(sn.updated[2] == 2000);               /* no updated time: the fetch's */
 		CHECK_STR(sn.ids[1], "http://a.example/2"); /* no id: the link */
-		CHECK(strncmp(sn.ids[2], "hash:", 5) == 0 && strlen(sn.ids[2]) == 21);
-		CHECK(sn.updated[2] == INT64_MIN);
+		CHECK(strncmp(sn.ids[0], "hash:", 5) == 0 && strlen(sn.ids[0]) == 21);
+		CHECK(sn.updated[0] == INT64_MIN);
 		CHECK_STR(sn.ids[3], "id-4");
 		CHECK_STR(sn.titles[3], "four"); /* the first occurrence won */
 		CHECK(sn.first_seen[3] == 2000);
@@ -785,6 +787,148 @@ test_meta(void)
 	CHECK(fr_store_meta_get(st, "empty", &buf, &len) == 0 && buf != NULL && len == 0);
 	free(buf);
 	fr_store_close(st);
+}
+
+struct seqs {
+	size_t n;
+	int64_t seq[64];
+	char ids[64][16];
+};
+
+static int
+seqs_cb(void *arg, const struct fr_store_item_row *r)
+{
+	struct seqs *s = arg;
+
+	if (s->n < 64) {
+		s->seq[s->n] = r->seq;
+		snprintf(s->ids[s->n], 16, "%s", r->it.id);
+	}
+	s->n++;
+	return 0;
+}
+
+/* items.seq: 1, 2, 3... in commit order, oldest first within a fetch,
+ * kept by an update, never lowered by a purge; fr_store_items after a seq;
+ * a group rolled back numbers nothing. */
+static void
+test_seq_numbers(void)
+{
+	const char *path = tmp("seq.db");
+	struct fr_store *st;
+	char err[FR_ERRLEN];
+	size_t nn, nu;
+	int64_t a, b, last = -1;
+
+	rm_db(path);
+	st = open_ok(path);
+	a = add(st, "http://seq-a.example/", NULL);
+	b = add(st, "http://seq-b.example/", NULL);
+	CHECK(fr_store_last_seq(st, &last, err, sizeof(err)) == 0 && last == 0);
+	/* Newest first in the feed, as feeds are: stored oldest first. */
+	struct fr_store_item i1[3] = {item("a3", NULL, "a3"), item("a2", NULL, "a2"),
+	                              item("a1", NULL, "a1")};
+	i1[0].published_s = 300;
+	i1[1].published_s = 200;
+	i1[2].published_s = 100;
+	struct fr_store_fetch f = {a, 10, 0, 200, "ok", 0, NULL, i1, 3};
+	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	struct fr_store_item i2[2] = {item("b2", NULL, "b2"), item("b1", NULL, "b1")};
+	struct fr_store_fetch g = {b, 11, 0, 200, "ok", 0, NULL, i2, 2};
+	CHECK(fr_store_commit_fetch(st, &g, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	/* An edit keeps the number; a new item takes the next. */
+	i1[0].title = "a3, edited";
+	struct fr_store_item i3[2] = {i1[0], item("a4", NULL, "a4")};
+	f.items = i3;
+	f.n_items = 2;
+	f.time_s = 12;
+	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(nn == 1 && nu == 1);
+	struct seqs s1 = {0};
+	struct fr_store_item_query q = {0};
+	CHECK(fr_store_items(st, &q, seqs_cb, &s1, err, sizeof(err)) == 0);
+	CHECK(s1.n == 6);
+	const char *want[] = {"a1", "a2", "a3", "b1", "b2", "a4"};
+	for (size_t k = 0; k < 6 && k < s1.n; k++) {
+		CHECK(s1.seq[k] == (int64_t)k + 1);
+		CHECK_STR(s1.ids[k], want[k]);
+	}
+	CHECK(fr_store_last_seq(st, &last, err, sizeof(err)) == 0 && last == 6);
+	struct seqs s2 = {0};
+	q.after_seq = 4;
+	CHECK(fr_store_items(st, &q, seqs_cb, &s2, err, sizeof(err)) == 0);
+	CHECK(s2.n == 2 && s2.seq[0] == 5 && s2.seq[1] == 6);
+	struct seqs s3 = {0};
+	q.after_seq = 1;
+	q.source_id = b;
+	q.limit = 1;
+	CHECK(fr_store_items(st, &q, seqs_cb, &s3, err, sizeof(err)) == 0);
+	CHECK(s3.n == 1 && s3.seq[0] == 4);
+	q.after_seq = -1;
+	CHECK(fr_store_items(st, &q, seqs_cb, &s3, err, sizeof(err)) == -1);
+	/* A group rolled back takes no number. */
+	struct fr_store_item i4[1] = {item("a5", NULL, "a5")};
+	f.items = i4;
+	f.n_items = 1;
+	f.time_s = 13;
+	CHECK(fr_store_group_begin(st, err, sizeof(err)) == 0);
+	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(fr_store_group_end(st, 0, err, sizeof(err)) == 0);
+	CHECK(fr_store_last_seq(st, &last, err, sizeof(err)) == 0 && last == 6);
+	/* A purge of the source holding the highest number: the next is 7. */
+	CHECK(fr_store_remove_source(st, a, 1, err, sizeof(err)) == 0);
+	a = add(st, "http://seq-c.example/", NULL);
+	f.source_id = a;
+	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	struct seqs s4 = {0};
+	struct fr_store_item_query q4 = {.after_seq = 5};
+	CHECK(fr_store_items(st, &q4, seqs_cb, &s4, err, sizeof(err)) == 0);
+	CHECK(s4.n == 1 && s4.seq[0] == 7);
+	fr_store_close(st);
+}
+
+/* A version-3 store with items: the migration numbers them in first-seen
+ * order, oldest first within a fetch, and new ones follow. */
+static void
+test_seq_migration(void)
+{
+	const char *path = tmp("seqmig.db");
+	struct fr_store *st;
+	char err[FR_ERRLEN];
+	size_t nn, nu;
+	int64_t last = -1;
+
+	rm_db(path);
+	for (int k = 0; k < 3; k++)
+		raw_exec(path, fr_store_sqlite_migrations[k].sql);
+	raw_exec(path,
+	         "PRAGMA user_version = 3; PRAGMA application_id = 1718776680;"
+	         "INSERT INTO sources (id, url, url_key, host, added_s) VALUES "
+	         "(1, 'http://m.example/', 'm.example', 'm.example', 1), "
+	         "(2, 'http://n.example/', 'n.example', 'n.example', 1);"
+	         /* Fetch of 1 at 20 (feed newest first), of 2 at 10, of 1 at 30. */
+	         "INSERT INTO items (id, source_id, ident, published_s, first_seen_s, hash) VALUES "
+	         "(1, 1, 'm2', 200, 20, 0), (2, 1, 'm1', 100, 20, 0), "
+	         "(3, 2, 'n1', NULL, 10, 0), (4, 1, 'm3', NULL, 30, 0);"
+	         "UPDATE sources SET n_items = 3 WHERE id = 1;"
+	         "UPDATE sources SET n_items = 1 WHERE id = 2;");
+	st = open_ok(path);
+	struct seqs s1 = {0};
+	CHECK(fr_store_items(st, NULL, seqs_cb, &s1, err, sizeof(err)) == 0);
+	CHECK(s1.n == 4);
+	const char *want[] = {"n1", "m1", "m2", "m3"};
+	for (size_t k = 0; k < 4 && k < s1.n; k++) {
+		CHECK(s1.seq[k] == (int64_t)k + 1);
+		CHECK_STR(s1.ids[k], want[k]);
+	}
+	CHECK(fr_store_last_seq(st, &last, err, sizeof(err)) == 0 && last == 4);
+	struct fr_store_item i1[1] = {item("n2", NULL, "n2")};
+	struct fr_store_fetch f = {2, 40, 0, 200, "ok", 0, NULL, i1, 1};
+	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(fr_store_last_seq(st, &last, err, sizeof(err)) == 0 && last == 5);
+	CHECK(fr_store_check(st, err, sizeof(err)) == 0);
+	fr_store_close(st);
+	CHECK(raw_pragma(path, "user_version") == FR_STORE_SCHEMA_VERSION);
 }
 
 static void
@@ -1570,9 +1714,59 @@ test_pg_concurrent_writers(void)
 	CHECK(ss.n_fetches == CW_WORKERS * CW_FETCHES);
 	CHECK(raw_pg_int(path, "SELECT count(*) FROM (SELECT source_id, ident FROM items "
 	                       "GROUP BY 1, 2 HAVING count(*) > 1) d") == 0);
+	/* Every item numbered, 1..n without a gap, the counter at n. */
+	CHECK(raw_pg_int(path, "SELECT count(*) FROM items WHERE seq IS NULL") == 0);
+	CHECK(raw_pg_int(path, "SELECT count(DISTINCT seq) FROM items") == want);
+	CHECK(raw_pg_int(path, "SELECT max(seq) FROM items") == want);
+	CHECK(raw_pg_int(path, "SELECT last FROM item_seq") == want);
 	fprintf(stderr, "  concurrent: %d workers, %d fetches, %lld items, none twice\n",
 	        CW_WORKERS, CW_WORKERS * CW_FETCHES, (long long)ss.n_items);
 	fr_store_close(st);
+}
+
+/* Numbers in commit order: A's group inserts items first but commits
+ * after B's fetch; a reader between the two sees B's items numbered from
+ * 1, and after A's commit gets A's above them, none skipped (numbers taken
+ * at insert would have put A's below B's, behind the reader's cursor). */
+static void
+test_pg_seq_commit_order(void)
+{
+	const char *path = tmp("seqorder.db");
+	struct fr_store *a, *b, *r;
+	char err[FR_ERRLEN];
+	size_t nn, nu;
+	int64_t sa, sb, last = -1;
+
+	rm_db(path);
+	a = open_ok(path);
+	b = open_ok(path);
+	r = open_ok(path);
+	sa = add(a, "http://order-a.example/", NULL);
+	sb = add(a, "http://order-b.example/", NULL);
+	struct fr_store_item ia[2] = {item("a2", NULL, "a2"), item("a1", NULL, "a1")};
+	struct fr_store_item ib[1] = {item("b1", NULL, "b1")};
+	struct fr_store_fetch fa = {sa, 10, 0, 200, "ok", 0, NULL, ia, 2};
+	struct fr_store_fetch fb = {sb, 11, 0, 200, "ok", 0, NULL, ib, 1};
+	CHECK(fr_store_group_begin(a, err, sizeof(err)) == 0);
+	CHECK(fr_store_commit_fetch(a, &fa, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(fr_store_commit_fetch(b, &fb, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	struct seqs s1 = {0};
+	struct fr_store_item_query q = {0};
+	CHECK(fr_store_items(r, &q, seqs_cb, &s1, err, sizeof(err)) == 0);
+	CHECK(s1.n == 1 && s1.seq[0] == 1);
+	CHECK(fr_store_last_seq(r, &last, err, sizeof(err)) == 0 && last == 1);
+	CHECK(fr_store_group_end(a, 1, err, sizeof(err)) == 0);
+	struct seqs s2 = {0};
+	q.after_seq = s1.n ? s1.seq[s1.n - 1] : 0;
+	CHECK(fr_store_items(r, &q, seqs_cb, &s2, err, sizeof(err)) == 0);
+	CHECK(s2.n == 2 && s2.seq[0] == 2 && s2.seq[1] == 3);
+	if (s2.n == 2) {
+		CHECK_STR(s2.ids[0], "a1");
+		CHECK_STR(s2.ids[1], "a2");
+	}
+	fr_store_close(a);
+	fr_store_close(b);
+	fr_store_close(r);
 }
 
 /* A row loaded before another worker committed a fetch of its source: what
@@ -1768,10 +1962,11 @@ test_pg_odd_text(void)
 	CHECK(nn == 0 && nu == 0);
 	CHECK(fr_store_each_item(st, 0, 0, 0, seen_cb, &sn, err, sizeof(err)) == 0);
 	CHECK(sn.n == 3);
-	CHECK_STR(sn.ids[0], "bad-\xEF\xBF\xBD-id");
-	CHECK_STR(sn.titles[0], "caf\xEF\xBF\xBD");
+	/* Undated: stored in the reverse of the feed's order. */
+	CHECK_STR(sn.ids[2], "bad-\xEF\xBF\xBD-id");
+	CHECK_STR(sn.titles[2], "caf\xEF\xBF\xBD");
 	CHECK(strncmp(sn.ids[1], "qqqq", 4) == 0);
-	CHECK_STR(sn.titles[2], "\"q\\\" {,}");
+	CHECK_STR(sn.titles[0], "\"q\\\" {,}");
 	CHECK(fr_store_check(st, err, sizeof(err)) == 0);
 	free(longid);
 	fr_store_close(st);
@@ -1814,8 +2009,10 @@ main(void)
 		RUN(test_move_by_learn);
 		RUN(test_meta);
 		RUN(test_each_item_filters_and_batches);
+		RUN(test_seq_numbers);
 		RUN(test_group_commit);
 		RUN(test_pg_concurrent_writers);
+		RUN(test_pg_seq_commit_order);
 		RUN(test_pg_stale_rows);
 		RUN(test_pg_leases);
 		RUN(test_host_slots);
@@ -1844,6 +2041,8 @@ main(void)
 	RUN(test_move_by_learn);
 	RUN(test_meta);
 	RUN(test_each_item_filters_and_batches);
+	RUN(test_seq_numbers);
+	RUN(test_seq_migration);
 	RUN(test_group_commit);
 	RUN(test_crash_safety_sigkill);
 	RUN(test_crash_safety_sigkill_group_commit);
