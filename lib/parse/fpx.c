@@ -2,6 +2,7 @@
  * handlers, feedparser 6.0.10, BSD) driven by the XML front end's SAX
  * events: the feed and entries dictionaries `parse --format json` prints,
  * built as json-c objects with feedparser's rules, field by field. */
+#include "core/utf8.h"
 #include "parse/date.h"
 #include "parse/feed_internal.h"
 
@@ -249,6 +250,36 @@ fpd_has(jo *d, const char *k)
 	return fpd_get(d, k) != NULL || json_object_object_get_ex(d, k, &v);
 }
 
+/* Every string of the model is valid UTF-8 whatever the input held (a
+ * recovered encoding error can leave stray bytes in a value or a name):
+ * a byte that starts no valid sequence becomes U+FFFD. */
+static jo *
+jstr(const char *s)
+{
+	char *fix = NULL;
+	jo *o;
+
+	if (!s || fr_utf8_fix(s, &fix) < 0)
+		return NULL;
+	o = json_object_new_string(fix ? fix : s);
+	free(fix);
+	return o;
+}
+
+/* json_object_object_add with the key repaired as jstr repairs values. */
+static void
+obj_add(jo *d, const char *k, jo *v)
+{
+	char *fix = NULL;
+
+	if (fr_utf8_fix(k, &fix) < 0) {
+		json_object_put(v);
+		return;
+	}
+	json_object_object_add(d, fix ? fix : k, v);
+	free(fix);
+}
+
 /* d[k] = v (takes v), aliases mapped to their canonical key. */
 static void
 fpd_set(jo *d, const char *k, jo *v)
@@ -259,7 +290,7 @@ fpd_set(jo *d, const char *k, jo *v)
 		json_object_put(v);
 		return;
 	}
-	json_object_object_add(d, canon_key(k), v);
+	obj_add(d, canon_key(k), v);
 }
 
 /* A plain dict's d[k] = v (no alias). */
@@ -270,14 +301,9 @@ raw_set(jo *d, const char *k, jo *v)
 		json_object_put(v);
 		return;
 	}
-	json_object_object_add(d, k, v);
+	obj_add(d, k, v);
 }
 
-static jo *
-jstr(const char *s)
-{
-	return s ? json_object_new_string(s) : NULL;
-}
 
 /* d.setdefault(k, v): returns the value in d (borrowed); takes v. */
 static jo *
@@ -335,7 +361,7 @@ attrs_dict(const struct attrs *a)
 	jo *d = json_object_new_object();
 
 	for (size_t i = 0; d && i < a->n; i++)
-		json_object_object_add(d, a->kv[2 * i], json_object_new_string(a->kv[2 * i + 1]));
+		obj_add(d, a->kv[2 * i], jstr(a->kv[2 * i + 1]));
 	return d;
 }
 
@@ -465,14 +491,14 @@ cp_dict(struct cparams *c, const char *value)
 	if (!d)
 		return NULL;
 	if (c->type)
-		json_object_object_add(d, "type", json_object_new_string(c->type));
+		json_object_object_add(d, "type", jstr(c->type));
 	if (c->has_language)
 		json_object_object_add(d, "language", jstr(c->language));
 	if (c->base)
-		json_object_object_add(d, "base", json_object_new_string(c->base));
+		json_object_object_add(d, "base", jstr(c->base));
 	if (c->src)
-		json_object_object_add(d, "src", json_object_new_string(c->src));
-	json_object_object_add(d, "value", json_object_new_string(value));
+		json_object_object_add(d, "src", jstr(c->src));
+	json_object_object_add(d, "value", jstr(value));
 	return d;
 }
 
@@ -1011,11 +1037,11 @@ pop_ex(struct fpx *p, const char *element, int strip)
 					*w++ = *r++;
 				}
 				*w = '\0';
-				fpd_set(entry, "link", json_object_new_string(output));
+				fpd_set(entry, "link", jstr(output));
 				links = fpd_get(entry, "links");
 				last = arr_last(links);
 				if (*output && last)
-					fpd_set(last, "href", json_object_new_string(output));
+					fpd_set(last, "href", jstr(output));
 			}
 		} else {
 			const char *key = !strcmp(el, "description") ? "summary" : el;
@@ -1024,7 +1050,7 @@ pop_ex(struct fpx *p, const char *element, int strip)
 
 			if (old < 0 || p->depth <= old) {
 				dm_set(p, key, p->depth);
-				fpd_set(entry, key, json_object_new_string(output));
+				fpd_set(entry, key, jstr(output));
 			}
 			if (p->incontent) {
 				snprintf(dk, sizeof(dk), "%s_detail", key);
@@ -1035,7 +1061,7 @@ pop_ex(struct fpx *p, const char *element, int strip)
 		jo *ctx = get_context(p);
 		const char *key = !strcmp(el, "description") ? "subtitle" : el;
 
-		fpd_set(ctx, key, json_object_new_string(output));
+		fpd_set(ctx, key, jstr(output));
 		if (!strcmp(key, "link")) {
 			char *w = output, *r = output;
 			jo *last;
@@ -1058,10 +1084,10 @@ pop_ex(struct fpx *p, const char *element, int strip)
 				*w++ = *r++;
 			}
 			*w = '\0';
-			fpd_set(ctx, "link", json_object_new_string(output));
+			fpd_set(ctx, "link", jstr(output));
 			last = arr_last(fpd_get(ctx, "links"));
 			if (last)
-				fpd_set(last, "href", json_object_new_string(output));
+				fpd_set(last, "href", jstr(output));
 		} else if (p->incontent) {
 			char dk[80];
 
@@ -1191,12 +1217,12 @@ sync_author_detail(struct fpx *p, const char *key)
 				return;
 			}
 			snprintf(s, n, "%s (%s)", name, email);
-			fpd_set(ctx, key, json_object_new_string(s));
+			fpd_set(ctx, key, jstr(s));
 			free(s);
 		} else if (name && *name) {
-			fpd_set(ctx, key, json_object_new_string(name));
+			fpd_set(ctx, key, jstr(name));
 		} else if (email && *email) {
-			fpd_set(ctx, key, json_object_new_string(email));
+			fpd_set(ctx, key, jstr(email));
 		}
 		return;
 	}
@@ -1266,9 +1292,9 @@ sync_author_detail(struct fpx *p, const char *key)
 			}
 			d = detail;
 			if (author && *author)
-				fpd_set(d, "name", json_object_new_string(author));
+				fpd_set(d, "name", jstr(author));
 			if (email)
-				fpd_set(d, "email", json_object_new_string(email));
+				fpd_set(d, "email", jstr(email));
 		}
 		json_object_put(fresh);
 		free(author);
@@ -1355,9 +1381,9 @@ end_category(struct fpx *p)
 	tags = fpd_get(ctx, "tags");
 	last = arr_last(tags);
 	if (last && !fpd_str(last, "term"))
-		fpd_set(last, "term", json_object_new_string(value));
+		fpd_set(last, "term", jstr(value));
 	else if (last && !*fpd_str(last, "term"))
-		fpd_set(last, "term", json_object_new_string(value));
+		fpd_set(last, "term", jstr(value));
 	else
 		add_tag(p, value, NULL, NULL);
 	free(value);
@@ -1433,7 +1459,7 @@ save_where(struct fpx *p, const char *type, jo *coordinates)
 		fpd_set(ctx, "where", json_object_new_object());
 		w = fpd_get(ctx, "where");
 	}
-	json_object_object_add(w, "type", json_object_new_string(type));
+	json_object_object_add(w, "type", jstr(type));
 	json_object_object_add(w, "coordinates", coordinates);
 }
 
@@ -1637,10 +1663,10 @@ start_link(struct fpx *p, const struct attrs *a)
 		return;
 	}
 	if (!json_object_object_get_ex(d, "rel", &v))
-		json_object_object_add(d, "rel", json_object_new_string("alternate"));
+		json_object_object_add(d, "rel", jstr("alternate"));
 	rel = json_object_get_string(json_object_object_get(d, "rel"));
 	if (!json_object_object_get_ex(d, "type", &v))
-		json_object_object_add(d, "type", json_object_new_string(
+		json_object_object_add(d, "type", jstr(
 		                                      !strcmp(rel, "self") ? "application/atom+xml" : "text/html"));
 	ctx = get_context(p);
 	/* _enforce_href: url, uri, href -> href */
@@ -1659,7 +1685,7 @@ start_link(struct fpx *p, const struct attrs *a)
 			json_object_object_del(d, "url");
 			json_object_object_del(d, "uri");
 			if (hs)
-				json_object_object_add(d, "href", json_object_new_string(hs));
+				json_object_object_add(d, "href", jstr(hs));
 			free(hs);
 		}
 	}
@@ -1668,7 +1694,7 @@ start_link(struct fpx *p, const struct attrs *a)
 		char *r = urljoin(p, p->baseuri, href);
 
 		if (r) {
-			json_object_object_add(d, "href", json_object_new_string(r));
+			json_object_object_add(d, "href", jstr(r));
 			free(r);
 		}
 		href = json_object_get_string(json_object_object_get(d, "href"));
@@ -1683,7 +1709,7 @@ start_link(struct fpx *p, const struct attrs *a)
 
 		if (!strcmp(json_object_get_string(json_object_object_get(d, "rel")), "alternate") &&
 		    is_html_type(mt))
-			fpd_set(ctx, "link", json_object_new_string(href));
+			fpd_set(ctx, "link", jstr(href));
 		free(mt);
 	} else {
 		push(p, "link", expecting);
@@ -1806,7 +1832,7 @@ end_media_dict(struct fpx *p, const char *key, const char *popname)
 								for (char *q = t; *q; q++)
 									if (*q >= 'A' && *q <= 'Z')
 										*q = (char)(*q - 'A' + 'a');
-								json_object_array_add(l, json_object_new_string(t));
+								json_object_array_add(l, jstr(t));
 							}
 							free(t);
 						}
@@ -1817,7 +1843,7 @@ end_media_dict(struct fpx *p, const char *key, const char *popname)
 				(void)save;
 				raw_set(d, "content", l);
 			} else {
-				raw_set(d, "content", json_object_new_string(v));
+				raw_set(d, "content", jstr(v));
 			}
 		}
 	}
@@ -1942,7 +1968,7 @@ start_h(struct fpx *p, int h, struct attrs *a, const char *name)
 		p->title_depth = -1;
 		v = attr_get(a, "rdf:about");
 		if (v)
-			fpd_set(get_context(p), "id", json_object_new_string(v));
+			fpd_set(get_context(p), "id", jstr(v));
 		cdf_common(p, a);
 		break;
 	}
@@ -2009,7 +2035,7 @@ start_h(struct fpx *p, int h, struct attrs *a, const char *name)
 				json_object_object_del(d, "url");
 				json_object_object_del(d, "uri");
 				if (r)
-					json_object_object_add(d, "href", json_object_new_string(r));
+					json_object_object_add(d, "href", jstr(r));
 				free(r);
 			} else if (json_object_object_get_ex(d, "href", &hv)) {
 				(void)hv;
@@ -2043,10 +2069,10 @@ start_h(struct fpx *p, int h, struct attrs *a, const char *name)
 			json_object_object_del(d, "url");
 			json_object_object_del(d, "uri");
 			if (hs)
-				json_object_object_add(d, "href", json_object_new_string(hs));
+				json_object_object_add(d, "href", jstr(hs));
 			free(hs);
 		}
-		json_object_object_add(d, "rel", json_object_new_string("enclosure"));
+		json_object_object_add(d, "rel", jstr("enclosure"));
 		l = fpd_setdefault(get_context(p), "links", json_object_new_array());
 		if (l && json_object_is_type(l, json_type_array))
 			json_object_array_add(l, d);
@@ -2057,7 +2083,7 @@ start_h(struct fpx *p, int h, struct attrs *a, const char *name)
 	case H_SOURCE:
 		v = attr_get(a, "url");
 		if (v)
-			fpd_set(p->sourcedata, "href", json_object_new_string(v));
+			fpd_set(p->sourcedata, "href", jstr(v));
 		push(p, "source", 1);
 		p->insource = 1;
 		p->title_depth = -1;
@@ -2105,7 +2131,7 @@ start_h(struct fpx *p, int h, struct attrs *a, const char *name)
 		if (href && *href) {
 			jo *d = json_object_new_object();
 
-			fpd_set(d, "href", json_object_new_string(href));
+			fpd_set(d, "href", jstr(href));
 			fpd_set(get_context(p), "image", d);
 		}
 		break;
@@ -2173,9 +2199,9 @@ start_h(struct fpx *p, int h, struct attrs *a, const char *name)
 		jo *d = json_object_new_object(), *l;
 
 		v = attr_get(a, "rdf:resource");
-		fpd_set(d, "rel", json_object_new_string("license"));
+		fpd_set(d, "rel", jstr("license"));
 		if (v && *v)
-			fpd_set(d, "href", json_object_new_string(v));
+			fpd_set(d, "href", jstr(v));
 		l = fpd_setdefault(get_context(p), "links", json_object_new_array());
 		if (l && json_object_is_type(l, json_type_array))
 			json_object_array_add(l, d);
@@ -2424,7 +2450,7 @@ end_h(struct fpx *p, int h)
 		p->insource = 0;
 		v = pop(p, "source");
 		if (v && *v)
-			fpd_set(p->sourcedata, "title", json_object_new_string(v));
+			fpd_set(p->sourcedata, "title", jstr(v));
 		free(v);
 		json_object_deep_copy(p->sourcedata, &copy, NULL);
 		fpd_set(get_context(p), "source", copy);
@@ -2478,7 +2504,7 @@ end_h(struct fpx *p, int h)
 				char k[32];
 
 				snprintf(k, sizeof(k), "validity_%s", t);
-				save(p, k, json_object_new_string(eq + 1), 1);
+				save(p, k, jstr(eq + 1), 1);
 				snprintf(k, sizeof(k), "validity_%s_parsed", t);
 				save(p, k, parsed_date(eq + 1), 1);
 			}
@@ -2531,7 +2557,7 @@ end_h(struct fpx *p, int h)
 		if (v && !blank_str(v)) {
 			last = arr_last(fpd_get(get_context(p), "media_credit"));
 			if (last)
-				raw_set(last, "content", json_object_new_string(v));
+				raw_set(last, "content", jstr(v));
 		}
 		free(v);
 		break;
@@ -2543,7 +2569,7 @@ end_h(struct fpx *p, int h)
 		if (v && !blank_str(v)) {
 			last = arr_last(fpd_get(get_context(p), "media_thumbnail"));
 			if (last && !json_object_object_get_ex(last, "url", &tmp))
-				raw_set(last, "url", json_object_new_string(v));
+				raw_set(last, "url", jstr(v));
 		}
 		free(v);
 		break;
@@ -2563,9 +2589,9 @@ end_h(struct fpx *p, int h)
 
 		v = pop(p, "license");
 		ctx = get_context(p);
-		fpd_set(d, "rel", json_object_new_string("license"));
+		fpd_set(d, "rel", jstr("license"));
 		if (v && *v)
-			fpd_set(d, "href", json_object_new_string(v));
+			fpd_set(d, "href", jstr(v));
 		l = fpd_setdefault(ctx, "links", json_object_new_array());
 		if (l && json_object_is_type(l, json_type_array))
 			json_object_array_add(l, d);
@@ -2762,7 +2788,7 @@ fr_fpx_start(struct fpx *p, const char *tag, const char *const *kv, size_t n)
 				for (char *q = fl; *q; q++)
 					if (*q == '_')
 						*q = '-';
-				fpd_set(p->feed, "language", json_object_new_string(fl));
+				fpd_set(p->feed, "language", jstr(fl));
 			}
 			free(fl);
 		}
