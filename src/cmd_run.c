@@ -10,6 +10,7 @@
 #include "core/timefmt.h"
 #include "crawl.h"
 #include "net/addrpolicy.h"
+#include "sink/sink.h"
 #include "store/store.h"
 
 #include <errno.h>
@@ -88,6 +89,27 @@ static const char USAGE[] =
     "                       the token (first line of FILE) that requests to --listen\n"
     "                       must carry as 'Authorization: Bearer TOKEN'\n"
     "  --help               show this help\n"
+    "\n"
+    "sinks (tell programs about new items; docs/items.md):\n"
+    "  --exec CMD           run CMD (by /bin/sh -c) with each batch of new items on\n"
+    "                       its standard input as JSON Lines (the fields of 'freshet\n"
+    "                       items', seq last); exit 0 takes the batch, else it is\n"
+    "                       given again after a backoff; repeatable\n"
+    "  --webhook URL        POST each batch as JSON {sink, first_seq, last_seq,\n"
+    "                       items: [...]} to URL; a 2xx takes it, else it is sent\n"
+    "                       again after a backoff; repeatable. Only URL is asked\n"
+    "                       (no redirect is followed)\n"
+    "  --webhook-secret S   sign each POST: header X-Freshet-Signature-256:\n"
+    "                       sha256=HMAC-SHA256(S, body) in hex (default\n"
+    "                       $FRESHET_WEBHOOK_SECRET)\n"
+    "  --sink-backoff BASE/CAP\n"
+    "                       wait after a failed delivery, doubling (default 1s/5m)\n"
+    "  --sink-batch N       items per batch at most (default 100)\n"
+    "  A sink reads the items from the store after its cursor (the last seq it\n"
+    "  delivered, kept in the store): every item at least once, in seq order, also\n"
+    "  across a crash or kill -9 (a batch cut short is given again: deduplicate on\n"
+    "  seq). A new sink starts with the items stored from then on. It runs beside\n"
+    "  the crawl and never holds it up; a dead sink's backlog waits in the store.\n"
     "\n"
     "Examples:\n"
     "  freshet run --budget 600/10m                 crawl until stopped\n"
@@ -220,6 +242,15 @@ parse_num(const char *s, double lo, double *out)
 
 #define MAX_GROUPS 64
 #define MAX_CONNECT_TO 64
+#define MAX_SINKS 16
+
+/* Sinks' lines come from their own threads: one fprintf each. */
+static void
+sink_log(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "freshet run: %s\n", line);
+}
 
 int
 cmd_run(int argc, char **argv)
@@ -233,6 +264,11 @@ cmd_run(int argc, char **argv)
 	char err[FR_ERRLEN];
 	struct fr_store *st = NULL;
 	struct fr_crawl_stats stats;
+	struct fr_sink_config sinks[MAX_SINKS];
+	struct fr_sink *sink_h[MAX_SINKS] = {NULL};
+	size_t n_sinks = 0, sink_batch = 0;
+	const char *webhook_secret = getenv("FRESHET_WEBHOOK_SECRET");
+	double sink_base_s = 0, sink_cap_s = 0;
 
 	fr_crawl_opts_init(&o);
 	o.fetch.connect_to = connect_to;
@@ -408,6 +444,45 @@ cmd_run(int argc, char **argv)
 				cli_err("run", "--commit-every wants seconds from 0 to 60, not '%s'", v);
 				return EXIT_USAGE;
 			}
+		} else if (!strcmp(a, "--exec") || !strcmp(a, "--webhook")) {
+			if (n_sinks >= MAX_SINKS) {
+				cli_err("run", "at most %d sinks (--exec, --webhook)", MAX_SINKS);
+				return EXIT_USAGE;
+			}
+			if (!*v) {
+				cli_err("run", "%s wants a %s", a, a[2] == 'e' ? "command" : "URL");
+				return EXIT_USAGE;
+			}
+			memset(&sinks[n_sinks], 0, sizeof(sinks[0]));
+			sinks[n_sinks].kind = a[2] == 'e' ? FR_SINK_EXEC : FR_SINK_WEBHOOK;
+			sinks[n_sinks].target = v;
+			n_sinks++;
+		} else if (!strcmp(a, "--webhook-secret")) {
+			webhook_secret = v;
+		} else if (!strcmp(a, "--sink-batch")) {
+			double d;
+			if (parse_num(v, 1, &d) < 0 || d > 100000 || d != floor(d)) {
+				cli_err("run", "--sink-batch wants a whole number 1..100000, not '%s'", v);
+				return EXIT_USAGE;
+			}
+			sink_batch = (size_t)d;
+		} else if (!strcmp(a, "--sink-backoff")) {
+			char base[64];
+			const char *slash = strchr(v, '/');
+
+			if (!slash || (size_t)(slash - v) >= sizeof(base)) {
+				cli_err("run", "--sink-backoff wants BASE/CAP, e.g. 1s/5m, not '%s'", v);
+				return EXIT_USAGE;
+			}
+			memcpy(base, v, (size_t)(slash - v));
+			base[slash - v] = 0;
+			if (fr_duration_parse(base, &sink_base_s) < 0 ||
+			    fr_duration_parse(slash + 1, &sink_cap_s) < 0 || !(sink_base_s > 0) ||
+			    sink_cap_s < sink_base_s) {
+				cli_err("run", "--sink-backoff wants BASE/CAP with 0 < BASE <= CAP, not '%s'",
+					v);
+				return EXIT_USAGE;
+			}
 		} else if (!strcmp(a, "--request-log")) {
 			request_log = v;
 		} else if (!strcmp(a, "--listen")) {
@@ -458,10 +533,31 @@ cmd_run(int argc, char **argv)
 	o.progress = ui_progress;
 	o.log = ui_log;
 	o.arg = &u;
+	for (size_t k = 0; k < n_sinks; k++) {
+		sinks[k].secret = sinks[k].kind == FR_SINK_WEBHOOK ? webhook_secret : NULL;
+		sinks[k].batch_max = sink_batch;
+		sinks[k].backoff_base_s = sink_base_s;
+		sinks[k].backoff_cap_s = sink_cap_s;
+		sinks[k].log = sink_log;
+		if (fr_sink_start(&sink_h[k], db, &sinks[k], err, sizeof(err)) < 0) {
+			cli_err("run", "%s %s: %s", sinks[k].kind == FR_SINK_EXEC ? "--exec" : "--webhook",
+				sinks[k].target, err);
+			for (size_t j = 0; j < k; j++)
+				fr_sink_stop(sink_h[j], 0);
+			fr_store_close(st);
+			if (rlog)
+				fclose(rlog);
+			return EXIT_FAIL;
+		}
+	}
 
 	int rc = fr_crawl_run(st, &o, &stats, err, sizeof(err));
 	if (u.line_shown)
 		fputc('\n', stderr);
+	/* What the run stored goes out before the end, for a few seconds at
+	 * most; the rest waits in the store for the next run. */
+	for (size_t k = 0; k < n_sinks; k++)
+		fr_sink_stop(sink_h[k], stop_flag ? 2 : 5);
 	if (u.metrics) {
 		metrics_update(u.metrics, &stats, 1);
 		metrics_stop(u.metrics);

@@ -22,6 +22,7 @@ EXTERNAL = {
     "unicode": ("unicode/",),
     "libpsl": ("libpsl.h",),
     "microhttpd": ("microhttpd.h",),
+    "nettle": ("nettle/",),
 }
 
 
