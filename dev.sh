@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 # Debian packages the build, the tests and the benchmarks need.
 PKGS=(gcc libc6-dev make cmake pkg-config zlib1g-dev libxml2-dev libcurl4-openssl-dev
       libsqlite3-dev libjson-c-dev libmicrohttpd-dev libpsl-dev libicu-dev
-      sqlite3 curl openssl sfeed chromium libpq-dev postgresql python3-prometheus-client)
+      nettle-dev sqlite3 curl openssl sfeed chromium libpq-dev postgresql python3-prometheus-client)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
 deps() {
