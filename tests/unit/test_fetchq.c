@@ -1,9 +1,9 @@
-/* test_fetchq.c - the fetcher on its own thread (lib/fetchq.h) against a
+/* test_fetchq.c - the fetcher on its own thread (lib/crawl/fetchq.h) against a
  * libmicrohttpd server on 127.0.0.1: every request comes back once with its
  * tag and its own body, validators reach the server, a done callback may
  * submit, poll waits no longer than asked, a bad address comes back as a
  * failed transfer, and freeing with transfers running returns promptly. */
-#include "fetchq.h"
+#include "crawl/fetchq.h"
 
 #include "test.h"
 

@@ -4,7 +4,7 @@
  * responses keep coming (a request waits at most that long to start),
  * longer ones (up to 16 ms) while transfers run quietly; with none running
  * it sleeps until a request comes. */
-#include "fetchq.h"
+#include "crawl/fetchq.h"
 
 #include "core/err.h"
 

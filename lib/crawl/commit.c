@@ -1,0 +1,360 @@
+/* commit.c - a fetch's end in the live loop: the policy learns, the source's
+ * row takes its new state (validators, errors, backoff, hints, holds), and
+ * the store commits it, in a group transaction with the fetches that end
+ * close to it. */
+#include "crawl/crawl_int.h"
+
+#include "core/timefmt.h"
+#include "sched/sched.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+double
+fr_crawl_backoff_s(struct crawl *c, int n_errors)
+{
+	double b = c->o->backoff_base_s;
+
+	for (int k = 1; k < n_errors && b < c->o->backoff_cap_s; k++)
+		b *= 2;
+	if (b > c->o->backoff_cap_s)
+		b = c->o->backoff_cap_s;
+	/* Jitter in [0.75, 1.25), so sources that failed together spread out. */
+	return b * (0.75 + 0.5 * fr_rng_uniform(&c->rng));
+}
+
+double
+fr_crawl_hint_s(struct crawl *c, const struct fr_store_source *r)
+{
+	double h = 0;
+
+	if (r->hint_ttl_s > h)
+		h = r->hint_ttl_s;
+	if (r->hint_period_s > h)
+		h = r->hint_period_s;
+	if (r->hint_max_age_s > h)
+		h = r->hint_max_age_s;
+	return h > c->o->hint_cap_s ? c->o->hint_cap_s : h;
+}
+
+/* Inside the store's transaction: the policy learns, the row takes the
+ * source's new state. */
+static void
+learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
+{
+	struct outcome *oc = arg;
+	struct crawl *c = oc->c;
+	struct csrc *cs = &c->src[oc->i];
+	const struct fr_response *res = oc->res;
+	double *pub = NULL, now = oc->now;
+	size_t k = 0;
+
+	oc->n_new = n_new;
+	if (n_new && (pub = malloc(n_new * sizeof(*pub))) != NULL) {
+		for (size_t j = 0; j < oc->n_items; j++) {
+			const struct fr_store_item *it = &oc->items[j];
+			double p = NAN;
+
+			if (!is_new[j])
+				continue;
+			if (it->published_s != INT64_MIN)
+				p = (double)it->published_s;
+			else if (it->updated_s != INT64_MIN)
+				p = (double)it->updated_s;
+			/* A forum's first crawl brings its whole history: only
+			 * what appeared since the previous cycle is news. */
+			if (oc->learn_since_s > 0 && !(p >= oc->learn_since_s))
+				continue;
+			if (p > now)
+				p = now; /* a clock ahead of ours */
+			if (isfinite(p) && p >= c->stats.started_s) {
+				c->stats.with_delay++;
+				c->stats.delay_sum_s += now - p;
+			}
+			pub[k++] = p;
+		}
+	}
+	struct fr_fetch f = {now, oc->status, pub ? k : 0, pub, NULL};
+	fr_sched_finish(c->sched, oc->i, &f);
+	if (c->order)
+		fr_sched_finish(c->order, oc->i, &f);
+	free(pub);
+
+	/* The store has set last_fetch_s, last_status, last_ok_s and last_error
+	 * from the fetch (store.h); the rest is ours. */
+	if (!oc->error) {
+		r->err_count = 0;
+		r->backoff_until_s = 0;
+		if (res && res->outcome == FR_NET_OK) {
+			fr_crawl_set_str(&r->etag, res->etag);
+			fr_crawl_set_str(&r->last_modified, res->last_modified);
+		} else if (res) {
+			if (res->etag)
+				fr_crawl_set_str(&r->etag, res->etag);
+			if (res->last_modified)
+				fr_crawl_set_str(&r->last_modified, res->last_modified);
+		}
+		if (oc->feed) {
+			r->hint_ttl_s = oc->feed->ttl_s >= 0 ? (double)oc->feed->ttl_s : -1;
+			r->hint_period_s =
+			    oc->feed->update_period_s >= 0 ? (double)oc->feed->update_period_s : -1;
+			if (oc->feed->title && (!r->title || !r->title[0]))
+				fr_crawl_set_str(&r->title, oc->feed->title);
+			if (oc->feed->link && !r->site_url)
+				fr_crawl_set_str(&r->site_url, oc->feed->link);
+		}
+		if (res)
+			r->hint_max_age_s = res->max_age_s > 0 ? res->max_age_s : -1;
+	} else {
+		r->err_count++;
+		r->backoff_until_s = now + fr_crawl_backoff_s(c, r->err_count);
+	}
+	/* A 429 or 503 pauses the whole host: until its Retry-After (capped;
+	 * a huge or far-off value is the cap), else for a backoff. The pause
+	 * is stored as this source's backoff (when longer), which a restart
+	 * reads back as the host's pause (setup()), and `sources` shows. */
+	if (res && (res->status == 429 || res->status == 503)) {
+		double until = now + fr_crawl_backoff_s(c, 1);
+		if (c->o->retry_after && res->retry_after_at_s > 0) {
+			until = res->retry_after_at_s;
+			if (!(until <= now + c->o->retry_after_cap_s))
+				until = now + c->o->retry_after_cap_s;
+		}
+		if (until > now) {
+			char t[40];
+
+			fr_sched_hold_host(fr_crawl_pick(c), cs->host, until);
+			if (until > c->hosts[cs->host].paused_until_s)
+				c->hosts[cs->host].paused_until_s = until;
+			oc->pause_until = until;
+			if (oc->error && until > r->backoff_until_s)
+				r->backoff_until_s = until;
+			c->stats.throttled++;
+			fr_crawl_logf(c, "host %s answered %ld: paused for %.0f s (until %s)", r->host,
+			      res->status, until - now, fr_time_format(until, t, sizeof(t)));
+			if (c->o->once && until > now + FR_CRAWL_ONCE_WAIT_S) {
+				oc->settled = 1;
+				fr_crawl_once_skip_host(c, cs->host, until, now);
+			}
+		}
+	}
+	/* --once waits for no hold beyond FR_CRAWL_ONCE_WAIT_S. */
+	if (c->o->once && oc->error && !oc->settled && r->backoff_until_s > now + FR_CRAWL_ONCE_WAIT_S) {
+		oc->settled = 1;
+		fr_crawl_logf(c, "source %lld: %s: next try in %.0f s, beyond this pass: left for the next run",
+		      (long long)r->id, r->url, r->backoff_until_s - now);
+	}
+
+	/* A permanent redirect is adopted once it has held for a few fetches. */
+	if (oc->permanent_url && strcmp(oc->permanent_url, r->url) != 0) {
+		if (r->redirect_url && !strcmp(r->redirect_url, oc->permanent_url))
+			r->redirect_hits++;
+		else {
+			fr_crawl_set_str(&r->redirect_url, oc->permanent_url);
+			r->redirect_hits = 1;
+		}
+		if (r->redirect_hits >= c->o->redirect_after) {
+			fr_crawl_logf(c, "source %lld: %s moved permanently to %s (held for %d fetches)",
+			      (long long)r->id, r->url, r->redirect_url, r->redirect_hits);
+			fr_crawl_set_str(&r->url, r->redirect_url);
+			fr_crawl_set_str(&r->redirect_url, NULL);
+			r->redirect_hits = 0;
+		}
+	} else if (res && !oc->error) {
+		fr_crawl_set_str(&r->redirect_url, NULL);
+		r->redirect_hits = 0;
+	}
+
+	/* Holds: error backoff, a paused host, hints as lower bounds. */
+	double hold = -INFINITY;
+	if (oc->error)
+		hold = r->backoff_until_s;
+	else if (c->o->hints && fr_crawl_hint_s(c, r) > 0)
+		hold = now + fr_crawl_hint_s(c, r);
+	fr_sched_hold(c->sched, oc->i, hold, now);
+	if (c->order)
+		fr_sched_hold(c->order, oc->i, hold, now);
+	r->next_due_s = fr_sched_due_at(c->sched, oc->i);
+	if (!isfinite(r->next_due_s))
+		r->next_due_s = 0;
+	if (c->o->once && oc->settled)
+		fr_sched_hold(fr_crawl_pick(c), oc->i, INFINITY, now);
+
+	/* The learned state (into the row's own buffer when it has the size). */
+	size_t sz = fr_sched_state_size(c->sched);
+	void *blob = r->policy_state && r->policy_state_len == sz ? r->policy_state
+								  : malloc(sz ? sz : 1);
+	if (blob) {
+		memcpy(blob, fr_sched_state(c->sched, oc->i), sz);
+		if (blob != r->policy_state)
+			free(r->policy_state);
+		r->policy_state = blob;
+		r->policy_state_len = sz;
+		if (!r->policy || strcmp(r->policy, c->ops->name) != 0)
+			fr_crawl_set_str(&r->policy, c->ops->name);
+	}
+	if (c->ops->rate)
+		r->rate_per_day = c->ops->rate(fr_sched_policy_ctx(c->sched),
+					       fr_sched_state(c->sched, oc->i), now) * 86400;
+}
+
+void
+fr_crawl_fatal(struct crawl *c, const char *why)
+{
+	if (!c->fatal) {
+		c->fatal = 1;
+		c->fatal_err = strdup(why);
+	}
+}
+
+/* Before a fetch's commit: opens the group's transaction unless one is
+ * open (or groups are off). When that fails (e.g. another writer holds the
+ * lock past the busy timeout) the fetch commits alone and reports its own
+ * error. */
+static void
+group_open(struct crawl *c, double now)
+{
+	char e[512];
+
+	if (c->tx_open || !(c->o->commit_interval_s > 0) || c->fatal)
+		return;
+	if (fr_store_group_begin(c->st, e, sizeof(e)) < 0)
+		return;
+	c->tx_open = 1;
+	c->tx_since = now;
+	c->tx_fetches = 0;
+	c->tx_new = c->tx_updated = 0;
+}
+
+/* Commits the open group: only now are its fetches stored (a crash before
+ * loses them all, and their sources are fetched again on restart with the
+ * state they had). A failed commit, or a fetch that failed in the group
+ * (which rolled it back), is fatal. */
+void
+fr_crawl_group_commit(struct crawl *c)
+{
+	char e[512];
+
+	if (!c->tx_open)
+		return;
+	c->tx_open = 0;
+	if (fr_store_group_end(c->st, 1, e, sizeof(e)) < 0) {
+		fr_crawl_logf(c, "store: a group of %u fetch%s rolled back: %s", c->tx_fetches,
+		      c->tx_fetches == 1 ? "" : "es", e);
+		c->stats.not_stored += c->tx_fetches;
+		fr_crawl_fatal(c, e);
+	} else {
+		c->stats.new_items += c->tx_new;
+		c->stats.updated_items += c->tx_updated;
+	}
+	c->tx_fetches = 0;
+	c->tx_new = c->tx_updated = 0;
+}
+
+/* Whether the open group should commit now: it is old enough or large
+ * enough, or nothing else is in flight to join it. (The end of the run
+ * commits it too.) */
+int
+fr_crawl_group_due(struct crawl *c, double now)
+{
+	return c->tx_open &&
+	       (now - c->tx_since >= c->o->commit_interval_s ||
+		c->tx_fetches >= c->o->commit_max || fr_crawl_in_flight(c) == 0);
+}
+
+/* Whether a failed transfer may well succeed later: no answer, a timeout,
+ * 408, 429 and 5xx. A 404, a parse error, a robots denial are not. */
+int
+fr_crawl_transient(const struct fr_response *res)
+{
+	if (!res)
+		return 0;
+	switch (res->outcome) {
+	case FR_NET_TIMEOUT:
+	case FR_NET_DNS:
+	case FR_NET_CONNECT:
+	case FR_NET_OTHER:
+		return 1;
+	case FR_NET_HTTP_ERROR:
+		return res->status == 408 || res->status == 429 || res->status >= 500;
+	default:
+		return 0;
+	}
+}
+
+/* Stores source i's fetch as oc describes it (items, status, error), the
+ * policy learning inside the transaction (learn). */
+void
+fr_crawl_commit(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr_response *res,
+	       const char *error, double now)
+{
+	struct csrc *cs = &c->src[i];
+
+	cs->attempts++;
+	oc->settled = !oc->error || cs->attempts >= ONCE_ATTEMPTS ||
+		      (res ? !fr_crawl_transient(res) : !(c->end_outcome && c->end_transient));
+	struct fr_store_fetch sf = {
+		.source_id = cs->row.id,
+		.time_s = now,
+		.duration_s = res ? res->elapsed_s : oc->duration_s,
+		.status = res ? res->status : c->end_outcome ? c->end_status : 0,
+		.outcome = oc->outcome_name ? oc->outcome_name
+			   : c->end_outcome ? c->end_outcome
+			   : error        ? "robots-denied"
+			   : res          ? fr_net_outcome_name(res->outcome)
+					  : "none",
+		.bytes = res ? (int64_t)res->wire_bytes : oc->bytes,
+		.error = oc->error,
+		.items = oc->items,
+		.n_items = oc->n_items,
+	};
+	if (oc->error && res && res->outcome == FR_NET_OK)
+		sf.outcome = "parse-error";
+	size_t n_new = 0, n_upd = 0;
+	char serr[512];
+	group_open(c, now);
+	if (c->fatal) {
+		/* After a store failure nothing more is committed: the rows of a
+		 * rolled-back group are ahead of the store. The source is
+		 * fetched again next run. */
+		c->stats.not_stored++;
+	} else if (fr_store_commit_fetch(c->st, &sf, learn, oc, &cs->row, &n_new, &n_upd, serr,
+					 sizeof(serr)) < 0) {
+		/* Nothing of this fetch was stored, nor (in a group) anything
+		 * of the group: those sources keep their stored state and are
+		 * fetched again. The store failing is fatal to the run. */
+		fr_crawl_logf(c, "source %lld: %s: store: %s", (long long)cs->row.id, cs->row.url, serr);
+		fr_crawl_fatal(c, serr);
+		/* This fetch is lost with the group's others. */
+		if (c->tx_open)
+			c->tx_fetches++;
+		else
+			c->stats.not_stored++;
+		fr_crawl_group_commit(c);
+	} else if (c->tx_open) {
+		c->tx_fetches++;
+		c->tx_new += n_new;
+		c->tx_updated += n_upd;
+	} else {
+		c->stats.new_items += n_new;
+		c->stats.updated_items += n_upd;
+	}
+	fr_crawl_share_pause(c, cs->row.host, oc->pause_until, now);
+	if (oc->error) {
+		/* The fetcher's reasons name the URL already. */
+		if (res && res->err[0] && strstr(oc->error, cs->row.url))
+			fr_crawl_logf(c, "source %lld: %s (error %d in a row, next try in %.0f s)",
+			      (long long)cs->row.id, oc->error, cs->row.err_count,
+			      cs->row.backoff_until_s - now);
+		else
+			fr_crawl_logf(c, "source %lld: %s: %s (error %d in a row, next try in %.0f s)",
+			      (long long)cs->row.id, cs->row.url, oc->error, cs->row.err_count,
+			      cs->row.backoff_until_s - now);
+	}
+	if (oc->settled && !cs->done_once) {
+		cs->done_once = 1;
+		c->n_done_once++;
+	}
+}

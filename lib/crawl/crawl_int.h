@@ -1,0 +1,216 @@
+/* crawl_int.h - what the files of the live crawl loop share (lib/crawl/):
+ * the loop's state, one source's fetch under way, and the functions one
+ * file calls in another. Internal to the crawl part; the contract is
+ * crawl.h. */
+#ifndef FR_CRAWL_INT_H
+#define FR_CRAWL_INT_H
+
+#include "crawl.h"
+
+#include "core/rng.h"
+#include "forum/sinfo.h"
+#include "parse/feed.h"
+#include "sched/policy.h"
+#include "store/store.h"
+
+#include <stddef.h>
+#include <stdint.h>
+
+struct fr_fdate;
+struct fr_fetchq;
+struct fr_robots_cache;
+struct fr_sched;
+struct fr_strmap;
+
+/* Response tags: the source id, and this bit for its host's robots.txt. */
+#define TAG_ROBOTS 1u
+
+struct host {
+	double gap_s;      /* this host's gap: the run's, or its longer Crawl-delay */
+	double last_sent_s; /* when this run's latest request to it went out */
+	double paused_until_s; /* a 429 or 503 paused it until then (stats) */
+	char *name;
+};
+
+struct csrc {
+	struct fr_store_source row;
+	uint32_t host, group;
+	int done_once;
+	int busy;       /* its fetch is under way (begun, not finished) */
+	int attempts;   /* fetches this run (--once retries transient errors) */
+	int bozo_told;  /* its ill-formedness was logged */
+	double feed_at; /* > 0: the feed request waits for this time (after robots.txt
+			 * or a redirect on the same host) */
+	double req_at;  /* when the slot's latest request went out */
+	char *hop_url;  /* following a redirect: the address asked next, else NULL */
+	int hop_robots; /* 1: hop_url is on another host, whose robots.txt is asked first */
+	char *slot_host; /* the host whose shared slot its request in flight holds
+			  * (fr_store_host_claim), else NULL */
+	int hops;       /* redirects followed in this fetch */
+	int all_permanent; /* every one of them 301 or 308 */
+	/* Forums: the learned state, and the cycle under way (its pages go
+	 * out one at a time, each after the host's gap). */
+	int is_forum;
+	struct fr_sinfo *forum;
+	struct fr_sinfo_cycle *cyc;
+	double cyc_start_s;
+	uint64_t cyc_bytes;
+	long cyc_last_status;
+};
+
+struct crawl {
+	const struct fr_crawl_opts *o;
+	struct fr_store *st;
+	const struct fr_policy_ops *ops;
+	struct fr_sched *sched;  /* the policy: learns, keeps the state */
+	/* --once: the order of fetching (once_order: by id, each source when
+	 * its holds allow) with the politeness state; the policy's urgency has
+	 * no say when everything is fetched once. NULL otherwise: sched
+	 * chooses too. */
+	struct fr_sched *order;
+	struct fr_fetchq *fetcher;      /* the fetcher, on its own thread */
+	struct fr_robots_cache *robots; /* NULL: robots.txt ignored */
+	struct csrc *src;
+	uint32_t n;
+	struct host *hosts;
+	uint32_t n_hosts;
+	struct fr_rng rng;
+	/* Borrowed by the scheduler and the policy for their life. */
+	struct fr_policy_env env;
+	double *weight;
+	uint32_t *host_of, *group_of;
+	struct fr_crawl_stats stats;
+	uint32_t n_done_once;
+	uint32_t *deferred;      /* sources whose feed request waits (feed_at) */
+	uint32_t n_deferred;
+	int max_hops;            /* redirects followed per fetch */
+	/* Group commit: fetches committed as savepoints of one open transaction
+	 * (tx_open) since tx_since; their new/updated item counts join the
+	 * stats when it commits. */
+	int tx_open;
+	uint32_t tx_fetches;
+	double tx_since;
+	uint64_t tx_new, tx_updated;
+	struct fr_fdate *fdate;         /* forums' date detector (NULL: no forum) */
+	struct fr_sinfo_opts fopts;
+	/* Leases (fr_store_claim): this worker's name, and how long a claim
+	 * lasts (twice the transfer timeout; renewed at each further request
+	 * of a fetch). */
+	char worker[320];
+	double lease_s;
+	/* Workers sharing the store (fr_store_workers, asked every
+	 * ALIVE_EVERY_S): each spends 1/n_workers of every group's budget,
+	 * passing over the other choices (fr_crawl_pass()); turn[g] counts group g's
+	 * choices. */
+	int n_workers, n_beats;
+	double alive_next_s;
+	uint32_t *turn;
+	int stopping;
+	/* A fetch that ends without a response of its own (robots.txt could
+	 * not be had): the fetch log's outcome and status, and whether --once
+	 * tries again (set by fr_crawl_deny() around its finish). */
+	const char *end_outcome;
+	long end_status;
+	int end_transient;
+	int fatal;               /* the store failed: stop */
+	char *fatal_err;
+	char errbuf[512];
+};
+
+/* One fetch's outcome, as it is committed (commit.c). */
+struct outcome {
+	struct crawl *c;
+	uint32_t i;
+	double now;
+	const struct fr_response *res;   /* NULL: no transfer (robots denial) */
+	const struct fr_feed *feed;      /* parsed, or NULL */
+	const char *error;               /* NULL on success */
+	const char *permanent_url;       /* the fetch's redirects were all permanent: here */
+	enum fr_fetch_status status;
+	const struct fr_store_item *items;
+	size_t n_items;
+	size_t n_new;
+	int settled;    /* --once: no further attempt this run */
+	/* Without a response (a forum's cycle of many pages): the fetch log's
+	 * outcome, bytes and duration. */
+	const char *outcome_name;
+	int64_t bytes;
+	double duration_s;
+	double learn_since_s; /* > 0: items published before are not news to the policy */
+	double pause_until;   /* > 0: a 429/503 paused the source's host until then */
+};
+
+/* --once: a transient failure is retried (after its backoff or the host's
+ * pause) up to this many fetches in all. */
+#define ONCE_ATTEMPTS 3
+/* --once: a source another worker is fetching is asked about again this
+ * soon (its commit, not its lease's end, is what the run waits for). */
+#define ONCE_RECHECK_S 1.0
+
+/* ---- loop.c: the loop, starting fetches, responses ---- */
+/* A line about a notable event, to o->log. */
+void fr_crawl_logf(struct crawl *c, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+/* Replaces *dst by a copy of s (NULL clears). */
+void fr_crawl_set_str(char **dst, const char *s);
+/* The scheduler that chooses (and so holds the politeness state). */
+struct fr_sched *fr_crawl_pick(struct crawl *c);
+/* Fetches under way: transfers whose responses the loop has not taken. */
+size_t fr_crawl_in_flight(struct crawl *c);
+
+/* ---- hosts.c: robots.txt, gaps, host holds ---- */
+/* The gap kept for a host whose gap is gap_s, with room for the send's
+ * variance. */
+double fr_crawl_slack(double gap_s);
+/* The host's Crawl-delay, within bounds, becomes its gap. */
+void fr_crawl_take_crawl_delay(struct crawl *c, uint32_t hi, double cd);
+/* --once: host's sources not fetched yet are skipped this pass. */
+void fr_crawl_once_skip_host(struct crawl *c, uint32_t host, double until, double now);
+/* Ends source i's fetch unsent: robots.txt forbids it or could not be had. */
+void fr_crawl_deny(struct crawl *c, uint32_t i, double now);
+/* The hosts' gaps across restarts (store meta key host-holds). */
+void fr_crawl_save_host_holds(struct crawl *c, double now);
+void fr_crawl_load_host_holds(struct crawl *c, const struct fr_strmap *hosts, double now);
+
+/* ---- commit.c: committing a fetch, group commits, holds ---- */
+double fr_crawl_backoff_s(struct crawl *c, int n_errors);
+double fr_crawl_hint_s(struct crawl *c, const struct fr_store_source *r);
+/* The store failed: the run stops (the first reason is kept). */
+void fr_crawl_fatal(struct crawl *c, const char *why);
+void fr_crawl_group_commit(struct crawl *c);
+int fr_crawl_group_due(struct crawl *c, double now);
+/* Whether a failed transfer may well succeed later. */
+int fr_crawl_transient(const struct fr_response *res);
+/* Stores source i's fetch as oc describes it, the policy learning inside
+ * the transaction. */
+void fr_crawl_commit(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr_response *res,
+		     const char *error, double now);
+
+/* ---- feed.c: a feed's fetch, its redirects ---- */
+/* Sends source i's request (a feed's, or a forum's next page). */
+int fr_crawl_submit(struct crawl *c, uint32_t i);
+/* Ends source i's fetch: parse, commit, learn (res NULL: never sent). */
+void fr_crawl_finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *error,
+		     double now);
+/* Follows a redirect; 1 when the next hop is on its way. */
+int fr_crawl_follow(struct crawl *c, uint32_t i, const struct fr_response *res, double now);
+/* A redirect's hop to another host: its robots.txt first. */
+void fr_crawl_hop_start(struct crawl *c, uint32_t i, double now);
+
+/* ---- forum.c: a forum's cycle of pages ---- */
+void fr_crawl_forum_finish(struct crawl *c, uint32_t i, const char *error, double now);
+int fr_crawl_forum_submit(struct crawl *c, uint32_t i);
+void fr_crawl_forum_page_done(struct crawl *c, uint32_t i, const struct fr_response *res,
+			      double now);
+
+/* ---- claims.c: several workers on one store ---- */
+int fr_crawl_slot_claim(struct crawl *c, uint32_t i, const char *url, double *wait_s);
+void fr_crawl_slot_done(struct crawl *c, uint32_t i, double next_in_s);
+void fr_crawl_slot_sent(struct crawl *c, uint32_t i, double now);
+void fr_crawl_share_pause(struct crawl *c, const char *host, double until, double now);
+void fr_crawl_heartbeat(struct crawl *c, double now);
+int fr_crawl_pass(struct crawl *c, uint32_t i, double now);
+void fr_crawl_reseed(struct crawl *c, uint32_t i, double now);
+int fr_crawl_claim(struct crawl *c, uint32_t i, double now);
+int fr_crawl_renew(struct crawl *c, uint32_t i, double now);
+
+#endif

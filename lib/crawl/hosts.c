@@ -1,0 +1,215 @@
+/* hosts.c - a host's politeness in the live loop: robots.txt's verdicts
+ * (Crawl-delay as the host's gap, a denial or an unreachable robots.txt
+ * ending the fetch), --once's skipped hosts, and the gaps that run across
+ * restarts. */
+#include "crawl/crawl_int.h"
+
+#include "core/timefmt.h"
+#include "core/strmap.h"
+#include "net/robots.h"
+#include "sched/sched.h"
+#include "url/url.h"
+
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* Store meta key of the hosts whose gap still ran when a run ended: the
+ * next run waits it out (see fr_crawl_save_host_holds). */
+#define HOST_HOLDS_KEY "host-holds"
+
+/* A request leaves a little after the loop decides to send it, by an
+ * amount that varies (connection reuse, the poll loop): gaps are kept with
+ * this much to spare, so that the host never sees one shorter. */
+double
+fr_crawl_slack(double gap_s)
+{
+	return gap_s > 0 ? gap_s * 1.01 + 0.02 : 0;
+}
+
+/* The host's Crawl-delay, within bounds, becomes its gap. */
+void
+fr_crawl_take_crawl_delay(struct crawl *c, uint32_t hi, double cd)
+{
+	struct host *h = &c->hosts[hi];
+	double gap = c->o->host_gap_s;
+
+	/* The robots cache caps cd at max_crawl_delay_s already. */
+	if (cd > gap)
+		gap = cd;
+	if (gap != h->gap_s) {
+		h->gap_s = gap;
+		fr_sched_set_host_gap(fr_crawl_pick(c), hi, fr_crawl_slack(gap));
+	}
+}
+
+/* --once: the sources of host not fetched yet and not under way are skipped
+ * this pass (its pause ends at until, beyond FR_CRAWL_ONCE_WAIT_S), reported
+ * once, and left for the next run (their rows are not touched). */
+void
+fr_crawl_once_skip_host(struct crawl *c, uint32_t host, double until, double now)
+{
+	uint32_t n = 0;
+	const char *name = NULL;
+	char t[40];
+
+	for (uint32_t j = 0; j < c->n; j++) {
+		struct csrc *cj = &c->src[j];
+
+		if (cj->host != host)
+			continue;
+		if (!name)
+			name = cj->row.host ? cj->row.host : cj->row.url;
+		if (cj->done_once || cj->busy)
+			continue;
+		cj->done_once = 1;
+		c->n_done_once++;
+		c->stats.skipped++;
+		fr_sched_hold(fr_crawl_pick(c), j, INFINITY, now);
+		n++;
+	}
+	if (n)
+		fr_crawl_logf(c, "host %s paused until %s (%.0f s), beyond this pass: %u sources skipped, "
+			 "left for the next run",
+		      name ? name : "?", fr_time_format(until, t, sizeof(t)), until - now, n);
+}
+
+/* Ends source i's fetch without sending it: robots.txt of the address
+ * about to be asked (the source's, or a redirect's on another host)
+ * forbids it, or could not be had. RFC 9309: a robots.txt that answered
+ * 429 or 5xx or did not answer is a temporary failure, retried after the
+ * backoff, with its real cause stored (a DNS failure, a refused
+ * connection, a TLS error, HTTP 503); only rules a server answered with
+ * are a refusal. */
+void
+fr_crawl_deny(struct crawl *c, uint32_t i, double now)
+{
+	struct csrc *cs = &c->src[i];
+	const char *url = cs->hop_url ? cs->hop_url : cs->row.url;
+	char why[640], reason[320], *host = fr_url_host(url);
+	const char *hn = host ? host : cs->row.host ? cs->row.host : "its host";
+	int out = FR_NET_OTHER;
+	long status = 0;
+
+	if (c->robots &&
+	    fr_robots_cache_unreachable(c->robots, url, reason, sizeof(reason), &out, &status)) {
+		struct fr_response fake;
+
+		memset(&fake, 0, sizeof(fake));
+		fake.outcome = (enum fr_net_outcome)out;
+		fake.status = status;
+		if (fake.outcome == FR_NET_BLOCKED)
+			/* The host's address is one the policy refuses. */
+			snprintf(why, sizeof(why), "%.200s: not fetched: %s", url, reason);
+		else
+			snprintf(why, sizeof(why), "robots.txt of %s could not be had (%s): not "
+				 "fetched until it can", hn, reason);
+		c->end_outcome = fr_net_outcome_name(fake.outcome);
+		c->end_status = status;
+		c->end_transient = fake.outcome != FR_NET_BLOCKED && fr_crawl_transient(&fake);
+	} else {
+		c->stats.robots_denied++;
+		if (cs->hop_url)
+			snprintf(why, sizeof(why), "robots.txt of %s disallows %.300s (redirected there)",
+				 hn, url);
+		else
+			snprintf(why, sizeof(why), "robots.txt of %s disallows this address", hn);
+	}
+	free(host);
+	if (cs->is_forum)
+		fr_crawl_forum_finish(c, i, why, now);
+	else
+		fr_crawl_finish(c, i, NULL, why, now);
+	c->end_outcome = NULL;
+	c->end_status = 0;
+	c->end_transient = 0;
+}
+
+/* A host's gap runs across restarts: a run that ends (or is stopped) a
+ * moment after asking a host, and a run started right after it, must not
+ * ask that host sooner than its gap, Crawl-delay included, though the new
+ * run knows neither until it reads robots.txt again. The run that ends
+ * stores, for each host whose gap still runs, until when it runs (a request
+ * still in flight counts as sent at the end); the next run holds each host
+ * until then. After a kill -9 nothing is stored, and the hosts' last fetch
+ * times in the store stand in, with the run's own gap. */
+void
+fr_crawl_save_host_holds(struct crawl *c, double now)
+{
+	char *buf = NULL, e[256];
+	size_t len = 0;
+	FILE *f;
+
+	for (uint32_t i = 0; i < c->n; i++)
+		if (c->src[i].busy && c->hosts[c->src[i].host].last_sent_s < now)
+			c->hosts[c->src[i].host].last_sent_s = now;
+	if (!(f = open_memstream(&buf, &len)))
+		return;
+	for (uint32_t h = 0; h < c->n_hosts; h++) {
+		double until = c->hosts[h].last_sent_s + fr_crawl_slack(c->hosts[h].gap_s);
+
+		if (until > now && c->hosts[h].name && !strpbrk(c->hosts[h].name, "\t\n"))
+			fprintf(f, "%s\t%.6f\n", c->hosts[h].name, until);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return;
+	}
+	if (fr_store_meta_put(c->st, HOST_HOLDS_KEY, buf, len, e, sizeof(e)) < 0)
+		fr_crawl_logf(c, "saving the hosts' gaps still running: %s", e);
+	free(buf);
+}
+
+void
+fr_crawl_load_host_holds(struct crawl *c, const struct fr_strmap *hosts, double now)
+{
+	double *until = calloc(c->n_hosts ? c->n_hosts : 1, sizeof(*until));
+	void *buf = NULL;
+	size_t len = 0;
+
+	if (!until)
+		return;
+	for (uint32_t i = 0; i < c->n; i++) {
+		double t = c->src[i].row.last_fetch_s + fr_crawl_slack(c->o->host_gap_s);
+
+		if (c->src[i].row.last_fetch_s > 0 && t > until[c->src[i].host])
+			until[c->src[i].host] = t;
+	}
+	if (fr_store_meta_get(c->st, HOST_HOLDS_KEY, &buf, &len) == 0 && buf) {
+		const char *p = buf, *end = (const char *)buf + len;
+		size_t line = 0, bad = 0;
+
+		while (p < end) {
+			const char *nl = memchr(p, '\n', (size_t)(end - p)), *tab;
+			const char *le = nl ? nl : end;
+			char num[40], *ep;
+			uint32_t h;
+			double t;
+
+			line++;
+			tab = memchr(p, '\t', (size_t)(le - p));
+			if (!tab || (size_t)(le - tab - 1) >= sizeof(num)) {
+				bad++;
+			} else {
+				memcpy(num, tab + 1, (size_t)(le - tab - 1));
+				num[le - tab - 1] = 0;
+				t = strtod(num, &ep);
+				if (ep == num || *ep || !isfinite(t))
+					bad++;
+				else if (fr_strmap_find(hosts, p, (size_t)(tab - p), &h) == 1 &&
+					 t > until[h] && t < now + 3600)
+					until[h] = t;
+			}
+			p = nl ? nl + 1 : end;
+		}
+		if (bad)
+			fr_crawl_logf(c, "store key %s: %zu of %zu lines unreadable, ignored", HOST_HOLDS_KEY,
+			      bad, line);
+	}
+	free(buf);
+	for (uint32_t h = 0; h < c->n_hosts; h++)
+		if (until[h] > now)
+			fr_sched_hold_host(fr_crawl_pick(c), h, until[h]);
+	free(until);
+}
