@@ -1,5 +1,5 @@
 /* bench_forums.c - the acceptance benchmark of issue 8 (SInFo): incremental
- * forum crawling (forum/sinfo.h) over the synthetic forums of serve/forums.h,
+ * forum crawling (forum/sinfo.h) over the synthetic forums of testkit/forums.h,
  * run in-process, against the FoCUS-like baseline (FR_SINFO_FOCUS: every
  * cycle re-crawls every page that matches a pattern) on the same forums and
  * cycle times. Usage:
@@ -9,14 +9,14 @@
  * of miss; --only K runs forum K alone; --trace prints every fetch and every
  * post the engine reports (for diagnosis).
  *
- * The world: forum k is row k % 14 of the table in serve/forums.h; the clock
+ * The world: forum k is row k % 14 of the table in testkit/forums.h; the clock
  * runs at speed 1 from T0 (forum time = the wall time passed). Cycle c of
  * every forum starts at B_c = T0 + (c - 1) * H hours; its page fetches are
  * FETCH_GAP_S apart from B_c on (politeness), and each is answered by
  * fr_forums_handle at its fetch time. Cycle 1 is phase 1 (full crawl),
  * cycles 2..C phase 2. Both modes get fresh engines, the same world and the
  * same fetch schedule; one date detector serves the whole run. Times on the
- * pages are UTC (serve/forum_lang.c renders gmtime), so the zone is "UTC".
+ * pages are UTC (testkit/forum_lang.c renders gmtime), so the zone is "UTC".
  * Bytes: body + HEADER_BYTES of nominal response headers per page (the
  * engine's own counts, "engine", are body bytes only).
  *
@@ -59,9 +59,9 @@
 
 #include "forum/fdate.h"
 #include "forum/sinfo.h"
-#include "serve/clock.h"
-#include "serve/forums.h"
-#include "serve/server.h"
+#include "testkit/clock.h"
+#include "testkit/forums.h"
+#include "testkit/server.h"
 
 #include <inttypes.h>
 #include <math.h>
@@ -130,7 +130,7 @@ struct truth {
 	size_t *by_path;   /* thread indices by (k, path) */
 };
 
-/* The id prefix of a post's element per software (serve/forum_html.c's
+/* The id prefix of a post's element per software (testkit/forum_html.c's
  * post blocks): phpBB id="p1", vBulletin id="post_1", SMF id="msg1",
  * XenForo and custom id="post-1", Discuz! id="pid1", threaded id="c1". */
 static const char *

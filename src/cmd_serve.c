@@ -7,12 +7,12 @@
 #include "core/err.h"
 #include "core/outfile.h"
 #include "core/timefmt.h"
-#include "serve/clock.h"
-#include "serve/feeds.h"
-#include "serve/forums.h"
-#include "serve/server.h"
-#include "serve/sites.h"
-#include "serve/web.h"
+#include "testkit/clock.h"
+#include "testkit/feeds.h"
+#include "testkit/forums.h"
+#include "testkit/server.h"
+#include "testkit/sites.h"
+#include "testkit/web.h"
 #include "sim/trace.h"
 
 #include <errno.h>

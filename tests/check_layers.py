@@ -2,7 +2,7 @@
 """check_layers.py SRC - the include check of docs/architecture.md.
 
 Reads the table of parts in SRC/docs/architecture.md, then every #include in
-SRC/lib and SRC/src, and fails (exit 1, one line per finding, FILE:LINE) when
+SRC/lib, SRC/src and SRC/testkit, and fails (exit 1, one line per finding, FILE:LINE) when
 a part includes another part the table does not let it use, or an external
 library the table does not name for it. Also fails when the USES of a
 fr_part(...) call in SRC/CMakeLists.txt differ from the table, when a folder
@@ -133,9 +133,10 @@ def main():
     msgs = check_table(parts, "docs/architecture.md")
     msgs += check_cmake(parts, os.path.join(src, "CMakeLists.txt"))
     # Which part a quoted include names: by its first folder under lib/, or
-    # a header at the top of lib/ (crawl.h, fetchq.h).
+    # a header at the top of lib/ (crawl.h, fetchq.h), or a part's folder at
+    # the top of the tree ("testkit/forums.h").
     files = 0
-    for top in ("lib", "src"):
+    for top in ("lib", "src", "testkit"):
         for root, dirs, names in os.walk(os.path.join(src, top)):
             dirs.sort()
             for fn in sorted(names):
@@ -156,6 +157,8 @@ def main():
                         kind, inc = m.groups()
                         if kind == '"':
                             target = part_of("lib/" + inc, parts)
+                            if target is None:
+                                target = part_of(inc, parts)
                             if target is None and top == "src":
                                 continue  # the CLI's own headers (cmd.h, ...)
                             if target is None:

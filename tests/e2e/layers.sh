@@ -11,11 +11,12 @@ D=$WORK
 expect_exit 0 python3 "$CHECK" "$SRC"
 expect_stdout_contains "every include on an allowed arrow"
 
-# A copy of what the check reads: the table, CMakeLists.txt, lib/ and src/.
+# A copy of what the check reads: the table, CMakeLists.txt, lib/, src/ and
+# testkit/.
 copy() {
 	rm -rf "$D/t" && mkdir -p "$D/t/docs" &&
 		cp "$SRC/docs/architecture.md" "$D/t/docs/" && cp "$SRC/CMakeLists.txt" "$D/t/" &&
-		cp -r "$SRC/lib" "$SRC/src" "$D/t/"
+		cp -r "$SRC/lib" "$SRC/src" "$SRC/testkit" "$D/t/"
 }
 
 copy
@@ -32,6 +33,18 @@ copy
 printf '#include "net/fetch.h"\n' >>"$D/t/lib/parse/feed.c"
 expect_exit 1 python3 "$CHECK" "$D/t"
 expect_stdout_contains 'part parse includes "net/fetch.h" of part net'
+
+# No part of the crawler may reach the test kit.
+copy
+printf '#include "testkit/forums.h"\n' >>"$D/t/lib/forum/page.c"
+expect_exit 1 python3 "$CHECK" "$D/t"
+expect_stdout_matches 'lib/forum/page\.c:[0-9]+: part forum includes "testkit/forums.h" of part testkit'
+
+# The test kit may not reach the store.
+copy
+printf '#include "store/store.h"\n' >>"$D/t/testkit/forums.c"
+expect_exit 1 python3 "$CHECK" "$D/t"
+expect_stdout_contains 'testkit/forums.c'
 
 # The model may not use libcurl.
 copy

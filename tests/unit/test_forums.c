@@ -7,10 +7,10 @@
  * from tables typed here) to the truth's time; pages parse cleanly with
  * libxml2's HTML parser; other pages, robots.txt and 404s. */
 #include "core/timefmt.h"
-#include "serve/clock.h"
-#include "serve/forums.h"
-#include "serve/server.h"
-#include "serve/text.h"
+#include "testkit/clock.h"
+#include "testkit/forums.h"
+#include "testkit/server.h"
+#include "testkit/text.h"
 
 #include "test.h"
 

@@ -10,10 +10,10 @@
 #include "core/timefmt.h"
 #include "forum/fdate.h"
 #include "forum/page.h"
-#include "serve/clock.h"
-#include "serve/forum_url.h"
-#include "serve/forums.h"
-#include "serve/server.h"
+#include "testkit/clock.h"
+#include "testkit/forum_url.h"
+#include "testkit/forums.h"
+#include "testkit/server.h"
 
 #include "test.h"
 

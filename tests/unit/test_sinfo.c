@@ -5,9 +5,9 @@
  * bad answers (404s, garbage, a damaged state) are errors, not crashes. */
 #include "forum/fdate.h"
 #include "forum/sinfo.h"
-#include "serve/clock.h"
-#include "serve/forums.h"
-#include "serve/server.h"
+#include "testkit/clock.h"
+#include "testkit/forums.h"
+#include "testkit/server.h"
 
 #include "test.h"
 

@@ -5,11 +5,11 @@
  * and the server's any-host mode (Host name, raw query, Location, 304)
  * over a real socket. */
 #include "parse/feed.h"
-#include "serve/feedgen.h"
-#include "serve/server.h"
-#include "serve/sites.h"
-#include "serve/text.h"
-#include "serve/web.h"
+#include "testkit/feedgen.h"
+#include "testkit/server.h"
+#include "testkit/sites.h"
+#include "testkit/text.h"
+#include "testkit/web.h"
 
 #include "test.h"
 

@@ -10,9 +10,9 @@
  */
 #include "forum/fdate.h"
 #include "forum/sinfo.h"
-#include "serve/clock.h"
-#include "serve/forums.h"
-#include "serve/server.h"
+#include "testkit/clock.h"
+#include "testkit/forums.h"
+#include "testkit/server.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>

@@ -86,7 +86,7 @@
 #ifndef FR_SERVE_FORUMS_H
 #define FR_SERVE_FORUMS_H
 
-#include "serve/forum_lang.h"
+#include "testkit/forum_lang.h"
 
 #include <stddef.h>
 #include <stdint.h>

@@ -2,11 +2,11 @@
  * host's 2 s answer holds up nobody else), virtual hosts by Host header (or
  * any Host, passed to the handler), robots.txt, sliding-window rate limits,
  * misbehaviour, and the request log. */
-#include "serve/server.h"
+#include "testkit/server.h"
 
 #include "core/err.h"
 #include "net/httpdate.h"
-#include "serve/clock.h"
+#include "testkit/clock.h"
 
 #include <arpa/inet.h>
 #include <errno.h>

@@ -1,5 +1,5 @@
 /* text.c - a capped growable text buffer (see text.h). */
-#include "serve/text.h"
+#include "testkit/text.h"
 
 #include <stdarg.h>
 #include <stdio.h>

@@ -1,7 +1,7 @@
 /* forum_html.h - the pages of the synthetic forums: entry page, index
  * pages, thread pages and "other" pages (profiles, FAQ, login, search) in
  * the markup of each software look-alike, at a given forum time. Internal
- * to lib/serve (forums.c). */
+ * to testkit/ (forums.c). */
 #ifndef FR_SERVE_FORUM_HTML_H
 #define FR_SERVE_FORUM_HTML_H
 

@@ -1,9 +1,9 @@
 /* forum_gen.c - the lazily generated timeline of one synthetic forum (see
  * forum_gen.h for the model). Each thread has a generator of its own, so
  * generating in steps of any size gives the same world. */
-#include "serve/forum_gen.h"
+#include "testkit/forum_gen.h"
 
-#include "serve/text.h"
+#include "testkit/text.h"
 
 #include <math.h>
 #include <stdlib.h>

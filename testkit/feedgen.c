@@ -1,10 +1,10 @@
 /* feedgen.c - renders small feeds in four formats (see feedgen.h). Kept apart
  * from feeds.c, whose feeds come from a trace on a clock. */
-#include "serve/feedgen.h"
+#include "testkit/feedgen.h"
 
 #include "core/timefmt.h"
 #include "net/httpdate.h"
-#include "serve/text.h"
+#include "testkit/text.h"
 
 #include <string.h>
 

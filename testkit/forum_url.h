@@ -1,11 +1,11 @@
 /* forum_url.h - the URLs of the synthetic forums: each software's shapes of
  * entry, index (board), thread, pagination and "other" URLs (see forums.h),
  * built from a forum's timeline and parsed back from a request. Internal to
- * lib/serve. */
+ * testkit/. */
 #ifndef FR_SERVE_FORUM_URL_H
 #define FR_SERVE_FORUM_URL_H
 
-#include "serve/forums.h"
+#include "testkit/forums.h"
 
 #include <stddef.h>
 #include <stdint.h>

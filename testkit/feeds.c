@@ -2,16 +2,16 @@
  * body is cached per source, keyed by its visible item count, and shared
  * (reference-counted) by every answer that sends it, so a crawl benchmark
  * measures the crawler, not this server. */
-#include "serve/feeds.h"
-#include "serve/text.h"
+#include "testkit/feeds.h"
+#include "testkit/text.h"
 
 #include "core/err.h"
 #include "core/strmap.h"
 #include "core/timefmt.h"
 #include "parse/opml.h"
-#include "serve/clock.h"
+#include "testkit/clock.h"
 #include "net/httpdate.h"
-#include "serve/server.h"
+#include "testkit/server.h"
 #include "sim/trace.h"
 
 #include <math.h>

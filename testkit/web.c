@@ -2,14 +2,14 @@
  * shapes). Nothing is stored per site: every answer is rendered from (seed,
  * site, page), so a web of a million sites costs no memory, and the same
  * seed gives the same bytes. */
-#include "serve/web.h"
+#include "testkit/web.h"
 
 #include "core/err.h"
 #include "core/rng.h"
 #include "core/timefmt.h"
-#include "serve/feedgen.h"
-#include "serve/server.h"
-#include "serve/text.h"
+#include "testkit/feedgen.h"
+#include "testkit/server.h"
+#include "testkit/text.h"
 
 #include <stdatomic.h>
 #include <stdlib.h>

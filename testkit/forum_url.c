@@ -1,8 +1,8 @@
 /* forum_url.c - URL shapes of the synthetic forums' software (forum_url.h).
  * NOTE: keep the table in forums.h and docs/serve.md in sync. */
-#include "serve/forum_url.h"
+#include "testkit/forum_url.h"
 
-#include "serve/forum_gen.h"
+#include "testkit/forum_gen.h"
 
 #include <stdio.h>
 #include <string.h>

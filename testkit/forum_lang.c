@@ -1,8 +1,8 @@
 /* forum_lang.c - interface words, filler words and date formats of the
  * synthetic forums (see forum_lang.h). */
-#include "serve/forum_lang.h"
+#include "testkit/forum_lang.h"
 
-#include "serve/text.h"
+#include "testkit/text.h"
 
 #include <time.h>
 

@@ -1,5 +1,5 @@
 /* clock.c - the serve clock: wall time mapped to trace time and back. */
-#include "serve/clock.h"
+#include "testkit/clock.h"
 
 #include <time.h>
 

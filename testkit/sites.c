@@ -1,15 +1,15 @@
 /* sites.c - the manifest web of `freshet serve --sites` (see sites.h): the
  * manifest is read whole at start, every body made then, and a request is
  * one hash lookup on host + path + query. */
-#include "serve/sites.h"
+#include "testkit/sites.h"
 
 #include "core/err.h"
 #include "core/hex.h"
 #include "core/lines.h"
 #include "core/strmap.h"
-#include "serve/feedgen.h"
-#include "serve/server.h"
-#include "serve/text.h"
+#include "testkit/feedgen.h"
+#include "testkit/server.h"
+#include "testkit/text.h"
 
 #include <errno.h>
 #include <stdio.h>

@@ -2,15 +2,15 @@
  * forums.h): the structure table, forum k's host, the request handler, the
  * truth, the entry list and the structure description. Forums are set up on
  * their first use; their timelines grow with the clock. */
-#include "serve/forums.h"
+#include "testkit/forums.h"
 
 #include "core/err.h"
-#include "serve/clock.h"
-#include "serve/forum_gen.h"
-#include "serve/forum_html.h"
-#include "serve/forum_url.h"
-#include "serve/server.h"
-#include "serve/text.h"
+#include "testkit/clock.h"
+#include "testkit/forum_gen.h"
+#include "testkit/forum_html.h"
+#include "testkit/forum_url.h"
+#include "testkit/server.h"
+#include "testkit/text.h"
 
 #include <pthread.h>
 #include <stdatomic.h>

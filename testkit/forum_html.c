@@ -6,12 +6,12 @@
  * page shows sits in an element of class date-post, date-created,
  * date-last, date-joined or date-now (for tests; crawlers should not need
  * them). */
-#include "serve/forum_html.h"
+#include "testkit/forum_html.h"
 
-#include "serve/forum_gen.h"
-#include "serve/forum_url.h"
-#include "serve/server.h"
-#include "serve/text.h"
+#include "testkit/forum_gen.h"
+#include "testkit/forum_url.h"
+#include "testkit/server.h"
+#include "testkit/text.h"
 
 #include <stdlib.h>
 #include <string.h>
