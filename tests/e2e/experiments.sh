@@ -1,8 +1,8 @@
 # experiments.sh - every patch in research/experiments names the commit whose
 # tree it applies to (first line "base: <commit>") and still applies there
-# (git apply --check on that tree), so the figures docs/results.md gives for
-# it can be made again. Needs git and the project's history (a clone); a
-# tree without them skips the check, saying so.
+# (git apply --check on that tree), so the figures research/results-notebook.md
+# gives for it can be made again. Needs git and the project's history (a
+# clone); a tree without them skips the check, saying so.
 . "$(dirname "$0")/lib.sh"
 
 EXP=$SRC/research/experiments
