@@ -8,7 +8,6 @@
 #include <microhttpd.h>
 #include <netinet/in.h>
 #include <pthread.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -28,117 +27,88 @@ struct metrics {
 	int done;
 };
 
-struct buf {
-	char *s;
-	size_t len, cap;
-	int oom;
-};
-
 static void
-put(struct buf *b, const char *fmt, ...)
+metric(FILE *b, const char *name, const char *type, const char *help)
 {
-	va_list ap;
-	int n;
-
-	if (b->oom)
-		return;
-	for (;;) {
-		va_start(ap, fmt);
-		n = vsnprintf(b->s ? b->s + b->len : NULL, b->s ? b->cap - b->len : 0, fmt, ap);
-		va_end(ap);
-		if (n < 0) {
-			b->oom = 1;
-			return;
-		}
-		if (b->s && b->len + (size_t)n < b->cap) {
-			b->len += (size_t)n;
-			return;
-		}
-		size_t cap = b->cap ? b->cap * 2 : 4096;
-		while (cap <= b->len + (size_t)n)
-			cap *= 2;
-		char *s = realloc(b->s, cap);
-		if (!s) {
-			b->oom = 1;
-			return;
-		}
-		b->s = s;
-		b->cap = cap;
-	}
-}
-
-static void
-metric(struct buf *b, const char *name, const char *type, const char *help)
-{
-	put(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+	fprintf(b, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
 }
 
 char *
 metrics_text(const struct fr_crawl_stats *st, double now_s, double updated_s)
 {
-	struct buf b = {0};
 	double lag = st->next_due_s > 0 && st->now_s > st->next_due_s ? st->now_s - st->next_due_s
 								       : 0;
+	char *text = NULL;
+	size_t len = 0;
+	FILE *b = open_memstream(&text, &len);
+
+	if (!b)
+		return NULL;
 
 	(void)now_s;
-	metric(&b, "freshet_up", "gauge", "1 while the crawl runs.");
-	put(&b, "freshet_up 1\n");
-	metric(&b, "freshet_fetches_total", "counter",
+	metric(b, "freshet_up", "gauge", "1 while the crawl runs.");
+	fprintf(b, "freshet_up 1\n");
+	metric(b, "freshet_fetches_total", "counter",
 	       "Fetches of sources finished, by outcome (a 304 is not_modified).");
-	put(&b, "freshet_fetches_total{outcome=\"ok\"} %llu\n", (unsigned long long)st->ok);
-	put(&b, "freshet_fetches_total{outcome=\"not_modified\"} %llu\n",
+	fprintf(b, "freshet_fetches_total{outcome=\"ok\"} %llu\n", (unsigned long long)st->ok);
+	fprintf(b, "freshet_fetches_total{outcome=\"not_modified\"} %llu\n",
 	    (unsigned long long)st->not_modified);
-	put(&b, "freshet_fetches_total{outcome=\"error\"} %llu\n", (unsigned long long)st->errors);
-	metric(&b, "freshet_new_items_total", "counter", "Items stored for the first time.");
-	put(&b, "freshet_new_items_total %llu\n", (unsigned long long)st->new_items);
-	metric(&b, "freshet_updated_items_total", "counter", "Stored items whose content changed.");
-	put(&b, "freshet_updated_items_total %llu\n", (unsigned long long)st->updated_items);
-	metric(&b, "freshet_item_delay_seconds", "summary",
+	fprintf(b, "freshet_fetches_total{outcome=\"error\"} %llu\n", (unsigned long long)st->errors);
+	metric(b, "freshet_new_items_total", "counter", "Items stored for the first time.");
+	fprintf(b, "freshet_new_items_total %llu\n", (unsigned long long)st->new_items);
+	metric(b, "freshet_updated_items_total", "counter", "Stored items whose content changed.");
+	fprintf(b, "freshet_updated_items_total %llu\n", (unsigned long long)st->updated_items);
+	metric(b, "freshet_item_delay_seconds", "summary",
 	       "Delay from an item's publication time to its discovery, over new items with one.");
-	put(&b, "freshet_item_delay_seconds_sum %.3f\n", st->delay_sum_s);
-	put(&b, "freshet_item_delay_seconds_count %llu\n", (unsigned long long)st->with_delay);
-	metric(&b, "freshet_robots_fetches_total", "counter", "robots.txt requests.");
-	put(&b, "freshet_robots_fetches_total %llu\n", (unsigned long long)st->robots_fetches);
-	metric(&b, "freshet_robots_denied_total", "counter", "Fetches robots.txt disallowed.");
-	put(&b, "freshet_robots_denied_total %llu\n", (unsigned long long)st->robots_denied);
-	metric(&b, "freshet_throttled_total", "counter", "429 and 503 answers (the host paused).");
-	put(&b, "freshet_throttled_total %llu\n", (unsigned long long)st->throttled);
-	metric(&b, "freshet_wire_bytes_total", "counter", "Bytes received on the wire.");
-	put(&b, "freshet_wire_bytes_total %llu\n", (unsigned long long)st->bytes);
-	metric(&b, "freshet_not_stored_total", "counter",
+	fprintf(b, "freshet_item_delay_seconds_sum %.3f\n", st->delay_sum_s);
+	fprintf(b, "freshet_item_delay_seconds_count %llu\n", (unsigned long long)st->with_delay);
+	metric(b, "freshet_robots_fetches_total", "counter", "robots.txt requests.");
+	fprintf(b, "freshet_robots_fetches_total %llu\n", (unsigned long long)st->robots_fetches);
+	metric(b, "freshet_robots_denied_total", "counter", "Fetches robots.txt disallowed.");
+	fprintf(b, "freshet_robots_denied_total %llu\n", (unsigned long long)st->robots_denied);
+	metric(b, "freshet_throttled_total", "counter", "429 and 503 answers (the host paused).");
+	fprintf(b, "freshet_throttled_total %llu\n", (unsigned long long)st->throttled);
+	metric(b, "freshet_wire_bytes_total", "counter", "Bytes received on the wire.");
+	fprintf(b, "freshet_wire_bytes_total %llu\n", (unsigned long long)st->bytes);
+	metric(b, "freshet_not_stored_total", "counter",
 	       "Fetches that ended but could not be stored (the store failed).");
-	put(&b, "freshet_not_stored_total %llu\n", (unsigned long long)st->not_stored);
-	metric(&b, "freshet_worker_waits_total", "counter",
+	fprintf(b, "freshet_not_stored_total %llu\n", (unsigned long long)st->not_stored);
+	metric(b, "freshet_worker_waits_total", "counter",
 	       "Several workers on one store: choices held back, by reason.");
-	put(&b, "freshet_worker_waits_total{reason=\"lease_held\"} %llu\n",
+	fprintf(b, "freshet_worker_waits_total{reason=\"lease_held\"} %llu\n",
 	    (unsigned long long)st->lease_held);
-	put(&b, "freshet_worker_waits_total{reason=\"fetched_elsewhere\"} %llu\n",
+	fprintf(b, "freshet_worker_waits_total{reason=\"fetched_elsewhere\"} %llu\n",
 	    (unsigned long long)st->fetched_elsewhere);
-	put(&b, "freshet_worker_waits_total{reason=\"other_share\"} %llu\n",
+	fprintf(b, "freshet_worker_waits_total{reason=\"other_share\"} %llu\n",
 	    (unsigned long long)st->passed);
-	put(&b, "freshet_worker_waits_total{reason=\"host_held\"} %llu\n",
+	fprintf(b, "freshet_worker_waits_total{reason=\"host_held\"} %llu\n",
 	    (unsigned long long)st->host_held);
-	metric(&b, "freshet_transfers_in_flight", "gauge", "Requests under way.");
-	put(&b, "freshet_transfers_in_flight %zu\n", st->running);
-	metric(&b, "freshet_sources", "gauge", "Sources this crawl schedules.");
-	put(&b, "freshet_sources %zu\n", st->sources);
-	metric(&b, "freshet_hosts", "gauge", "Their hosts.");
-	put(&b, "freshet_hosts %zu\n", st->hosts);
-	metric(&b, "freshet_hosts_paused", "gauge", "Hosts a 429 or 503 paused, the pause running.");
-	put(&b, "freshet_hosts_paused %zu\n", st->hosts_paused);
-	metric(&b, "freshet_scheduler_lag_seconds", "gauge",
+	metric(b, "freshet_transfers_in_flight", "gauge", "Requests under way.");
+	fprintf(b, "freshet_transfers_in_flight %zu\n", st->running);
+	metric(b, "freshet_sources", "gauge", "Sources this crawl schedules.");
+	fprintf(b, "freshet_sources %zu\n", st->sources);
+	metric(b, "freshet_hosts", "gauge", "Their hosts.");
+	fprintf(b, "freshet_hosts %zu\n", st->hosts);
+	metric(b, "freshet_hosts_paused", "gauge", "Hosts a 429 or 503 paused, the pause running.");
+	fprintf(b, "freshet_hosts_paused %zu\n", st->hosts_paused);
+	metric(b, "freshet_scheduler_lag_seconds", "gauge",
 	       "How far behind its time the next due fetch is (0: on time).");
-	put(&b, "freshet_scheduler_lag_seconds %.3f\n", lag);
-	metric(&b, "freshet_start_time_seconds", "gauge", "When the crawl started (Unix seconds).");
-	put(&b, "freshet_start_time_seconds %.3f\n", st->started_s);
-	metric(&b, "freshet_last_progress_time_seconds", "gauge",
+	fprintf(b, "freshet_scheduler_lag_seconds %.3f\n", lag);
+	metric(b, "freshet_start_time_seconds", "gauge", "When the crawl started (Unix seconds).");
+	fprintf(b, "freshet_start_time_seconds %.3f\n", st->started_s);
+	metric(b, "freshet_last_progress_time_seconds", "gauge",
 	       "When the crawl loop last reported (Unix seconds).");
-	put(&b, "freshet_last_progress_time_seconds %.3f\n", updated_s);
-	if (b.oom) {
-		free(b.s);
+	fprintf(b, "freshet_last_progress_time_seconds %.3f\n", updated_s);
+	if (ferror(b)) {
+		fclose(b);
+		free(text);
 		return NULL;
 	}
-	return b.s;
+	if (fclose(b) != 0) {
+		free(text);
+		return NULL;
+	}
+	return text;
 }
 
 static enum MHD_Result
