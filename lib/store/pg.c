@@ -3,7 +3,7 @@
  * statements prepared once per connection, every fetch in one READ COMMITTED
  * transaction that locks its source's row first, and leases (below). */
 #include "store/schema.h"
-#include "store/store.h"
+#include "store/backend.h"
 #include "store/uri.h"
 
 #include "core/err.h"
@@ -307,7 +307,6 @@ static const char *const SQL[N_STMT] = {
     [S_HOST_DROP_ALL] = "UPDATE hosts SET busy_owner = NULL, busy_until_s = 0 WHERE busy_owner = $1",
 };
 
-#define MAX_USER_TX 16
 #define MAX_SECRETS 8 /* passwords scrubbed from messages, raw and decoded */
 #define LEASE_LOCK_WAIT_MS "250"
 #define PAGE_ROWS 500
@@ -328,10 +327,7 @@ struct pg {
 	char *alive_key;   /* its heartbeat's meta key (pg_workers), or NULL */
 	char *secret[MAX_SECRETS]; /* passwords in conninfo (raw, decoded): scrubbed from messages */
 	int n_secret;
-	int user_outer[MAX_USER_TX]; /* fr_store_begin nesting: 1 = BEGIN, 0 = SAVEPOINT */
-	int user_depth;
-	int group;   /* a group transaction is open (fr_store_group_begin) */
-	int aborted; /* a commit_fetch failed in it: rolled back, ended */
+	struct fr_store_tx *tx; /* store.c's: tx->group, tx->aborted */
 	int leased;  /* a lease was claimed: commits drop theirs */
 	int seq_due; /* the open transaction inserted items: number them at COMMIT */
 	/* Sources whose fetch the open transaction (or group) stored: their
@@ -1201,12 +1197,13 @@ pg_close(void *impl)
 }
 
 static void *
-pg_open(const char *path, unsigned flags, char *err, size_t errlen)
+pg_open(const char *path, unsigned flags, struct fr_store_tx *tx, char *err, size_t errlen)
 {
 	struct pg *p = calloc(1, sizeof(*p));
 	char host[128], owner[256];
 
 	if (p) {
+		p->tx = tx;
 		p->conninfo = strdup(path);
 		uri_secrets(p, path);
 	}
@@ -1224,6 +1221,7 @@ pg_open(const char *path, unsigned flags, char *err, size_t errlen)
 		fr_errf(err, errlen, "postgresql: out of memory");
 		goto fail;
 	}
+	tx->name = p->name;
 	if (!p->db.c || PQstatus(p->db.c) != CONNECTION_OK) {
 		conn_error(p, p->db.c, "cannot connect", err, errlen);
 		goto fail;
@@ -1406,7 +1404,7 @@ pg_get_source(void *impl, int64_t id, struct fr_store_source *out, char *err, si
 	 * crawler meanwhile. Not in a group (the crawl loop reloading a row
 	 * another worker fetched): a group never waits for a row while holding
 	 * others (lock_source). */
-	int rc = read_row(p, in_tx(p) && !p->group ? S_GET_LOCK : S_GET, id, out, err, errlen);
+	int rc = read_row(p, in_tx(p) && !p->tx->group ? S_GET_LOCK : S_GET, id, out, err, errlen);
 
 	if (rc > 0)
 		return fr_errf(err, errlen, "no source %lld", (long long)id);
@@ -1802,7 +1800,7 @@ lock_source(struct pg *p, int64_t id, struct fr_store_source *stored, char *err,
 {
 	int rc;
 
-	if (p->group) {
+	if (p->tx->group) {
 		int64_t found;
 
 		rc = read_row(p, S_LOCK_SKIP, id, stored, err, errlen);
@@ -1832,9 +1830,9 @@ pg_commit_fetch(void *impl, const struct fr_store_fetch *f, const struct fr_stor
 	int outer, rc;
 
 	memset(&stored, 0, sizeof(stored));
-	if (p->aborted)
+	if (p->tx->aborted)
 		return fr_errf(err, errlen, "%s: the group transaction was rolled back", p->name);
-	if (p->group)
+	if (p->tx->group)
 		outer = -1;
 	else if (tx_begin(p, &outer, err, errlen) < 0)
 		return -1;
@@ -1914,7 +1912,9 @@ fail:
 
 		if (in_tx(p))
 			simple(p, "ROLLBACK", e2, sizeof(e2));
-		p->aborted = 1;
+		p->seq_due = 0;
+		drop_done(p);
+		p->tx->aborted = 1;
 	}
 fail_done:
 	free(stored_url);
@@ -2047,64 +2047,21 @@ pg_meta_put(void *impl, const char *key, const void *buf, size_t len, char *err,
 }
 
 static int
-pg_begin(void *impl, char *err, size_t errlen)
+pg_tx_begin(void *impl, int *outer, char *err, size_t errlen)
 {
-	struct pg *p = impl;
-	int outer;
-
-	if (p->user_depth >= MAX_USER_TX)
-		return fr_errf(err, errlen, "%s: transactions nested too deep", p->name);
-	if (tx_begin(p, &outer, err, errlen) < 0)
-		return -1;
-	p->user_outer[p->user_depth++] = outer;
-	return 0;
+	return tx_begin(impl, outer, err, errlen);
 }
 
 static int
-pg_end(void *impl, int commit, char *err, size_t errlen)
+pg_tx_end(void *impl, int outer, int commit, char *err, size_t errlen)
 {
-	struct pg *p = impl;
-
-	if (p->user_depth <= 0)
-		return fr_errf(err, errlen, "%s: no transaction to end", p->name);
-	return tx_end(p, p->user_outer[--p->user_depth], commit, err, errlen);
+	return tx_end(impl, outer, commit, err, errlen);
 }
 
 static int
-pg_group_begin(void *impl, char *err, size_t errlen)
+pg_in_tx(void *impl)
 {
-	struct pg *p = impl;
-
-	if (p->group)
-		return fr_errf(err, errlen, "%s: a group transaction is open already", p->name);
-	if (p->user_depth > 0 || in_tx(p))
-		return fr_errf(err, errlen, "%s: a group cannot open inside a transaction",
-		               p->name);
-	if (simple(p, "BEGIN ISOLATION LEVEL READ COMMITTED", err, errlen) < 0)
-		return -1;
-	p->group = 1;
-	p->aborted = 0;
-	return 0;
-}
-
-static int
-pg_group_end(void *impl, int commit, char *err, size_t errlen)
-{
-	struct pg *p = impl;
-	int aborted = p->aborted;
-
-	if (!p->group)
-		return fr_errf(err, errlen, "%s: no group transaction to end", p->name);
-	p->group = 0;
-	p->aborted = 0;
-	if (aborted) {
-		drop_done(p);
-		return commit ? fr_errf(err, errlen,
-		                        "%s: the group transaction was rolled back after an error",
-		                        p->name)
-		              : 0;
-	}
-	return tx_end(p, 1, commit, err, errlen);
+	return in_tx(impl);
 }
 
 static int
@@ -2421,10 +2378,9 @@ const struct fr_store_ops fr_store_pg = {
     .last_seq = pg_last_seq,
     .meta_get = pg_meta_get,
     .meta_put = pg_meta_put,
-    .begin = pg_begin,
-    .end = pg_end,
-    .group_begin = pg_group_begin,
-    .group_end = pg_group_end,
+    .tx_begin = pg_tx_begin,
+    .tx_end = pg_tx_end,
+    .in_tx = pg_in_tx,
     .stats = pg_stats,
     .check = pg_check,
     .checkpoint = pg_checkpoint,

@@ -3,7 +3,7 @@
  * one BEGIN IMMEDIATE transaction (savepoints when nested), or many fetches
  * in one group transaction without savepoints (the crawl loop's). */
 #include "store/schema.h"
-#include "store/store.h"
+#include "store/backend.h"
 
 #include "core/err.h"
 
@@ -120,16 +120,11 @@ static const char *const SQL[N_STMT] = {
                 "(SELECT count(*) FROM items), (SELECT count(*) FROM fetch_log)",
 };
 
-#define MAX_USER_TX 16
-
 struct sq {
 	sqlite3 *db;
 	char *path;
 	sqlite3_stmt *stmt[N_STMT];
-	int user_outer[MAX_USER_TX]; /* fr_store_begin nesting: 1 = BEGIN, 0 = SAVEPOINT */
-	int user_depth;
-	int group;   /* a group transaction is open (fr_store_group_begin) */
-	int aborted; /* a commit_fetch failed in it: rolled back, ended */
+	struct fr_store_tx *tx; /* store.c's: tx->group, tx->aborted */
 	int lock_fd; /* the crawl lock (FR_STORE_CRAWLER) held on PATH.lock, else -1 */
 };
 
@@ -651,7 +646,7 @@ cannot:
 }
 
 static void *
-sq_open(const char *path, unsigned flags, char *err, size_t errlen)
+sq_open(const char *path, unsigned flags, struct fr_store_tx *tx, char *err, size_t errlen)
 {
 	struct sq *q = calloc(1, sizeof(*q));
 	sqlite3_stmt *s = NULL;
@@ -661,12 +656,14 @@ sq_open(const char *path, unsigned flags, char *err, size_t errlen)
 	if (q) {
 		q->lock_fd = -1;
 		q->path = strdup(path);
+		q->tx = tx;
 	}
 	if (!q || !q->path) {
 		free(q);
 		fr_errf(err, errlen, "%s: out of memory", path);
 		return NULL;
 	}
+	tx->name = q->path;
 	if ((flags & FR_STORE_READ_ONLY) && !memory) {
 		int rc = open_ro(q, err, errlen);
 
@@ -1169,11 +1166,11 @@ sq_commit_fetch(void *impl, const struct fr_store_fetch *f, const struct fr_stor
 	int outer, rc;
 
 	memset(&own, 0, sizeof(own));
-	if (q->aborted)
+	if (q->tx->aborted)
 		return fr_errf(err, errlen, "%s: the group transaction was rolled back", q->path);
 	/* In a group: no savepoint of its own (its sub-journal would copy every
 	 * page the fetch touches); a failure rolls the whole group back. */
-	if (q->group)
+	if (q->tx->group)
 		outer = -1;
 	else if (tx_begin(q, &outer, err, errlen) < 0)
 		return -1;
@@ -1233,7 +1230,7 @@ fail:
 
 		if (!sqlite3_get_autocommit(q->db))
 			run(q, S_ROLLBACK, e2, sizeof(e2), "rollback");
-		q->aborted = 1;
+		q->tx->aborted = 1;
 	}
 fail_done:
 	free(stored);
@@ -1386,62 +1383,23 @@ sq_meta_put(void *impl, const char *key, const void *buf, size_t len, char *err,
 }
 
 static int
-sq_begin(void *impl, char *err, size_t errlen)
+sq_tx_begin(void *impl, int *outer, char *err, size_t errlen)
 {
-	struct sq *q = impl;
-	int outer;
-
-	if (q->user_depth >= MAX_USER_TX)
-		return fr_errf(err, errlen, "%s: transactions nested too deep", q->path);
-	if (tx_begin(q, &outer, err, errlen) < 0)
-		return -1;
-	q->user_outer[q->user_depth++] = outer;
-	return 0;
+	return tx_begin(impl, outer, err, errlen);
 }
 
 static int
-sq_end(void *impl, int commit, char *err, size_t errlen)
+sq_tx_end(void *impl, int outer, int commit, char *err, size_t errlen)
 {
-	struct sq *q = impl;
-
-	if (q->user_depth <= 0)
-		return fr_errf(err, errlen, "%s: no transaction to end", q->path);
-	return tx_end(q, q->user_outer[--q->user_depth], commit, err, errlen);
+	return tx_end(impl, outer, commit, err, errlen);
 }
 
 static int
-sq_group_begin(void *impl, char *err, size_t errlen)
+sq_in_tx(void *impl)
 {
 	struct sq *q = impl;
 
-	if (q->group)
-		return fr_errf(err, errlen, "%s: a group transaction is open already", q->path);
-	if (q->user_depth > 0 || !sqlite3_get_autocommit(q->db))
-		return fr_errf(err, errlen, "%s: a group cannot open inside a transaction",
-		               q->path);
-	if (run(q, S_BEGIN, err, errlen, "begin") < 0)
-		return -1;
-	q->group = 1;
-	q->aborted = 0;
-	return 0;
-}
-
-static int
-sq_group_end(void *impl, int commit, char *err, size_t errlen)
-{
-	struct sq *q = impl;
-	int aborted = q->aborted;
-
-	if (!q->group)
-		return fr_errf(err, errlen, "%s: no group transaction to end", q->path);
-	q->group = 0;
-	q->aborted = 0;
-	if (aborted)
-		return commit ? fr_errf(err, errlen,
-		                        "%s: the group transaction was rolled back after an error",
-		                        q->path)
-		              : 0;
-	return tx_end(q, 1, commit, err, errlen);
+	return !sqlite3_get_autocommit(q->db);
 }
 
 static int
@@ -1537,10 +1495,9 @@ const struct fr_store_ops fr_store_sqlite = {
     .last_seq = sq_last_seq,
     .meta_get = sq_meta_get,
     .meta_put = sq_meta_put,
-    .begin = sq_begin,
-    .end = sq_end,
-    .group_begin = sq_group_begin,
-    .group_end = sq_group_end,
+    .tx_begin = sq_tx_begin,
+    .tx_end = sq_tx_end,
+    .in_tx = sq_in_tx,
     .stats = sq_stats,
     .check = sq_check,
     .checkpoint = sq_checkpoint,

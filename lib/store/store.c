@@ -1,7 +1,7 @@
 /* store.c - the store's public API: checks arguments, applies defaults,
  * computes what every backend needs alike (dedupe keys, hosts, item
  * identities and content hashes) and dispatches to the backend's ops. */
-#include "store/store.h"
+#include "store/backend.h"
 #include "store/uri.h"
 
 #include "core/err.h"
@@ -15,9 +15,15 @@
 #include <strings.h>
 #include <time.h>
 
+/* fr_store_begin may nest this deep. */
+#define MAX_USER_TX 16
+
 struct fr_store {
 	const struct fr_store_ops *ops;
 	void *impl;
+	struct fr_store_tx tx;       /* the group, shared with the backend */
+	int user_outer[MAX_USER_TX]; /* fr_store_begin nesting: 1 transaction, 0 savepoint */
+	int user_depth;
 };
 
 static int
@@ -196,7 +202,7 @@ fr_store_open_flags(struct fr_store **out, const char *path, unsigned flags, cha
 		st->ops = &fr_store_pg;
 	else
 		st->ops = &fr_store_sqlite;
-	st->impl = st->ops->open(path, flags, err, errlen);
+	st->impl = st->ops->open(path, flags, &st->tx, err, errlen);
 	if (!st->impl) {
 		free(st);
 		return -1;
@@ -693,25 +699,57 @@ fr_store_meta_put(struct fr_store *st, const char *key, const void *buf, size_t 
 int
 fr_store_begin(struct fr_store *st, char *err, size_t errlen)
 {
-	return st->ops->begin(st->impl, err, errlen);
+	int outer;
+
+	if (st->user_depth >= MAX_USER_TX)
+		return fr_errf(err, errlen, "%s: transactions nested too deep", st->tx.name);
+	if (st->ops->tx_begin(st->impl, &outer, err, errlen) < 0)
+		return -1;
+	st->user_outer[st->user_depth++] = outer;
+	return 0;
 }
 
 int
 fr_store_end(struct fr_store *st, int commit, char *err, size_t errlen)
 {
-	return st->ops->end(st->impl, commit, err, errlen);
+	if (st->user_depth <= 0)
+		return fr_errf(err, errlen, "%s: no transaction to end", st->tx.name);
+	return st->ops->tx_end(st->impl, st->user_outer[--st->user_depth], commit, err, errlen);
 }
 
 int
 fr_store_group_begin(struct fr_store *st, char *err, size_t errlen)
 {
-	return st->ops->group_begin(st->impl, err, errlen);
+	int outer;
+
+	if (st->tx.group)
+		return fr_errf(err, errlen, "%s: a group transaction is open already", st->tx.name);
+	if (st->user_depth > 0 || st->ops->in_tx(st->impl))
+		return fr_errf(err, errlen, "%s: a group cannot open inside a transaction",
+		               st->tx.name);
+	if (st->ops->tx_begin(st->impl, &outer, err, errlen) < 0)
+		return -1;
+	st->tx.group = 1;
+	st->tx.aborted = 0;
+	return 0;
 }
 
 int
 fr_store_group_end(struct fr_store *st, int commit, char *err, size_t errlen)
 {
-	return st->ops->group_end(st->impl, commit, err, errlen);
+	int aborted = st->tx.aborted;
+
+	if (!st->tx.group)
+		return fr_errf(err, errlen, "%s: no group transaction to end", st->tx.name);
+	st->tx.group = 0;
+	st->tx.aborted = 0;
+	/* The backend rolled the group back when a commit in it failed. */
+	if (aborted)
+		return commit ? fr_errf(err, errlen,
+		                        "%s: the group transaction was rolled back after an error",
+		                        st->tx.name)
+		              : 0;
+	return st->ops->tx_end(st->impl, 1, commit, err, errlen);
 }
 
 int

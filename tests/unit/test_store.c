@@ -1304,6 +1304,19 @@ mono_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec * 1e-9;
 }
 
+/* Sleeps until mono_s() >= t. */
+static void
+sleep_until(double t)
+{
+	double left;
+
+	while ((left = t - mono_s()) > 0) {
+		struct timespec ts = {(time_t)left, (long)((left - (double)(time_t)left) * 1e9)};
+
+		nanosleep(&ts, NULL);
+	}
+}
+
 /* group > 0: the calls go in group transactions of that many. */
 static void
 speed_50_items(const char *name, int group)
@@ -1470,8 +1483,8 @@ test_host_slots(void)
 	const char *path = tmp("hosts.db");
 	struct fr_store *sa, *sb;
 	char err[FR_ERRLEN];
-	double w = -1;
-	struct timespec ts = {0, 300 * 1000 * 1000};
+	double w = -1, t0;
+	enum { GAP = 2 };
 
 	rm_db(path);
 	sa = open_ok(path);
@@ -1488,18 +1501,24 @@ test_host_slots(void)
 	CHECK(fr_store_host_claim(sb, "h.example", "wb", 60, &w, err, sizeof(err)) == 1);
 	CHECK(w >= FR_STORE_HOST_RECHECK_S && w < 1);
 	CHECK(fr_store_host_claim(sb, "other.example", "wb", 60, &w, err, sizeof(err)) == 0);
-	/* Its end sets the gap: refused until it has run. */
-	CHECK(fr_store_host_done(sa, "h.example", 0.3, err, sizeof(err)) == 0);
+	/* Its end sets the gap: refused until it has run. The waits are
+	 * checked against the time that really passed between the calls, so
+	 * that a loaded machine cannot fail them. */
+	t0 = mono_s();
+	CHECK(fr_store_host_done(sa, "h.example", GAP, err, sizeof(err)) == 0);
 	CHECK(fr_store_host_claim(sb, "h.example", "wb", 60, &w, err, sizeof(err)) == 1);
-	CHECK(w > 0.1 && w <= 0.3);
+	CHECK(w > GAP - (mono_s() - t0) - 0.05 && w <= GAP + 0.05);
 	/* A gap is raised, never lowered. */
 	CHECK(fr_store_host_done(sb, "h.example", 0.01, err, sizeof(err)) == 0);
-	CHECK(fr_store_host_claim(sb, "h.example", "wb", 60, &w, err, sizeof(err)) == 1 && w > 0.1);
-	nanosleep(&ts, NULL);
-	CHECK(fr_store_host_claim(sb, "h.example", "wb", 0.2, &w, err, sizeof(err)) == 0);
+	CHECK(fr_store_host_claim(sb, "h.example", "wb", 60, &w, err, sizeof(err)) == 1);
+	CHECK(w > GAP - (mono_s() - t0) - 0.05);
+	sleep_until(t0 + GAP + 0.1);
+	t0 = mono_s();
+	CHECK(fr_store_host_claim(sb, "h.example", "wb", GAP, &w, err, sizeof(err)) == 0);
 	/* A claim that ran out (its holder killed): taken over. */
-	CHECK(fr_store_host_claim(sa, "h.example", "wa", 60, &w, err, sizeof(err)) == 1);
-	nanosleep(&ts, NULL);
+	CHECK(fr_store_host_claim(sa, "h.example", "wa", 60, &w, err, sizeof(err)) == 1 ||
+	      mono_s() - t0 >= GAP);
+	sleep_until(t0 + GAP + 0.1);
 	CHECK(fr_store_host_claim(sa, "h.example", "wa", 60, &w, err, sizeof(err)) == 0);
 	/* Closing frees the handle's slots at once. */
 	fr_store_close(sa);
