@@ -15,12 +15,21 @@ clock_end=$(($(date +%s) + 21)) # one day at speed 4320: 20 s
 expect_exit 0 "$F" add --db "$DB" --opml "$WORK/feeds.opml"
 
 ids() { "$F" items --db "$DB" --format csv | tail -n +2 | cut -d, -f1 | sort; }
+# Fetches stored so far (0 before the first commit).
+fetches() { sqlite3 "$DB" 'SELECT count(*) FROM fetch_log' 2>/dev/null || echo 0; }
 : >"$WORK/seen.ids"
 for round in 1 2 3 4; do
 	"$F" run --db "$DB" --connect-to "::127.0.0.1:$PORT" --budget 60/1s --backoff 1s/10s --quiet \
 		2>"$WORK/run$round.err" >/dev/null &
 	rpid=$!
-	sleep "$((2 + round % 3)).$((round * 3))"
+	# Killed once it has stored some fetches (a state, not a duration: a
+	# loaded machine fetches slower), at a point that differs by round.
+	want=$((round * 50 + round * round * 7))
+	for _ in $(seq 600); do
+		[ "$(fetches)" -ge "$want" ] && break
+		kill -0 "$rpid" 2>/dev/null || break
+		sleep 0.05
+	done
 	kill -9 "$rpid"
 	wait "$rpid" 2>/dev/null
 	ids >"$WORK/now.ids"

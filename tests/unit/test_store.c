@@ -1373,8 +1373,7 @@ speed_50_items(const char *name, int group)
 	dt = (mono_s() - t0) / ROUNDS;
 	fprintf(stderr, "  speed: commit_fetch of %d items (%d new)%s: %.0f us per call\n", N, NEW,
 	        group ? ", in groups of 100" : "", dt * 1e6);
-	/* Generous (ASan, a shared machine): the target is well under 1 ms. */
-	CHECK(dt < 0.02);
+	/* Printed, not checked: a unit test does not time (bench/ does). */
 	fr_store_sources_free(v, n);
 	fr_store_close(st);
 }
