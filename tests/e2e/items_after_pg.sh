@@ -35,16 +35,7 @@ APID=$RPID
 # where numbers taken in insert order (a plain sequence) would show readers gaps.
 RUN=(run --duration 10s --gap 0.2 --budget 600/10s --backoff 1s/5s --commit-every 1
 	--quiet --connect-to "::127.0.0.1:$PORT" --db "$DB")
-pids=()
-for w in 1 2 3; do
-	"$F" "${RUN[@]}" --worker "w$w" >"$WORK/w$w.out" 2>"$WORK/w$w.err" &
-	pids+=($!)
-done
-for w in 1 2 3; do
-	rc=0
-	wait "${pids[$((w - 1))]}" || rc=$?
-	expect_eq "worker w$w exits 0 ($(head -c 300 "$WORK/w$w.err"))" "$rc" 0
-done
+pg_workers 3 "${RUN[@]}"
 stop_server srv
 touch "$WORK/stop"
 wait "$CPID"

@@ -87,37 +87,10 @@ expect_stderr_contains "--base needs a value"
 # ---- by URL, from a loopback server ----
 if have_python; then
 	PORTFILE=$WORK/port
-	python3 - "$D/latin1.xml" "$PORTFILE" <<'EOF' &
-import http.server, sys
-body = open(sys.argv[1], "rb").read()
-class H(http.server.BaseHTTPRequestHandler):
-    def do_GET(self):
-        if self.path == "/moved":
-            self.send_response(301)
-            self.send_header("Location", "/feeds/latin1.xml")
-            self.end_headers()
-            return
-        if self.path != "/feeds/latin1.xml":
-            self.send_error(404)
-            return
-        self.send_response(200)
-        self.send_header("Content-Type", "application/rss+xml")
-        self.send_header("Content-Length", str(len(body)))
-        self.end_headers()
-        self.wfile.write(body)
-    def log_message(self, *a):
-        pass
-s = http.server.HTTPServer(("127.0.0.1", 0), H)
-with open(sys.argv[2] + ".tmp", "w") as f:
-    f.write(str(s.server_address[1]))
-import os
-os.rename(sys.argv[2] + ".tmp", sys.argv[2])
-s.timeout = 30
-for _ in range(20):
-    s.handle_request()
-EOF
+	python3 "$SRC/tests/e2e/file_server.py" "$D/latin1.xml" "$PORTFILE" /feeds/latin1.xml \
+		application/rss+xml 20 &
 	SERVER=$!
-	for _ in $(seq 1 100); do [ -s "$PORTFILE" ] && break; sleep 0.05; done
+	for _ in $(seq 1 600); do [ -s "$PORTFILE" ] && break; sleep 0.05; done
 	if [ -s "$PORTFILE" ]; then
 		PORT=$(cat "$PORTFILE")
 		NOPROXY=(env -u http_proxy -u HTTP_PROXY -u https_proxy -u HTTPS_PROXY -u all_proxy -u ALL_PROXY)

@@ -88,6 +88,22 @@ pg_createdb() {
 	echo "postgresql://postgres@127.0.0.1:$PG_PORT/$1"
 }
 
+# pg_workers N ARGS...: N `$F ARGS --worker wK --user-agent wK` side by side
+# (K = 1..N; output in $WORK/wK.out and wK.err), each checked to exit 0.
+pg_workers() {
+	local n=$1 w rc pids=()
+	shift
+	for w in $(seq 1 "$n"); do
+		"$F" "$@" --worker "w$w" --user-agent "w$w" >"$WORK/w$w.out" 2>"$WORK/w$w.err" &
+		pids+=($!)
+	done
+	for w in $(seq 1 "$n"); do
+		rc=0
+		wait "${pids[$((w - 1))]}" || rc=$?
+		expect_eq "worker w$w exits 0 ($(head -c 300 "$WORK/w$w.err"))" "$rc" 0
+	done
+}
+
 pg_stop() {
 	[ -n "$PG_DIR" ] || return 0
 	if [ -f "$PG_DIR/data/postmaster.pid" ]; then

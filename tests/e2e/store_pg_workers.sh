@@ -26,16 +26,7 @@ PG=$(pg_createdb freshet_three)
 expect_exit 0 "$F" add --db "$PG" --opml "$WORK/feeds.opml"
 RUN=(run --duration 12s --gap "$GAP" --max-crawl-delay "$GAP" --budget 96/12s --backoff 1s/5s
 	--quiet --connect-to "::127.0.0.1:$PORT" --db "$PG")
-pids=()
-for w in 1 2 3; do
-	"$F" "${RUN[@]}" --worker "w$w" --user-agent "w$w" >"$WORK/w$w.out" 2>"$WORK/w$w.err" &
-	pids+=($!)
-done
-for w in 1 2 3; do
-	rc=0
-	wait "${pids[$((w - 1))]}" || rc=$?
-	expect_eq "worker w$w exits 0 ($(head -c 300 "$WORK/w$w.err"))" "$rc" 0
-done
+pg_workers 3 "${RUN[@]}"
 stop_server srv
 
 # Requests of the workers, by arrival: time, host, path, worker.
