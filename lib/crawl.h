@@ -12,6 +12,7 @@
 #include <stdint.h>
 
 #include "net/fetch.h"
+#include "sched/hold.h"
 #include "sched/ratelimit.h"
 
 struct fr_store;
@@ -19,7 +20,7 @@ struct fr_store;
 /* --once waits at most this long for a source's hold (its host paused by
  * Retry-After, its error backoff) to end; a source held longer is skipped,
  * reported, and left for the next run. */
-#define FR_CRAWL_ONCE_WAIT_S 300.0
+#define FR_CRAWL_ONCE_WAIT_S FR_HOLD_ONCE_WAIT_S
 
 /* What a run did so far (also the final figures). */
 struct fr_crawl_stats {

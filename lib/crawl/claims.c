@@ -3,6 +3,7 @@
  * shared slot, a 429's pause is shared, and the workers split the budget. */
 #include "crawl/crawl_int.h"
 
+#include "sched/hold.h"
 #include "sched/sched.h"
 #include "url/url.h"
 
@@ -192,12 +193,9 @@ static void
 hold_from_row(struct crawl *c, uint32_t i, double now)
 {
 	const struct fr_store_source *r = &c->src[i].row;
-	double hold = -INFINITY;
-
-	if (r->err_count > 0 && r->backoff_until_s > now)
-		hold = r->backoff_until_s;
-	else if (r->err_count == 0 && c->o->hints && fr_crawl_hint_s(c, r) > 0)
-		hold = r->last_fetch_s + fr_crawl_hint_s(c, r);
+	struct fr_hold_hints hints = fr_crawl_hints(r);
+	double hold = fr_hold_from_row(&c->hold, r->err_count, r->backoff_until_s, r->last_fetch_s,
+				       &hints, now);
 	fr_sched_hold(c->sched, i, hold, now);
 }
 

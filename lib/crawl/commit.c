@@ -5,6 +5,7 @@
 #include "crawl/crawl_int.h"
 
 #include "core/timefmt.h"
+#include "sched/hold.h"
 #include "sched/sched.h"
 
 #include <math.h>
@@ -12,31 +13,11 @@
 #include <stdlib.h>
 #include <string.h>
 
-double
-fr_crawl_backoff_s(struct crawl *c, int n_errors)
+/* A stored row's publisher hints (hold.h). */
+struct fr_hold_hints
+fr_crawl_hints(const struct fr_store_source *r)
 {
-	double b = c->o->backoff_base_s;
-
-	for (int k = 1; k < n_errors && b < c->o->backoff_cap_s; k++)
-		b *= 2;
-	if (b > c->o->backoff_cap_s)
-		b = c->o->backoff_cap_s;
-	/* Jitter in [0.75, 1.25), so sources that failed together spread out. */
-	return b * (0.75 + 0.5 * fr_rng_uniform(&c->rng));
-}
-
-double
-fr_crawl_hint_s(struct crawl *c, const struct fr_store_source *r)
-{
-	double h = 0;
-
-	if (r->hint_ttl_s > h)
-		h = r->hint_ttl_s;
-	if (r->hint_period_s > h)
-		h = r->hint_period_s;
-	if (r->hint_max_age_s > h)
-		h = r->hint_max_age_s;
-	return h > c->o->hint_cap_s ? c->o->hint_cap_s : h;
+	return (struct fr_hold_hints){r->hint_ttl_s, r->hint_period_s, r->hint_max_age_s};
 }
 
 /* Inside the store's transaction: the policy learns, the row takes the
@@ -85,8 +66,6 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 	/* The store has set last_fetch_s, last_status, last_ok_s and last_error
 	 * from the fetch (store.h); the rest is ours. */
 	if (!oc->error) {
-		r->err_count = 0;
-		r->backoff_until_s = 0;
 		if (res && res->outcome == FR_NET_OK) {
 			fr_crawl_set_str(&r->etag, res->etag);
 			fr_crawl_set_str(&r->last_modified, res->last_modified);
@@ -107,41 +86,46 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 		}
 		if (res)
 			r->hint_max_age_s = res->max_age_s > 0 ? res->max_age_s : -1;
-	} else {
-		r->err_count++;
-		r->backoff_until_s = now + fr_crawl_backoff_s(c, r->err_count);
 	}
-	/* A 429 or 503 pauses the whole host: until its Retry-After (capped;
-	 * a huge or far-off value is the cap), else for a backoff. The pause
-	 * is stored as this source's backoff (when longer), which a restart
-	 * reads back as the host's pause (setup()), and `sources` shows. */
-	if (res && (res->status == 429 || res->status == 503)) {
-		double until = now + fr_crawl_backoff_s(c, 1);
-		if (c->o->retry_after && res->retry_after_at_s > 0) {
-			until = res->retry_after_at_s;
-			if (!(until <= now + c->o->retry_after_cap_s))
-				until = now + c->o->retry_after_cap_s;
-		}
-		if (until > now) {
-			char t[40];
+	/* The holds (hold.h): an error's backoff; a 429 or 503 pauses the
+	 * whole host, until its Retry-After (capped; a huge or far-off value
+	 * is the cap), else for a backoff; the pause is stored as this
+	 * source's backoff (when longer), which a restart reads back as the
+	 * host's pause (setup()), and `sources` shows. The jitter's draws come
+	 * in the order they always did: the error's, then the pause's. */
+	struct fr_hold_outcome ho = {
+	    .error = oc->error != NULL,
+	    .status = res ? res->status : 0,
+	    .retry_after_at_s = res ? res->retry_after_at_s : -1,
+	    .err_count = r->err_count,
+	    .hints = fr_crawl_hints(r),
+	};
+	struct fr_hold h;
+	if (ho.error)
+		ho.u_error = fr_rng_uniform(&c->rng);
+	if (ho.status == 429 || ho.status == 503)
+		ho.u_pause = fr_rng_uniform(&c->rng);
+	fr_hold_after_fetch(&c->hold, &ho, now, &h);
+	r->err_count = h.err_count;
+	r->backoff_until_s = h.backoff_until_s;
+	if (h.host_until_s > now) {
+		double until = h.host_until_s;
+		char t[40];
 
-			fr_sched_hold_host(fr_crawl_pick(c), cs->host, until);
-			if (until > c->hosts[cs->host].paused_until_s)
-				c->hosts[cs->host].paused_until_s = until;
-			oc->pause_until = until;
-			if (oc->error && until > r->backoff_until_s)
-				r->backoff_until_s = until;
-			c->stats.throttled++;
-			fr_crawl_logf(c, "host %s answered %ld: paused for %.0f s (until %s)", r->host,
+		fr_sched_hold_host(fr_crawl_pick(c), cs->host, until);
+		if (until > c->hosts[cs->host].paused_until_s)
+			c->hosts[cs->host].paused_until_s = until;
+		oc->pause_until = until;
+		c->stats.throttled++;
+		fr_crawl_logf(c, "host %s answered %ld: paused for %.0f s (until %s)", r->host,
 			      res->status, until - now, fr_time_format(until, t, sizeof(t)));
-			if (c->o->once && until > now + FR_CRAWL_ONCE_WAIT_S) {
-				oc->settled = 1;
-				fr_crawl_once_skip_host(c, cs->host, until, now);
-			}
+		if (c->o->once && fr_hold_once_beyond(until, now)) {
+			oc->settled = 1;
+			fr_crawl_once_skip_host(c, cs->host, until, now);
 		}
 	}
 	/* --once waits for no hold beyond FR_CRAWL_ONCE_WAIT_S. */
-	if (c->o->once && oc->error && !oc->settled && r->backoff_until_s > now + FR_CRAWL_ONCE_WAIT_S) {
+	if (c->o->once && oc->error && !oc->settled && fr_hold_once_beyond(r->backoff_until_s, now)) {
 		oc->settled = 1;
 		fr_crawl_logf(c, "source %lld: %s: next try in %.0f s, beyond this pass: left for the next run",
 		      (long long)r->id, r->url, r->backoff_until_s - now);
@@ -168,11 +152,7 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 	}
 
 	/* Holds: error backoff, a paused host, hints as lower bounds. */
-	double hold = -INFINITY;
-	if (oc->error)
-		hold = r->backoff_until_s;
-	else if (c->o->hints && fr_crawl_hint_s(c, r) > 0)
-		hold = now + fr_crawl_hint_s(c, r);
+	double hold = h.source_until_s;
 	fr_sched_hold(c->sched, oc->i, hold, now);
 	if (c->order)
 		fr_sched_hold(c->order, oc->i, hold, now);

@@ -10,6 +10,7 @@
 #include "core/rng.h"
 #include "forum/sinfo.h"
 #include "parse/feed.h"
+#include "sched/hold.h"
 #include "sched/policy.h"
 #include "store/store.h"
 
@@ -75,6 +76,7 @@ struct crawl {
 	struct host *hosts;
 	uint32_t n_hosts;
 	struct fr_rng rng;
+	struct fr_hold_opts hold; /* the holds' rules (hold.h), from o */
 	/* Borrowed by the scheduler and the policy for their life. */
 	struct fr_policy_env env;
 	double *weight;
@@ -172,8 +174,8 @@ void fr_crawl_save_host_holds(struct crawl *c, double now);
 void fr_crawl_load_host_holds(struct crawl *c, const struct fr_strmap *hosts, double now);
 
 /* ---- commit.c: committing a fetch, group commits, holds ---- */
-double fr_crawl_backoff_s(struct crawl *c, int n_errors);
-double fr_crawl_hint_s(struct crawl *c, const struct fr_store_source *r);
+/* A stored row's publisher hints. */
+struct fr_hold_hints fr_crawl_hints(const struct fr_store_source *r);
 /* The store failed: the run stops (the first reason is kept). */
 void fr_crawl_fatal(struct crawl *c, const char *why);
 void fr_crawl_group_commit(struct crawl *c);

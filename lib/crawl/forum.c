@@ -5,6 +5,7 @@
 #include "core/timefmt.h"
 #include "crawl/fetchq.h"
 #include "net/robots.h"
+#include "sched/hold.h"
 #include "sched/sched.h"
 
 #include <stdio.h>
@@ -221,10 +222,8 @@ fr_crawl_forum_page_done(struct crawl *c, uint32_t i, const struct fr_response *
 		cs->hops = 0;
 	}
 	if (res->status == 429 || res->status == 503) {
-		double until = now + fr_crawl_backoff_s(c, 1);
-		if (c->o->retry_after && res->retry_after_at_s > until &&
-		    res->retry_after_at_s < now + c->o->retry_after_cap_s)
-			until = res->retry_after_at_s;
+		double until = fr_hold_forum_page(&c->hold, res->retry_after_at_s, now,
+						  fr_rng_uniform(&c->rng));
 		cs->feed_at = until;
 		if (until > c->hosts[cs->host].paused_until_s)
 			c->hosts[cs->host].paused_until_s = until;

@@ -14,6 +14,7 @@
 #include "crawl/fetchq.h"
 #include "forum/fdate.h"
 #include "net/robots.h"
+#include "sched/hold.h"
 #include "sched/params.h"
 #include "sched/sched.h"
 #include "url/url.h"
@@ -518,8 +519,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 			restored++;
 		if (r->backoff_until_s > now)
 			fr_sched_hold(fr_crawl_pick(c), i, r->backoff_until_s, now);
-		if (r->backoff_until_s > now && r->err_count > 0 &&
-		    (r->last_status == 429 || r->last_status == 503) &&
+		if (fr_hold_row_pauses_host(r->err_count, r->last_status, r->backoff_until_s, now) &&
 		    r->backoff_until_s > paused[c->src[i].host])
 			paused[c->src[i].host] = r->backoff_until_s;
 	}
@@ -532,7 +532,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 			continue;
 		fr_sched_hold_host(fr_crawl_pick(c), h, paused[h]);
 		c->hosts[h].paused_until_s = paused[h];
-		if (o->once && paused[h] > now + FR_CRAWL_ONCE_WAIT_S)
+		if (o->once && fr_hold_once_beyond(paused[h], now))
 			fr_crawl_once_skip_host(c, h, paused[h], now);
 		else
 			fr_crawl_logf(c, "host %s paused until %s (%.0f s), as a 429 or 503 asked",
@@ -546,7 +546,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 		struct csrc *cs = &c->src[i];
 		char t[40];
 
-		if (cs->done_once || !(cs->row.backoff_until_s > now + FR_CRAWL_ONCE_WAIT_S))
+		if (cs->done_once || !fr_hold_once_beyond(cs->row.backoff_until_s, now))
 			continue;
 		cs->done_once = 1;
 		c->n_done_once++;
@@ -617,6 +617,14 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 	c->o = o;
 	c->st = st;
 	fr_rng_seed(&c->rng, o->seed);
+	c->hold = (struct fr_hold_opts){
+	    .backoff_base_s = o->backoff_base_s,
+	    .backoff_cap_s = o->backoff_cap_s,
+	    .retry_after = o->retry_after,
+	    .retry_after_cap_s = o->retry_after_cap_s,
+	    .hints = o->hints,
+	    .hint_cap_s = o->hint_cap_s,
+	};
 	if (o->worker && *o->worker) {
 		snprintf(c->worker, sizeof(c->worker), "%s", o->worker);
 	} else {
