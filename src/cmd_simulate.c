@@ -7,10 +7,12 @@
 
 #include "core/err.h"
 #include "core/outfile.h"
+#include "core/strmap.h"
 #include "core/timefmt.h"
 #include "plan/alloc.h"
 #include "sched/params.h"
 #include "sched/policy.h"
+#include "sim/faults.h"
 #include "sim/pages.h"
 #include "sim/report.h"
 
@@ -54,7 +56,7 @@ help(FILE *f)
 		   "                        [--policy P[,P...]] [--budget N/W[@S]] [--mode burst|paced]\n"
 		   "                        [--format table|csv|json] [--weekly] [--report FILE]\n"
 		   "                        [--cost [--cost-target S]] [--jobs N] [--freshness]\n"
-		   "                        [--per-source FILE]\n\n"
+		   "                        [--per-source FILE] [--faults FILE] [--fetch-log FILE]\n\n"
 		   "Replays a publication trace against each policy with the same budget and\n"
 		   "prints coverage, discovery delay and requests side by side.\n\n"
 		   "  --policy LIST       comma-separated policies, each NAME[:key=value...], or\n"
@@ -77,7 +79,12 @@ help(FILE *f)
 		   "  --per-source FILE   also write each run's figures per source as CSV: policy,\n"
 		   "                      source, items, fetched, delay_mean_s, delay_sum_s,\n"
 		   "                      requests, empty_requests, rate_per_day (the policy's\n"
-		   "                      learned rate at the end; empty if it learns none)\n");
+		   "                      learned rate at the end; empty if it learns none)\n"
+		   "  --faults FILE       inject failures (CSV: source,from,to,status[,retry_after]\n"
+		   "                      [,times]): fetches in the window fail with that status\n"
+		   "                      (0: no answer), under the live crawler's backoff and\n"
+		   "                      429/503 pauses (docs/crawl.md, \"Errors in the simulator\")\n"
+		   "  --fetch-log FILE    also write every fetch as CSV: policy,source,time,failed\n");
 	runopts_help(f);
 	fprintf(f, "policies:\n");
 	int width = 0;
@@ -612,11 +619,47 @@ out:
 	free(srv);
 }
 
+/* --fetch-log: every fetch of every run, as it is made. */
+struct fetch_log {
+	FILE *f;
+	const struct fr_trace *tr;
+	const char *policy;
+};
+
+/* A CSV field, quoted when it must be. */
+static void
+csv_field(FILE *f, const char *s)
+{
+	if (!strpbrk(s, ",\"\r\n")) {
+		fputs(s, f);
+		return;
+	}
+	fputc('"', f);
+	for (; *s; s++) {
+		if (*s == '"')
+			fputc('"', f);
+		fputc(*s, f);
+	}
+	fputc('"', f);
+}
+
+static void
+log_fetch(void *arg, uint32_t src, double t_s, int failed)
+{
+	struct fetch_log *l = arg;
+
+	csv_field(l->f, l->policy);
+	fputc(',', l->f);
+	csv_field(l->f, fr_strmap_name(l->tr->sources, src));
+	fprintf(l->f, ",%.6f,%d\n", t_s, failed);
+}
+
 int
 cmd_simulate(int argc, char **argv)
 {
 	struct runopts o = {0};
 	const char *policies = DEFAULT_POLICIES, *format = "table", *report = NULL, *per_source = NULL;
+	const char *faults_path = NULL, *fetch_log = NULL;
 	int weekly = 0, cost = 0, jobs = 2, freshness = 0;
 	double cost_target = NAN;
 
@@ -640,7 +683,8 @@ cmd_simulate(int argc, char **argv)
 			freshness = 1;
 		else if (!strcmp(a, "--policy") || !strcmp(a, "--format") || !strcmp(a, "--report") ||
 			 !strcmp(a, "--cost-target") || !strcmp(a, "--jobs") ||
-			 !strcmp(a, "--per-source")) {
+			 !strcmp(a, "--per-source") || !strcmp(a, "--faults") ||
+			 !strcmp(a, "--fetch-log")) {
 			v = runopts_value("simulate", argc, argv, &i);
 			if (!v)
 				return EXIT_USAGE;
@@ -652,6 +696,10 @@ cmd_simulate(int argc, char **argv)
 				report = v;
 			else if (!strcmp(a, "--per-source"))
 				per_source = v;
+			else if (!strcmp(a, "--faults"))
+				faults_path = v;
+			else if (!strcmp(a, "--fetch-log"))
+				fetch_log = v;
 			else if (!strcmp(a, "--cost-target")) {
 				char *end;
 				cost_target = strtod(v, &end);
@@ -688,21 +736,37 @@ cmd_simulate(int argc, char **argv)
 
 	/* A command that fails leaves no output file, and any file already at
 	 * either path as it was. */
-	struct fr_outfile report_f, per_source_f = {0};
+	struct fr_outfile report_f, per_source_f = {0}, fetch_log_f = {0};
 	if (open_output(&report_f, "--report", report) < 0 ||
-	    open_output(&per_source_f, "--per-source", per_source) < 0) {
+	    open_output(&per_source_f, "--per-source", per_source) < 0 ||
+	    open_output(&fetch_log_f, "--fetch-log", fetch_log) < 0) {
 		fr_outfile_abort(&report_f);
+		fr_outfile_abort(&per_source_f);
 		return EXIT_FAIL;
 	}
 
 	struct runinput in;
 	char err[FR_ERRLEN];
 	int rc = runinput_load(&in, &o, "simulate");
+	struct fr_faults faults = {0};
+	if (rc == EXIT_OK && faults_path &&
+	    fr_faults_read(faults_path, &in.tr, &faults, err, sizeof(err)) < 0) {
+		cli_err("simulate", "--faults %s", err);
+		rc = EXIT_FAIL;
+	}
 	if (rc != EXIT_OK) {
 		runinput_free(&in);
 		fr_outfile_abort(&report_f);
 		fr_outfile_abort(&per_source_f);
+		fr_outfile_abort(&fetch_log_f);
 		return rc;
+	}
+	in.cfg.faults = &faults;
+	struct fetch_log fl = {fetch_log_f.f, &in.tr, NULL};
+	if (fl.f) {
+		fprintf(fl.f, "policy,source,time,failed\n");
+		in.cfg.on_fetch = log_fetch;
+		in.cfg.on_fetch_arg = &fl;
 	}
 	n = split_policies(policies, &in, pages, runs);
 	struct fresh fr = {freshness || pages, NAN, NAN, in.cfg.host_gap_s};
@@ -719,6 +783,7 @@ cmd_simulate(int argc, char **argv)
 		in.cfg.rhythm_written = &runs[r].has_rhythm;
 		in.cfg.per_source = per_source != NULL;
 		runs[r].budget_needed = NAN;
+		fl.policy = runs[r].spec;
 		double t0 = wall_now();
 		if (fr_sim_run(&in.tr, runs[r].spec, &in.cfg, &runs[r].m, &runs[r].params, err,
 			       sizeof(err)) < 0) {
@@ -727,8 +792,10 @@ cmd_simulate(int argc, char **argv)
 			for (int k = 0; k < r; k++)
 				fr_metrics_free(&runs[k].m);
 			runinput_free(&in);
+			fr_faults_free(&faults);
 			fr_outfile_abort(&report_f);
 			fr_outfile_abort(&per_source_f);
+			fr_outfile_abort(&fetch_log_f);
 			/* A bad parameter is a usage error; the rest are failures. */
 			return strstr(err, "policy '") ? EXIT_USAGE : EXIT_FAIL;
 		}
@@ -738,6 +805,7 @@ cmd_simulate(int argc, char **argv)
 	in.cfg.progress = NULL;
 	in.cfg.n_rhythm = 0;
 	in.cfg.per_source = 0;
+	in.cfg.on_fetch = NULL;
 
 	char target_desc[256] = "";
 	double min_coverage = 0;
@@ -811,6 +879,17 @@ cmd_simulate(int argc, char **argv)
 		rc = EXIT_FAIL;
 	if (per_source_f.f && write_per_source(&per_source_f, &in, runs, n) < 0)
 		rc = EXIT_FAIL;
+	if (fetch_log_f.f && commit_output(&fetch_log_f, "--fetch-log") < 0)
+		rc = EXIT_FAIL;
+	if (faults.n && strcmp(format, "table") == 0) {
+		printf("injected faults (%s, %zu rows):", faults_path, faults.n);
+		for (int r = 0; r < n; r++)
+			printf("%s %s %" PRIu64 " failed requests, %" PRIu64 " host pauses",
+			       r ? ";" : "", runs[r].spec, runs[r].m.failed_requests,
+			       runs[r].m.host_pauses);
+		printf("\n");
+	}
+	fr_faults_free(&faults);
 	for (int r = 0; r < n; r++)
 		fr_metrics_free(&runs[r].m);
 	runinput_free(&in);

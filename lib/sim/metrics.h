@@ -57,6 +57,9 @@ struct fr_metrics {
 	 * them unless the gap is switched off for the run, polite=0). */
 	double polite_gap_s;
 	uint64_t polite_violations;
+	/* Injected outcomes (sim/faults.h): requests that failed (counted in
+	 * requests and empty_requests too), and the hosts' 429/503 pauses. */
+	uint64_t failed_requests, host_pauses;
 	/* Per source, when asked for (fr_metrics_per_source): [n_sources],
 	 * owned; NULL otherwise. The simulator fills it. */
 	struct fr_source_stats *per_source;

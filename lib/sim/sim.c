@@ -4,8 +4,11 @@
 #include "sim/sim.h"
 
 #include "core/err.h"
+#include "core/rng.h"
 #include "core/timefmt.h"
+#include "sched/hold.h"
 #include "sched/sched.h"
+#include "sim/faults.h"
 #include "sim/insample.h"
 #include "sim/trace.h"
 
@@ -74,6 +77,55 @@ next_unseen(const struct fr_trace *tr, uint32_t i, size_t k, double end_s)
 	return k < tr->first[i + 1] && tr->item_time_s[k] < end_s ? tr->item_time_s[k] : INFINITY;
 }
 
+/* An injected fault fails source src's fetch at t: nothing is found, the
+ * policy learns an error, and the live crawler's holds follow (hold.h),
+ * the jitter drawn as the crawler draws it (the error's, then the
+ * pause's). */
+static void
+fail(struct fr_sched *s, uint32_t src, const struct fr_fault *fx, double t,
+     const struct fr_hold_opts *hold, struct fr_rng *rng, uint32_t *err_count, uint32_t host,
+     struct fr_metrics *m, double *src_end, double *host_end)
+{
+	struct fr_fetch f = {.now_s = t, .status = FR_FETCH_ERROR};
+	struct fr_hold_outcome ho = {
+	    .error = 1,
+	    .status = fx->status,
+	    .retry_after_at_s = fx->retry_after_s > 0 ? t + fx->retry_after_s : -1,
+	    .err_count = (int)err_count[src],
+	    .hints = {-1, -1, -1},
+	};
+	struct fr_hold h;
+
+	fr_metrics_request(m, t, 0);
+	m->failed_requests++;
+	fr_sched_done(s, src, &f);
+	ho.u_error = fr_rng_uniform(rng);
+	if (ho.status == 429 || ho.status == 503)
+		ho.u_pause = fr_rng_uniform(rng);
+	fr_hold_after_fetch(hold, &ho, t, &h);
+	err_count[src] = (uint32_t)h.err_count;
+	if (h.host_until_s > t) {
+		fr_sched_hold_host(s, host, h.host_until_s);
+		m->host_pauses++;
+		if (h.host_until_s > host_end[host])
+			host_end[host] = h.host_until_s;
+	}
+	fr_sched_hold(s, src, h.source_until_s, t);
+	src_end[src] = h.source_until_s;
+}
+
+/* The earliest hold's end after t among end[0..n), or +inf. */
+static double
+release_after(const double *end, uint32_t n, double t)
+{
+	double r = INFINITY;
+
+	for (uint32_t q = 0; q < n; q++)
+		if (end[q] > t && end[q] < r)
+			r = end[q];
+	return r;
+}
+
 int
 fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_sim_config *cfg,
 	   struct fr_metrics *m, struct fr_params *params_out, char *err, size_t errlen)
@@ -84,6 +136,14 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 	struct fr_sched_group *groups = NULL;
 	struct fr_insample ins = {0};
 	double *host_last = NULL, *next_item = NULL;
+	/* Injected faults: how many fetches each has failed, each source's
+	 * errors in a row, whether any fault names it. */
+	uint32_t *fault_used = NULL, *err_count = NULL;
+	double *hold_end = NULL; /* [n + n_hosts]: each source's hold's end, then each host's */
+	uint8_t *has_fault = NULL;
+	struct fr_hold_opts hold;
+	struct fr_rng rng;
+	int faults = cfg->faults && cfg->faults->n > 0;
 	uint32_t n_groups = 1, n = tr->n_sources, n_hosts = 0;
 	int rc = -1, polite = 1;
 
@@ -127,6 +187,26 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 	if (!groups || !cursor || !host_last || !next_item) {
 		fr_errf(err, errlen, "out of memory");
 		goto out;
+	}
+	if (faults) {
+		fault_used = calloc(cfg->faults->n, sizeof(*fault_used));
+		err_count = calloc(n ? n : 1, sizeof(*err_count));
+		has_fault = calloc(n ? n : 1, 1);
+		hold_end = malloc((n + n_hosts + 1) * sizeof(*hold_end));
+		if (!fault_used || !err_count || !has_fault || !hold_end) {
+			fr_errf(err, errlen, "out of memory");
+			goto out;
+		}
+		for (uint32_t q = 0; q < n + n_hosts; q++)
+			hold_end[q] = -INFINITY;
+		for (size_t k = 0; k < cfg->faults->n; k++)
+			if (cfg->faults->v[k].source < n)
+				has_fault[cfg->faults->v[k].source] = 1;
+		if (cfg->hold)
+			hold = *cfg->hold;
+		else
+			fr_hold_opts_init(&hold);
+		fr_rng_seed(&rng, cfg->seed);
 	}
 	for (uint32_t g = 0; g < n_groups; g++) {
 		groups[g].calls = cfg->calls;
@@ -194,12 +274,47 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 	double t = cfg->start_s, span = cfg->end_s - cfg->start_s, next_report = 0;
 	uint32_t src;
 	double at;
-	while (fr_sched_next(s, t, &src, &at) && at < cfg->end_s) {
+	double next_release = INFINITY;
+	for (;;) {
+		int found = fr_sched_next(s, t, &src, &at);
+		if (faults) {
+			/* A held source is not offered until its hold ends (the
+			 * live loop asks again at least every second): when
+			 * nothing comes before the next hold's end, time moves
+			 * there and the scheduler is asked again. */
+			if (t >= next_release)
+				next_release = release_after(hold_end, n + n_hosts, t);
+			if ((!found || at > next_release) && next_release < cfg->end_s) {
+				t = next_release;
+				continue;
+			}
+		}
+		if (!found || !(at < cfg->end_s))
+			break;
 		t = at;
 		uint32_t h = tr->host[src];
 		if (env.host_gap_s > 0 && t < host_last[h] + env.host_gap_s)
 			m->polite_violations++;
 		host_last[h] = t;
+		size_t fk;
+		const struct fr_fault *fx =
+		    faults && has_fault[src] ? fr_faults_at(cfg->faults, fault_used, src, t, &fk) : NULL;
+		if (cfg->on_fetch)
+			cfg->on_fetch(cfg->on_fetch_arg, src, t, fx != NULL);
+		if (fx) {
+			fail(s, src, fx, t, &hold, &rng, err_count, tr->host[src], m, hold_end,
+			     hold_end + n);
+			if (hold_end[src] > t && hold_end[src] < next_release)
+				next_release = hold_end[src];
+			if (hold_end[n + h] > t && hold_end[n + h] < next_release)
+				next_release = hold_end[n + h];
+			fault_used[fk]++;
+			if (m->per_source) {
+				m->per_source[src].requests++;
+				m->per_source[src].empty_requests++;
+			}
+			continue;
+		}
 		size_t k = cursor[src], end = tr->first[src + 1];
 		/* Most fetches find nothing: answer those from next_item, without
 		 * touching the trace's items (megabytes, out of cache). */
@@ -237,6 +352,13 @@ fr_sim_run(const struct fr_trace *tr, const char *policy_spec, const struct fr_s
 		}
 		cursor[src] = k;
 		fr_sched_done(s, src, &f);
+		if (faults && err_count[src]) {
+			/* The crawler's rule after a success: errors reset, the
+			 * backoff's hold lifted (the simulator has no hints). */
+			err_count[src] = 0;
+			hold_end[src] = -INFINITY;
+			fr_sched_hold(s, src, -INFINITY, t);
+		}
 		if (cfg->progress && t >= next_report) {
 			cfg->progress(cfg->progress_arg, (t - cfg->start_s) / span);
 			next_report = t + span / 200;
@@ -276,6 +398,10 @@ out:
 	free(cursor);
 	free(host_last);
 	free(next_item);
+	free(fault_used);
+	free(err_count);
+	free(has_fault);
+	free(hold_end);
 	fr_insample_free(&ins);
 	return rc;
 }

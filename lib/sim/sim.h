@@ -12,6 +12,8 @@
 #include "sim/metrics.h"
 
 struct fr_trace;
+struct fr_faults;
+struct fr_hold_opts;
 
 struct fr_sim_config {
 	double start_s, end_s;  /* the run covers [start, end); items outside are ignored */
@@ -37,6 +39,17 @@ struct fr_sim_config {
 	/* 1: also fill the metrics' per-source figures (fr_metrics_per_source),
 	 * with each source's learned rate at the end (policy op rate). */
 	int per_source;
+	/* Optional outcomes injected (NULL or none: every fetch answers from
+	 * the trace): a fetch a fault meets fails, finds nothing, and the live
+	 * crawler's holds follow (sched/hold.h: the error backoff, a 429/503's
+	 * pause of the host, with Retry-After), under hold's rules (NULL: the
+	 * crawler's defaults). The backoff's jitter is drawn from seed. */
+	const struct fr_faults *faults;
+	const struct fr_hold_opts *hold;
+	/* Optional: called with each fetch as it is made (the source's id, the
+	 * time, 1 when an injected fault failed it). */
+	void (*on_fetch)(void *arg, uint32_t src, double t_s, int failed);
+	void *on_fetch_arg;
 };
 
 /* Runs the policy given as "name[:k=v...]" over tr with cfg, filling m (free
