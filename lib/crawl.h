@@ -100,6 +100,15 @@ struct fr_crawl_opts {
 				      * still in flight then are aborted, not stored, and
 				      * fetched again next run */
 	uint64_t seed;               /* jitter of the backoff */
+	/* A world's clock instead of the wall clock (tests/e2e/parity.sh):
+	 * the file holds the world's time, Unix seconds as text. The run
+	 * starts at that time and, where it would wait, moves the time to its
+	 * next event instead and writes it to the file (atomically: a copy
+	 * renamed over it), which `freshet serve` reads as its clock when
+	 * given the same file. Fetches take no world time: one at a time, as
+	 * the simulator makes them, gaps kept exactly (no slack for the
+	 * send's variance); duration_s is world time. NULL: the wall clock. */
+	const char *clock_file;
 	struct fr_fetch_opts fetch;  /* timeouts, User-Agent, connect-to, ... */
 	/* Set (e.g. by a signal handler) to stop: no new fetch starts, the
 	 * ones in flight finish and are committed, then fr_crawl_run returns. */

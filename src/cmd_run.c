@@ -272,6 +272,10 @@ cmd_run(int argc, char **argv)
 
 	fr_crawl_opts_init(&o);
 	o.fetch.connect_to = connect_to;
+	/* FRESHET_CLOCK_FILE: run on a world's clock that this run moves
+	 * (crawl.h, clock_file; `freshet serve` reads the same file). */
+	if (getenv("FRESHET_CLOCK_FILE") && *getenv("FRESHET_CLOCK_FILE"))
+		o.clock_file = getenv("FRESHET_CLOCK_FILE");
 	for (int i = 1; i < argc; i++) {
 		const char *a = argv[i], *v;
 

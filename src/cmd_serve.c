@@ -958,6 +958,13 @@ cmd_serve(int argc, char **argv)
 	else
 		clock.end_s = tr.end_s > clock.start_s ? tr.end_s : clock.start_s;
 	clock.wall0_s = fr_serve_wall_now();
+	/* FRESHET_CLOCK_FILE: the clock is the time a client writes there
+	 * (`freshet run` on the same file moves it; tests/e2e/parity.sh). */
+	const char *clock_file = getenv("FRESHET_CLOCK_FILE");
+	if (clock_file && *clock_file) {
+		clock.speed = 1;
+		clock.wall0_s = clock.start_s;
+	}
 
 	st.fc.tr = &tr;
 	st.fc.clock = &clock;
@@ -998,6 +1005,7 @@ cmd_serve(int argc, char **argv)
 	sc.huge_bytes = st.huge_bytes;
 	sc.log = logf;
 	sc.clock = &clock;
+	sc.clock_file = clock_file && *clock_file ? clock_file : NULL;
 	sc.handler.handle = fr_serve_feeds_handle;
 	sc.handler.ctx = feeds;
 	srv = fr_serve_start(&sc, err, sizeof(err));

@@ -121,6 +121,12 @@ struct fr_serve_config {
 	const char *tls_cert, *tls_key;
 	const struct fr_serve_clock *clock; /* borrowed; outlives the server */
 	struct fr_serve_handler handler;
+	/* NULL, or a file holding a time (Unix seconds, text) that a client
+	 * moves (`freshet run` on the same FRESHET_CLOCK_FILE,
+	 * tests/e2e/parity.sh): each request's wall time is read from it
+	 * instead of the system clock (then give clock speed 1 and wall0_s =
+	 * start_s, so that the serve clock shows that time). Borrowed. */
+	const char *clock_file;
 };
 
 /* Sets the defaults given above; port 0, n_hosts 1, no log, no clock, no

@@ -95,7 +95,7 @@ void
 fr_crawl_slot_sent(struct crawl *c, uint32_t i, double now)
 {
 	(void)now;
-	fr_crawl_slot_done(c, i, fr_crawl_slack(c->hosts[c->src[i].host].gap_s));
+	fr_crawl_slot_done(c, i, fr_crawl_slack(c, c->hosts[c->src[i].host].gap_s));
 }
 
 /* ---- several workers on one store: leases -------------------------------- */

@@ -20,6 +20,17 @@ fr_crawl_hints(const struct fr_store_source *r)
 	return (struct fr_hold_hints){r->hint_ttl_s, r->hint_period_s, r->hint_max_age_s};
 }
 
+/* Ascending times, NaN (no date) after every number. */
+static int
+cmp_time(const void *a, const void *b)
+{
+	double x = *(const double *)a, y = *(const double *)b;
+
+	if (isnan(x) || isnan(y))
+		return isnan(x) - isnan(y);
+	return x < y ? -1 : x > y;
+}
+
 /* Inside the store's transaction: the policy learns, the row takes the
  * source's new state. */
 static void
@@ -57,6 +68,11 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 			pub[k++] = p;
 		}
 	}
+	/* Oldest first, as the simulator gives them (a feed lists its newest
+	 * first): the policy learns the gaps between successive items in
+	 * order. Items without a date last. */
+	if (pub && k > 1)
+		qsort(pub, k, sizeof(*pub), cmp_time);
 	struct fr_fetch f = {now, oc->status, pub ? k : 0, pub, NULL};
 	fr_sched_finish(c->sched, oc->i, &f);
 	if (c->order)

@@ -114,6 +114,10 @@ struct crawl {
 	const char *end_outcome;
 	long end_status;
 	int end_transient;
+	/* A world's clock (o->clock_file): its time now, moved by the loop. */
+	int virt;
+	double vnow;
+	char *clock_tmp;         /* the file written, then renamed over o->clock_file */
 	int fatal;               /* the store failed: stop */
 	char *fatal_err;
 	char errbuf[512];
@@ -158,11 +162,13 @@ void fr_crawl_set_str(char **dst, const char *s);
 struct fr_sched *fr_crawl_pick(struct crawl *c);
 /* Fetches under way: transfers whose responses the loop has not taken. */
 size_t fr_crawl_in_flight(struct crawl *c);
+/* The loop's clock: the wall clock, or the world's (o->clock_file). */
+double fr_crawl_now(const struct crawl *c);
 
 /* ---- hosts.c: robots.txt, gaps, host holds ---- */
 /* The gap kept for a host whose gap is gap_s, with room for the send's
  * variance. */
-double fr_crawl_slack(double gap_s);
+double fr_crawl_slack(const struct crawl *c, double gap_s);
 /* The host's Crawl-delay, within bounds, becomes its gap. */
 void fr_crawl_take_crawl_delay(struct crawl *c, uint32_t hi, double cd);
 /* --once: host's sources not fetched yet are skipped this pass. */

@@ -125,13 +125,13 @@ fr_crawl_submit(struct crawl *c, uint32_t i)
 
 	cs->feed_at = 0;
 	cs->hop_robots = 0;
-	cs->req_at = fr_time_now();
+	cs->req_at = fr_crawl_now(c);
 	struct fr_request rq = {cs->hop_url ? cs->hop_url : cs->row.url, cs->row.etag,
 				cs->row.last_modified, (uint64_t)i << 1};
 	char e[256];
 
 	if (fr_fetchq_submit(c->fetcher, &rq, e, sizeof(e)) < 0) {
-		fr_crawl_finish(c, i, NULL, e, fr_time_now());
+		fr_crawl_finish(c, i, NULL, e, fr_crawl_now(c));
 		return -1;
 	}
 	return 0;
@@ -202,7 +202,7 @@ fr_crawl_follow(struct crawl *c, uint32_t i, const struct fr_response *res, doub
 	same = host && cs->row.host && !strcmp(host, cs->row.host);
 	free(host);
 	if (same) {
-		cs->feed_at = cs->req_at + fr_crawl_slack(c->hosts[cs->host].gap_s);
+		cs->feed_at = cs->req_at + fr_crawl_slack(c, c->hosts[cs->host].gap_s);
 		c->deferred[c->n_deferred++] = i;
 	} else {
 		/* Another host: its robots.txt first, then the hop, at once

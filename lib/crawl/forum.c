@@ -108,7 +108,7 @@ int
 fr_crawl_forum_submit(struct crawl *c, uint32_t i)
 {
 	struct csrc *cs = &c->src[i];
-	double now = fr_time_now();
+	double now = fr_crawl_now(c);
 	char e[512];
 
 	cs->feed_at = 0;
@@ -232,7 +232,7 @@ fr_crawl_forum_page_done(struct crawl *c, uint32_t i, const struct fr_response *
 		fr_crawl_logf(c, "host %s answered %ld: the forum's next page waits %.0f s", cs->row.host,
 		      res->status, until - now);
 	} else {
-		cs->feed_at = cs->req_at + fr_crawl_slack(c->hosts[cs->host].gap_s);
+		cs->feed_at = cs->req_at + fr_crawl_slack(c, c->hosts[cs->host].gap_s);
 	}
 	c->deferred[c->n_deferred++] = i;
 }

@@ -23,8 +23,11 @@
  * amount that varies (connection reuse, the poll loop): gaps are kept with
  * this much to spare, so that the host never sees one shorter. */
 double
-fr_crawl_slack(double gap_s)
+fr_crawl_slack(const struct crawl *c, double gap_s)
 {
+	/* On a world's clock (o->clock_file) a request leaves when decided. */
+	if (c->virt)
+		return gap_s > 0 ? gap_s : 0;
 	return gap_s > 0 ? gap_s * 1.01 + 0.02 : 0;
 }
 
@@ -40,7 +43,7 @@ fr_crawl_take_crawl_delay(struct crawl *c, uint32_t hi, double cd)
 		gap = cd;
 	if (gap != h->gap_s) {
 		h->gap_s = gap;
-		fr_sched_set_host_gap(fr_crawl_pick(c), hi, fr_crawl_slack(gap));
+		fr_sched_set_host_gap(fr_crawl_pick(c), hi, fr_crawl_slack(c, gap));
 	}
 }
 
@@ -147,7 +150,7 @@ fr_crawl_save_host_holds(struct crawl *c, double now)
 	if (!(f = open_memstream(&buf, &len)))
 		return;
 	for (uint32_t h = 0; h < c->n_hosts; h++) {
-		double until = c->hosts[h].last_sent_s + fr_crawl_slack(c->hosts[h].gap_s);
+		double until = c->hosts[h].last_sent_s + fr_crawl_slack(c, c->hosts[h].gap_s);
 
 		if (until > now && c->hosts[h].name && !strpbrk(c->hosts[h].name, "\t\n"))
 			fprintf(f, "%s\t%.6f\n", c->hosts[h].name, until);
@@ -171,7 +174,7 @@ fr_crawl_load_host_holds(struct crawl *c, const struct fr_strmap *hosts, double 
 	if (!until)
 		return;
 	for (uint32_t i = 0; i < c->n; i++) {
-		double t = c->src[i].row.last_fetch_s + fr_crawl_slack(c->o->host_gap_s);
+		double t = c->src[i].row.last_fetch_s + fr_crawl_slack(c, c->o->host_gap_s);
 
 		if (c->src[i].row.last_fetch_s > 0 && t > until[c->src[i].host])
 			until[c->src[i].host] = t;

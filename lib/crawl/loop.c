@@ -19,6 +19,7 @@
 #include "sched/sched.h"
 #include "url/url.h"
 
+#include <errno.h>
 #include <math.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -117,6 +118,61 @@ static size_t
 fetch_room(const struct crawl *c)
 {
 	return c->o->fetch.max_total > 0 ? (size_t)c->o->fetch.max_total : 64;
+}
+
+double
+fr_crawl_now(const struct crawl *c)
+{
+	return c->virt ? c->vnow : fr_time_now();
+}
+
+/* A world's clock (o->clock_file): its first time. Returns 0, or -1 with
+ * err set. */
+static int
+clock_read(struct crawl *c, char *err, size_t errlen)
+{
+	const char *path = c->o->clock_file;
+	char buf[64], *end;
+	FILE *f = fopen(path, "r");
+	size_t n;
+
+	if (!f)
+		return fr_errf(err, errlen, "clock file %s: cannot open: %s", path, strerror(errno));
+	n = fread(buf, 1, sizeof(buf) - 1, f);
+	fclose(f);
+	buf[n] = 0;
+	c->vnow = strtod(buf, &end);
+	while (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t')
+		end++;
+	if (end == buf || *end || !isfinite(c->vnow) || c->vnow < 0)
+		return fr_errf(err, errlen, "clock file %s: expected a time in Unix seconds", path);
+	if (!(c->clock_tmp = malloc(strlen(path) + 8)))
+		return fr_errf(err, errlen, "out of memory");
+	snprintf(c->clock_tmp, strlen(path) + 8, "%s.tmp", path);
+	c->virt = 1;
+	return 0;
+}
+
+/* Moves the world's clock to t and writes it (a copy renamed over the
+ * file, so that a reader never sees half a time). A failure is fatal. */
+static void
+clock_set(struct crawl *c, double t)
+{
+	FILE *f;
+
+	if (!(t > c->vnow))
+		return;
+	c->vnow = t;
+	f = fopen(c->clock_tmp, "w");
+	if (!f || fprintf(f, "%.6f\n", t) < 0 || fclose(f) != 0 ||
+	    rename(c->clock_tmp, c->o->clock_file) != 0) {
+		char e[512];
+
+		snprintf(e, sizeof(e), "clock file %s: cannot write: %s", c->o->clock_file,
+			 strerror(errno));
+		fr_crawl_logf(c, "%s", e);
+		fr_crawl_fatal(c, e);
+	}
 }
 
 /* Fetches under way: transfers whose responses the loop has not taken. */
@@ -219,7 +275,7 @@ on_done(void *arg, const struct fr_response *res)
 {
 	struct crawl *c = arg;
 	uint32_t i = (uint32_t)(res->tag >> 1);
-	double now = fr_time_now();
+	double now = fr_crawl_now(c);
 
 	if (i >= c->n)
 		return;
@@ -228,6 +284,8 @@ on_done(void *arg, const struct fr_response *res)
 	 * (later still on a busy machine, or behind other transfers to one
 	 * connect-to target): the host's gap runs from then. */
 	double sent = res->sent_s > res->started_s ? res->sent_s : res->started_s;
+	if (c->virt)
+		sent = -INFINITY; /* on a world's clock it left when decided */
 	if (sent <= now && sent > c->hosts[c->src[i].host].last_sent_s)
 		c->hosts[c->src[i].host].last_sent_s = sent;
 	if (sent > c->src[i].req_at && sent <= now) {
@@ -265,7 +323,7 @@ on_done(void *arg, const struct fr_response *res)
 			 * (every host's robots.txt at once) can be well after it
 			 * was sent, so a gap counted from the send could reach
 			 * the host shorter than the gap. */
-			double g = fr_crawl_slack(c->hosts[cs->host].gap_s);
+			double g = fr_crawl_slack(c, c->hosts[cs->host].gap_s);
 			cs->feed_at = fmax(cs->req_at + g, now + g);
 			c->deferred[c->n_deferred++] = i;
 		}
@@ -344,6 +402,7 @@ crawl_free(struct crawl *c)
 		free(c->hosts);
 	}
 	fr_fdate_free(c->fdate);
+	free(c->clock_tmp);
 	free(c->fatal_err);
 	free(c->deferred);
 	free(c->weight);
@@ -361,7 +420,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	struct fr_strmap *hosts = NULL, *groups = NULL;
 	struct fr_sched_group *gl = NULL;
 	uint32_t *host, *group;
-	double *weight, now = fr_time_now();
+	double *weight, now = fr_crawl_now(c);
 	int rc = -1;
 
 	if (fr_store_load_sources(c->st, &rows, &n, err, errlen) < 0)
@@ -478,7 +537,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	};
 	struct fr_sched_config sc = {
 		.mode = o->mode,
-		.host_gap_s = fr_crawl_slack(o->host_gap_s),
+		.host_gap_s = fr_crawl_slack(c, o->host_gap_s),
 		.start_s = now,
 		.n_groups = n_groups,
 		.groups = gl,
@@ -642,10 +701,12 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 	if (!(c->ops = fr_policy_find(params.name)))
 		return fr_errf(err, errlen, "unknown policy '%s' (see 'freshet simulate --help')",
 			       params.name);
+	if (o->clock_file && clock_read(c, err, errlen) < 0)
+		goto out;
 	if (setup(c, &params, err, errlen) < 0)
 		goto out;
 
-	now = fr_time_now();
+	now = fr_crawl_now(c);
 	c->stats.started_s = now;
 	next_progress = now + 1;
 	if (o->duration_s > 0)
@@ -654,7 +715,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		uint32_t i;
 		double at = INFINITY, wake = INFINITY;
 
-		now = fr_time_now();
+		now = fr_crawl_now(c);
 		if (fr_crawl_group_due(c, now))
 			fr_crawl_group_commit(c);
 		if (!o->once && now >= c->alive_next_s)
@@ -714,7 +775,9 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		 * start the moment one ends (a transfer's host gap runs from
 		 * when it really starts). */
 		size_t room_cap = 2 * fetch_room(c);
+		/* On a world's clock, one fetch at a time, as the simulator. */
 		while (!stopping && fr_fetchq_running(c->fetcher) < room_cap &&
+		       !(c->virt && fr_fetchq_running(c->fetcher) > 0) &&
 		       fr_sched_next(fr_crawl_pick(c), now, &i, &at) && at <= now) {
 			if (start(c, i, now) == -2)
 				break; /* at <= now: the loop comes back in a millisecond */
@@ -734,7 +797,22 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 			wait = c->tx_since + o->commit_interval_s - now;
 		if (wait < 0.001)
 			wait = 0.001;
-		if (fr_fetchq_running(c->fetcher) > 0) {
+		if (c->virt && fr_fetchq_running(c->fetcher) > 0) {
+			/* Fetches take no world time: wait for the answer. */
+			if (fr_fetchq_poll(c->fetcher, 1000, on_done, c) < 0) {
+				fr_crawl_group_commit(c);
+				fr_errf(err, errlen, "the HTTP layer failed (libcurl multi)");
+				goto out;
+			}
+		} else if (c->virt) {
+			if (stopping)
+				break;
+			/* Nothing in flight: time moves to the next event (the
+			 * next fetch due, a deferred request, the end), or a
+			 * second on, where the live loop would ask again. */
+			double to = isfinite(wake) ? wake : now + 1;
+			clock_set(c, to < end ? to : end);
+		} else if (fr_fetchq_running(c->fetcher) > 0) {
 			int prc = fr_fetchq_poll(c->fetcher, (int)(wait * 1000), on_done, c);
 
 			if (prc < 0) {
@@ -748,7 +826,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 				break; /* feed requests still waiting were never sent: fetched next run */
 			nanosleep(&ts, NULL);
 		}
-		now = fr_time_now();
+		now = fr_crawl_now(c);
 		if (now >= next_progress) {
 			progress(c, now);
 			next_progress = now + 1;
@@ -759,7 +837,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 	fr_fetchq_stop(c->fetcher);
 	fr_crawl_group_commit(c);
 	save_context(c);
-	fr_crawl_save_host_holds(c, fr_time_now());
+	fr_crawl_save_host_holds(c, fr_crawl_now(c));
 	if (c->stats.lease_held || c->stats.fetched_elsewhere || c->stats.passed ||
 	    c->stats.host_held)
 		fr_crawl_logf(c, "worker %s: %llu choices left to the other workers' share of the budget, "
@@ -771,7 +849,7 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		      (unsigned long long)c->stats.host_held);
 	if (!c->fatal && fr_store_checkpoint(c->st, c->errbuf, sizeof(c->errbuf)) < 0)
 		fr_crawl_logf(c, "store: %s", c->errbuf);
-	progress(c, fr_time_now());
+	progress(c, fr_crawl_now(c));
 	if (c->fatal) {
 		/* What was lost, in all: the rolled-back group's fetches, or the
 		 * one that failed alone, and those that ended after. */

@@ -512,7 +512,10 @@ fs_fetched(void *ctx, void *st, const struct fr_fetch *fe)
 	 * next window still opens at the last fetch that worked. */
 	if (fe->status == FR_FETCH_ERROR)
 		return;
-	if (fe->status == FR_FETCH_OK) {
+	/* A 304 found nothing new: its window (prev, now] is observed, as a
+	 * simulated fetch that finds nothing is (before, a live crawl lost
+	 * the exposure of every 304: tests/e2e/parity.sh). */
+	if (fe->status == FR_FETCH_OK || fe->status == FR_FETCH_NOT_MODIFIED) {
 		struct fr_ratesnap snap, bsnap;
 		struct fr_burst b;
 		if (c->hazard || c->bursts)
