@@ -2,6 +2,7 @@
  * file, grouped under their categories, for feed readers and `add --opml`. */
 #include "cmd.h"
 #include "dbopt.h"
+#include "opt.h"
 
 #include "core/err.h"
 #include "parse/opml.h"
@@ -13,19 +14,33 @@
 #include <string.h>
 #include <unistd.h>
 
-static const char USAGE[] =
-    "usage: freshet export --opml [FILE] [--db PATH]\n"
-    "\n"
+static const char USAGE[] = "usage: freshet export --opml [FILE] [--db PATH]\n";
+
+static const char ABOUT[] =
     "Writes the active sources as an OPML 2.0 document to FILE, or to standard\n"
     "output when FILE is absent or '-'. Sources with a category (an OPML folder\n"
     "they were imported from) are grouped under it; each feed carries its title\n"
     "and site address when known. 'freshet add --opml FILE' reads it back. A FILE\n"
     "is written beside itself and renamed into place, so a failure leaves the old\n"
-    "one.\n"
-    "\n"
-    "options:\n"
-    "  --opml [FILE]     OPML output (the only format so far; required)\n" DBOPT_HELP
-    "  --help            show this help\n";
+    "one.\n";
+
+static const char EXAMPLES[] =
+    "  freshet export --opml feeds.opml\n"
+    "  freshet export --opml | xmllint --format -\n";
+
+/* The output file named by an argument (export FILE --opml). */
+static int
+take_file(void *ctx, const char *arg)
+{
+	const char **out = ctx;
+
+	if (*out) {
+		cli_err("export", "one output file at most, not '%s' too (try --help)", arg);
+		return -1;
+	}
+	*out = arg;
+	return 0;
+}
 
 /* Writes the document to f. Returns 0 or -1 (message printed). */
 static int
@@ -66,45 +81,24 @@ write_opml(struct fr_store *st, FILE *f, const char *name)
 int
 cmd_export(int argc, char **argv)
 {
-	const char *db = NULL, *out = NULL, *val;
+	const char *db = NULL, *out = NULL, *opml_file = NULL;
 	int opml = 0, rc;
 	struct fr_store *st;
+	const struct opt opts[] = {
+	    {.name = "opml", .kind = OPT_OPTVAL, .arg = "FILE", .dest = &opml_file, .seen = &opml,
+	     .help = "OPML output (the only format so far; required)"},
+	    OPT_DB(&db),
+	    OPT_TABLE_END};
+	const struct opt_cmd cmd = {.name = "export", .usage = USAGE, .about = ABOUT,
+				    .opts = opts, .examples = EXAMPLES, .positional = take_file,
+				    .ctx = &out};
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(USAGE, stdout);
-			return EXIT_OK;
-		}
-		rc = dbopt_value("export", "--db", argc, argv, &i, &val);
-		if (rc < 0)
-			return EXIT_USAGE;
-		if (rc > 0) {
-			db = val;
-		} else if (!strcmp(a, "--opml")) {
-			opml = 1;
-			/* An optional value: the next argument unless it is an option. */
-			if (i + 1 < argc && (argv[i + 1][0] != '-' || !strcmp(argv[i + 1], "-")))
-				out = argv[++i];
-		} else if (!strncmp(a, "--opml=", 7)) {
-			opml = 1;
-			out = a + 7;
-		} else if (a[0] == '-' && a[1] != '\0') {
-			return cli_unknown_option("export", a, USAGE);
-		} else if (!out) {
-			out = a;
-		} else {
-			cli_err("export", "one output file at most, not '%s' too (try --help)", a);
-			return EXIT_USAGE;
-		}
-	}
+	if ((rc = opt_parse(&cmd, argc, argv)) != 0)
+		return rc == OPT_FAILED ? EXIT_USAGE : opt_exit(rc);
+	if (opml_file && *opml_file && take_file(&out, opml_file) < 0)
+		return EXIT_USAGE;
 	if (!opml) {
 		cli_err("export", "say the format: --opml (try --help)");
-		return EXIT_USAGE;
-	}
-	if (out && !*out) {
-		cli_err("export", "--opml: empty file name");
 		return EXIT_USAGE;
 	}
 	st = dbopt_open_flags("export", db, FR_STORE_READ_ONLY);

@@ -3,6 +3,7 @@
  * table or sfeed's TSV; after a seq, and following new ones as they come. */
 #include "cmd.h"
 #include "dbopt.h"
+#include "opt.h"
 #include "sfeed.h"
 
 #include "core/err.h"
@@ -26,8 +27,9 @@ static const char USAGE[] =
     "usage: freshet items [--after SEQ | --cursor FILE] [--follow] [--since TIME]\n"
     "                     [--source ID|URL] [--format jsonl|csv|table|sfeed]\n"
     "                     [--limit N] [--db PATH]\n"
-    "       freshet items --last-seq [--db PATH]\n"
-    "\n"
+    "       freshet items --last-seq [--db PATH]\n";
+
+static const char ABOUT[] =
     "Prints the stored items, oldest first: in the order freshet stored them, by\n"
     "their seq, a number every item gets when it is stored and that only grows\n"
     "(in PostgreSQL with several workers too: a higher seq is never visible before\n"
@@ -38,8 +40,9 @@ static const char USAGE[] =
     "\n"
     "A program that polls asks for the items after the last seq it saw: from the\n"
     "jsonl field seq, or with --cursor FILE, which keeps it in FILE for the next\n"
-    "call. It gets every item once, none missed, none repeated.\n"
-    "\n"
+    "call. It gets every item once, none missed, none repeated.\n";
+
+static const char MORE[] =
     "formats:\n"
     "  jsonl   one JSON object a line (default), with feedparser's names: id,\n"
     "          source, source_id, link, title, author, published, updated,\n"
@@ -52,22 +55,13 @@ static const char USAGE[] =
     "  sfeed   sfeed's TAB-separated lines (sfeed(5)): timestamp (published, else\n"
     "          updated), title, link, content (else summary), html, id, author,\n"
     "          enclosure, category; read by sfeed_plain, sfeed_curses, sfeed_mbox,\n"
-    "          sfeed_html (e.g. freshet items --format sfeed | sfeed_plain)\n"
-    "\n"
-    "options:\n"
-    "  --after SEQ       items stored after item SEQ (seq > SEQ); 0: all\n"
-    "  --cursor FILE     start after the seq in FILE (none yet: all), and write the\n"
-    "                    last seq printed to FILE (replaced whole) after printing\n"
-    "  --follow          after the stored items, keep printing new ones as they are\n"
-    "                    stored (the store is polled every 0.5 s), like tail -f;\n"
-    "                    ends on SIGINT or SIGTERM, or when the reader closes the\n"
-    "                    pipe (exit 0)\n"
-    "  --last-seq        print the highest seq stored so far and end (to start\n"
-    "                    polling from now: --after that)\n"
-    "  --since TIME      items first seen at or after TIME\n"
-    "  --source S        items of one source, by id or address\n"
-    "  --format F        jsonl, csv, table or sfeed\n"
-    "  --limit N         at most N items (with --follow: in all)\n" DBOPT_HELP "  --help            show this help\n";
+    "          sfeed_html (e.g. freshet items --format sfeed | sfeed_plain)\n";
+
+static const char EXAMPLES[] =
+    "  freshet items --since 2h --format table   the last two hours, to read\n"
+    "  freshet items --cursor seen.cur           each item once, for a program\n"
+    "  freshet items --follow --after $(freshet items --last-seq)\n"
+    "                                            the items to come, as they come\n";
 
 enum format { F_JSONL, F_CSV, F_TABLE, F_SFEED };
 
@@ -338,49 +332,51 @@ idle(int ms)
 int
 cmd_items(int argc, char **argv)
 {
-	const char *db = NULL, *since = NULL, *source = NULL, *format = "jsonl", *limit = NULL;
+	static const char *const FORMATS[] = {"jsonl", "csv", "table", "sfeed", NULL};
+	static const int FORMAT_VALUES[] = {F_JSONL, F_CSV, F_TABLE, F_SFEED};
+	const char *db = NULL, *since = NULL, *source = NULL;
 	const char *after = NULL, *cursor = NULL;
-	const char *val, *why = NULL;
+	const char *why = NULL;
 	struct out o = {F_JSONL, 0, 0};
 	struct fr_store_item_query q = {0};
 	struct fr_store *st;
 	char err[FR_ERRLEN];
 	double since_s = 0;
 	int64_t source_id = 0;
+	uint64_t limit = 0;
 	size_t max = 0;
-	int rc, follow = 0, last_seq = 0, quiet_end = 0;
+	int rc, follow = 0, last_seq = 0, quiet_end = 0, fmt = F_JSONL;
+	const struct opt opts[] = {
+	    {.name = "after", .kind = OPT_STRING, .arg = "SEQ", .dest = &after,
+	     .help = "items stored after item SEQ (seq > SEQ); 0: all"},
+	    {.name = "cursor", .kind = OPT_STRING, .arg = "FILE", .dest = &cursor,
+	     .help = "start after the seq in FILE (none yet: all), and write the last seq "
+		     "printed to FILE (replaced whole) after printing"},
+	    {.name = "follow", .kind = OPT_FLAG, .dest = &follow,
+	     .help = "after the stored items, keep printing new ones as they are stored (the "
+		     "store is polled every 0.5 s), like tail -f; ends on SIGINT or SIGTERM, or "
+		     "when the reader closes the pipe (exit 0)"},
+	    {.name = "last-seq", .kind = OPT_FLAG, .dest = &last_seq,
+	     .help = "print the highest seq stored so far and end (to start polling from now: "
+		     "--after that)"},
+	    {.name = "since", .kind = OPT_STRING, .arg = "TIME", .dest = &since,
+	     .help = "items first seen at or after TIME"},
+	    {.name = "source", .kind = OPT_STRING, .arg = "S", .dest = &source,
+	     .help = "items of one source, by id or address"},
+	    {.name = "format", .kind = OPT_ENUM, .arg = "F", .choices = FORMATS,
+	     .values = FORMAT_VALUES, .def = "jsonl", .dest = &fmt,
+	     .help = "jsonl, csv, table or sfeed"},
+	    {.name = "limit", .kind = OPT_UINT, .dest = &limit, .min = 1, .flags = OPT_NO_MAX,
+	     .help = "at most N items (with --follow: in all)"},
+	    OPT_DB(&db),
+	    OPT_TABLE_END};
+	const struct opt_cmd cmd = {.name = "items", .usage = USAGE, .about = ABOUT, .opts = opts,
+				    .more = MORE, .examples = EXAMPLES};
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *names[] = {"--db",    "--since", "--source", "--format",
-		                       "--limit", "--after", "--cursor"};
-		const char **slots[] = {&db, &since, &source, &format, &limit, &after, &cursor};
-		size_t k;
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(USAGE, stdout);
-			return EXIT_OK;
-		}
-		if (!strcmp(a, "--follow")) {
-			follow = 1;
-			continue;
-		}
-		if (!strcmp(a, "--last-seq")) {
-			last_seq = 1;
-			continue;
-		}
-		for (k = 0, rc = 0; k < sizeof(names) / sizeof(names[0]); k++) {
-			rc = dbopt_value("items", names[k], argc, argv, &i, &val);
-			if (rc != 0)
-				break;
-		}
-		if (rc < 0)
-			return EXIT_USAGE;
-		if (rc == 0) {
-			return cli_unknown_option("items", a, USAGE);
-		}
-		*slots[k] = val;
-	}
+	if ((rc = opt_parse(&cmd, argc, argv)) != 0)
+		return opt_exit(rc);
+	o.fmt = (enum format)fmt;
+	max = (size_t)limit;
 	if (after && cursor) {
 		cli_err("items", "--after and --cursor both say where to start: give one");
 		return EXIT_USAGE;
@@ -396,22 +392,10 @@ cmd_items(int argc, char **argv)
 		errno = 0;
 		v = strtoll(after, &end, 10);
 		if (!*after || *end || errno || v < 0) {
-			cli_err("items", "--after wants a seq (a whole number >= 0), not '%s'", after);
+			opt_bad_value("items", "--after", "a seq (a whole number >= 0)", after);
 			return EXIT_USAGE;
 		}
 		q.after_seq = v;
-	}
-	if (!strcmp(format, "jsonl")) {
-		o.fmt = F_JSONL;
-	} else if (!strcmp(format, "csv")) {
-		o.fmt = F_CSV;
-	} else if (!strcmp(format, "table")) {
-		o.fmt = F_TABLE;
-	} else if (!strcmp(format, "sfeed")) {
-		o.fmt = F_SFEED;
-	} else {
-		cli_err("items", "unknown format '%s' (jsonl, csv, table or sfeed)", format);
-		return EXIT_USAGE;
 	}
 	if (since && parse_since(since, (double)time(NULL), &since_s, &why) < 0) {
 		cli_err("items", "--since: time '%s' %s", since, why ? why : "is not a time");
@@ -419,18 +403,6 @@ cmd_items(int argc, char **argv)
 	}
 	if (since && since_s == 0)
 		since_s = 1e-9; /* 0 means "all" to the store; the epoch itself is near enough */
-	if (limit) {
-		char *end;
-		unsigned long long v;
-
-		errno = 0;
-		v = strtoull(limit, &end, 10);
-		if (!*limit || *limit == '-' || *end || errno || v == 0) {
-			cli_err("items", "--limit wants a whole number >= 1, not '%s'", limit);
-			return EXIT_USAGE;
-		}
-		max = (size_t)v;
-	}
 	if (cursor && read_cursor(cursor, &q.after_seq) < 0)
 		return EXIT_FAIL;
 	st = dbopt_open_flags("items", db, FR_STORE_READ_ONLY);

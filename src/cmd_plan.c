@@ -2,6 +2,7 @@
  * CHO (no politeness) and OPT_POLITE (one request per P per server), with
  * the UNPOLITE and POLITE freshness bounds and per-server totals. */
 #include "cmd.h"
+#include "opt.h"
 #include "dbopt.h"
 
 #include "core/err.h"
@@ -10,6 +11,7 @@
 #include "sched/ratelimit.h"
 
 #include <errno.h>
+#include <limits.h>
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -17,9 +19,10 @@
 #include <string.h>
 
 static const char USAGE[] =
-    "usage: freshet plan --pages FILE --budget C [--politeness P] [--out FREQS.csv]\n"
-    "                    [--alloc polite|cho] [--format table|json] [--top K]\n"
-    "\n"
+    "usage: freshet plan --pages FILE --budget C [--gap P] [--out FREQS.csv]\n"
+    "                    [--alloc polite|cho] [--format table|json] [--top K]\n";
+
+static const char ABOUT[] =
     "Plans how often to revisit each page of a repository so that the stored\n"
     "copies are as fresh as possible (seed 002, notes-politeness.md). Page i\n"
     "changes as a Poisson process with rate lambda_i and weighs w_i; revisiting\n"
@@ -37,23 +40,15 @@ static const char USAGE[] =
     "The pages file is CSV with the header page,server,lambda_per_day[,weight]\n"
     "(any column order; lambda_per_day may be called lambda or changes_per_day;\n"
     "rates in changes per day, > 0; weight >= 0, default 1). `freshet world\n"
-    "--kind pages` writes one as pages.csv.\n"
-    "\n"
-    "options:\n"
-    "  --pages FILE      the pages file (required; plain or gzip)\n"
-    "  --budget C        revisits per second (0.5) or CALLS/WINDOW (86400/1d)\n"
-    "                    (required; at most servers/P)\n"
-    "  --politeness P    least gap between two requests to one server (default\n"
-    "                    15s; 10m, 2h, 1d or plain seconds)\n"
-    "  --out FILE        write the per-page frequencies there (CSV)\n"
-    "  --alloc NAME      which plan --out and the server table show: polite\n"
-    "                    (OPT_POLITE, default) or cho\n"
-    "  --format NAME     table (default) or json\n"
-    "  --top K           servers listed by total frequency (default 10)\n"
-    "  --help            show this help\n"
-    "\n"
-    "exit status: 0 ok, 1 bad pages file or budget beyond what the servers\n"
-    "allow, 2 bad usage\n";
+    "--kind pages` writes one as pages.csv.\n";
+
+static const char EXAMPLES[] =
+    "  freshet plan --pages pages.csv --budget 86400/1d\n"
+    "  freshet plan --pages pages.csv --budget 0.5 --gap 1m --out freqs.csv\n";
+
+static const char FOOTER[] =
+    "Exit status: 0 ok, 1 bad pages file or budget beyond what the servers\n"
+    "allow, 2 bad usage.\n";
 
 /* A budget: a positive number of revisits per second, or CALLS/WINDOW. */
 static int
@@ -77,18 +72,6 @@ parse_budget(const char *s, double *per_s, char *err, size_t errlen)
 		               "e.g. 0.5 or 86400/1d",
 		               s);
 	return 0;
-}
-
-static int
-parse_count(const char *s, unsigned long *out)
-{
-	char *end;
-
-	if (!*s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	*out = strtoul(s, &end, 10);
-	return (*end || errno) ? -1 : 0;
 }
 
 /* JSON string body: quotes, backslashes and control bytes escaped. */
@@ -149,33 +132,43 @@ write_csv(const char *path, const struct fr_plan_pages *pp, const double *f, cha
 int
 cmd_plan(int argc, char **argv)
 {
-	const char *pages_arg = NULL, *budget_arg = NULL, *gap_arg = NULL, *out_arg = NULL;
-	const char *format = "table", *alloc_arg = "polite", *top_arg = NULL;
+	const char *pages_arg = NULL, *budget_arg = NULL, *out_arg = NULL;
+	static const char *const FORMATS[] = {"table", "json", NULL};
+	static const char *const ALLOCS[] = {"polite", "cho", NULL};
 	struct fr_plan_pages pp;
 	char err[FR_ERRLEN];
-	double budget, gap_s = 15, v_cho, v_pol, cap;
+	double budget, gap_s, v_cho, v_pol, cap;
 	double *f_cho = NULL, *f_pol = NULL, *pol_total = NULL;
 	const double *f_show;
 	struct server_row *rows = NULL;
-	unsigned long top = 10;
+	uint64_t top_u;
+	unsigned long top;
 	size_t zeros_cho = 0, zeros_pol = 0, n_sat = 0;
-	int json, use_cho, rc = EXIT_FAIL;
+	int json, use_cho, fmt, alloc, rc = EXIT_FAIL;
+	const struct opt opts[] = {
+	    {.name = "pages", .kind = OPT_STRING, .arg = "FILE", .dest = &pages_arg,
+	     .help = "the pages file (required; plain or gzip)"},
+	    {.name = "budget", .kind = OPT_STRING, .arg = "C", .dest = &budget_arg,
+	     .help = "revisits per second (0.5) or CALLS/WINDOW (86400/1d) (required; at most "
+		     "servers/P)"},
+	    OPT_GAP(&gap_s, "15s", OPT_GT_MIN),
+	    {.name = "out", .kind = OPT_STRING, .arg = "FILE", .dest = &out_arg,
+	     .help = "write the per-page frequencies there (CSV)"},
+	    {.name = "alloc", .kind = OPT_ENUM, .arg = "NAME", .choices = ALLOCS, .def = "polite",
+	     .dest = &alloc,
+	     .help = "which plan --out and the server table show: polite (OPT_POLITE) or cho"},
+	    {.name = "format", .kind = OPT_ENUM, .arg = "NAME", .choices = FORMATS, .def = "table",
+	     .dest = &fmt, .help = "table or json"},
+	    {.name = "top", .kind = OPT_UINT, .arg = "K", .def = "10", .dest = &top_u,
+	     .flags = OPT_NO_MAX, .help = "servers listed by total frequency"},
+	    OPT_TABLE_END};
+	const struct opt_cmd cmd = {.name = "plan", .usage = USAGE, .about = ABOUT, .opts = opts,
+				    .examples = EXAMPLES, .footer = FOOTER};
+	int prc = opt_parse(&cmd, argc, argv);
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		const char *const names[] = {"--pages",  "--budget", "--politeness", "--out",
-		                       "--format", "--alloc",  "--top"};
-		const char **const slots[] = {&pages_arg, &budget_arg, &gap_arg, &out_arg,
-		                        &format,    &alloc_arg,  &top_arg};
-		size_t n = sizeof(names) / sizeof(names[0]);
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(USAGE, stdout);
-			return EXIT_OK;
-		}
-		if (cli_take_option("plan", names, slots, n, argc, argv, &i) != 0)
-			return EXIT_USAGE;
-	}
+	if (prc)
+		return opt_exit(prc);
+	top = top_u > ULONG_MAX ? ULONG_MAX : (unsigned long)top_u;
 	if (!pages_arg || !*pages_arg) {
 		cli_err("plan", "--pages FILE is required (try --help)");
 		return EXIT_USAGE;
@@ -188,29 +181,12 @@ cmd_plan(int argc, char **argv)
 		cli_err("plan", "%s", err);
 		return EXIT_USAGE;
 	}
-	if (gap_arg && (fr_duration_parse(gap_arg, &gap_s) != 0 || !(gap_s > 0))) {
-		cli_err("plan", "--politeness wants a duration > 0 like 15s or 1m, not '%s'",
-		        gap_arg);
-		return EXIT_USAGE;
-	}
-	if (strcmp(format, "table") && strcmp(format, "json")) {
-		cli_err("plan", "unknown format '%s' (table or json)", format);
-		return EXIT_USAGE;
-	}
-	if (strcmp(alloc_arg, "polite") && strcmp(alloc_arg, "cho")) {
-		cli_err("plan", "unknown allocation '%s' (polite or cho)", alloc_arg);
-		return EXIT_USAGE;
-	}
-	if (top_arg && parse_count(top_arg, &top) != 0) {
-		cli_err("plan", "--top wants a whole number >= 0, not '%s'", top_arg);
-		return EXIT_USAGE;
-	}
 	if (out_arg && !*out_arg) {
 		cli_err("plan", "--out needs a file name");
 		return EXIT_USAGE;
 	}
-	json = !strcmp(format, "json");
-	use_cho = !strcmp(alloc_arg, "cho");
+	json = fmt == 1;
+	use_cho = alloc == 1;
 	cap = 1 / gap_s;
 
 	if (fr_plan_pages_load(&pp, pages_arg, err, sizeof(err)) != 0) {

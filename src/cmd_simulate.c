@@ -1,6 +1,7 @@
 /* cmd_simulate.c - `freshet simulate`: replay one trace against several
  * policies with one budget and print them side by side. */
 #include "cmd.h"
+#include "opt.h"
 #include "costview.h"
 #include "dbopt.h"
 #include "runopts.h"
@@ -49,56 +50,48 @@ struct run {
 	double rhythm[N_RHYTHM * 24];
 };
 
+static const char USAGE[] =
+    "usage: freshet simulate (--trace FILE [--sources FILE] | --world DIR)\n"
+    "                        [--policy P[,P...]] [--budget N/W[@S]] [--mode burst|paced]\n"
+    "                        [--format table|csv|json] [--weekly] [--report FILE]\n"
+    "                        [--cost [--cost-target S]] [--jobs N] [--freshness]\n"
+    "                        [--per-source FILE] [--faults FILE] [--fetch-log FILE]\n";
+
+static const char ABOUT[] =
+    "Replays a publication trace against each policy with the same budget and\n"
+    "prints coverage, discovery delay and requests side by side.\n";
+
+static const char EXAMPLES[] =
+    "  freshet simulate --world w                  round robin beside freshet\n"
+    "  freshet simulate --trace t.csv --policy all --budget 600/10m --report r.html\n"
+    "  freshet simulate --world w --cost --format json\n";
+
+/* The policies section of the help: one aligned column of every policy. */
 static void
-help(FILE *f)
+policies_help(char *buf, size_t len)
 {
-	fprintf(f, "usage: freshet simulate (--trace FILE [--sources FILE] | --world DIR)\n"
-		   "                        [--policy P[,P...]] [--budget N/W[@S]] [--mode burst|paced]\n"
-		   "                        [--format table|csv|json] [--weekly] [--report FILE]\n"
-		   "                        [--cost [--cost-target S]] [--jobs N] [--freshness]\n"
-		   "                        [--per-source FILE] [--faults FILE] [--fetch-log FILE]\n\n"
-		   "Replays a publication trace against each policy with the same budget and\n"
-		   "prints coverage, discovery delay and requests side by side.\n\n"
-		   "  --policy LIST       comma-separated policies, each NAME[:key=value...], or\n"
-		   "                      'all': every policy below (the oracle only on a --world;\n"
-		   "                      buzzwise with k scaled as 3000 of 4106 sources)\n"
-		   "                      (default " DEFAULT_POLICIES "; a bare 'buzzwise' takes k\n"
-		   "                      as 3000 of 4106 sources, scaled)\n"
-		   "  --report FILE       also write an HTML report with plots (self-contained)\n"
-		   "  --cost              cost view: the budget each policy needs to reach a target\n"
-		   "                      mean delay, by bisection on the budget (many runs)\n"
-		   "  --cost-target S     the target in seconds (default: round robin's mean delay\n"
-		   "                      at the given budget)\n"
-		   "  --jobs N            cost-view runs in parallel (default 2)\n"
-		   "  --format F          table (default), csv or json\n"
-		   "  --weekly            also print the per-week figures (table format)\n"
-		   "  --freshness         also print freshness, age and politeness violations (a\n"
-		   "                      source is a page, an item a change; on by default for a\n"
-		   "                      --world made by 'freshet world --kind pages', with the\n"
-		   "                      UNPOLITE and POLITE bounds of its true rates)\n"
-		   "  --per-source FILE   also write each run's figures per source as CSV: policy,\n"
-		   "                      source, items, fetched, delay_mean_s, delay_sum_s,\n"
-		   "                      requests, empty_requests, rate_per_day (the policy's\n"
-		   "                      learned rate at the end; empty if it learns none)\n"
-		   "  --faults FILE       inject failures (CSV: source,from,to,status[,retry_after]\n"
-		   "                      [,times]): fetches in the window fail with that status\n"
-		   "                      (0: no answer), under the live crawler's backoff and\n"
-		   "                      429/503 pauses (docs/crawl.md, \"Errors in the simulator\")\n"
-		   "  --fetch-log FILE    also write every fetch as CSV: policy,source,time,failed\n");
-	runopts_help(f);
-	fprintf(f, "policies:\n");
-	int width = 0;
-	for (size_t i = 0; fr_policy_at(i); i++) {
-		size_t len = strlen(fr_policy_at(i)->name);
-		if (len > (size_t)width)
-			width = (int)len;
-	}
+	size_t used = 0, width = 0;
+	int w;
+
+#define ADD(...)                                                                                   \
+	do {                                                                                       \
+		w = snprintf(buf + used, len - used, __VA_ARGS__);                                 \
+		if (w < 0 || (size_t)w >= len - used)                                              \
+			return;                                                                    \
+		used += (size_t)w;                                                                 \
+	} while (0)
+	buf[0] = '\0';
 	for (size_t i = 0; fr_policy_at(i); i++)
-		fprintf(f, "  %-*s  %s\n", width, fr_policy_at(i)->name, fr_policy_at(i)->help);
-	fprintf(f, "  any index policy also takes select=heap|scan (scan: the seed's top-k by\n"
-		   "  urgency once per burst window)\n"
-		   "  any policy also takes polite=0|1 (0: this run ignores --host-gap, whose\n"
-		   "  violations are counted; cho+equal defaults to 0)\n");
+		if (strlen(fr_policy_at(i)->name) > width)
+			width = strlen(fr_policy_at(i)->name);
+	ADD("policies:\n");
+	for (size_t i = 0; fr_policy_at(i); i++)
+		ADD("  %-*s  %s\n", (int)width, fr_policy_at(i)->name, fr_policy_at(i)->help);
+	ADD("  any index policy also takes select=heap|scan (scan: the seed's top-k by\n"
+	    "  urgency once per burst window)\n"
+	    "  any policy also takes polite=0|1 (0: this run ignores --gap, whose\n"
+	    "  violations are counted; cho+equal defaults to 0)\n");
+#undef ADD
 }
 
 static double
@@ -658,75 +651,64 @@ int
 cmd_simulate(int argc, char **argv)
 {
 	struct runopts o = {0};
-	const char *policies = DEFAULT_POLICIES, *format = "table", *report = NULL, *per_source = NULL;
+	const char *policies = NULL, *report = NULL, *per_source = NULL;
 	const char *faults_path = NULL, *fetch_log = NULL;
-	int weekly = 0, cost = 0, jobs = 2, freshness = 0;
+	static const char *const FORMATS[] = {"table", "csv", "json", NULL};
+	int fmt = 0, weekly = 0, cost = 0, freshness = 0, target_seen = 0;
+	uint64_t jobs_u = 2;
 	double cost_target = NAN;
+	static char more[16384];
+	const struct opt opts[] = {
+	    {.name = "policy", .kind = OPT_STRING, .arg = "LIST", .def = DEFAULT_POLICIES,
+	     .dest = &policies,
+	     .help = "comma-separated policies, each NAME[:key=value...], or 'all': every "
+		     "policy below (the oracle only on a --world; buzzwise with k scaled as 3000 "
+		     "of 4106 sources); a bare 'buzzwise' takes k as 3000 of 4106 sources, "
+		     "scaled"},
+	    {.name = "report", .kind = OPT_STRING, .arg = "FILE", .dest = &report,
+	     .help = "also write an HTML report with plots (self-contained)"},
+	    {.name = "cost", .kind = OPT_FLAG, .dest = &cost,
+	     .help = "cost view: the budget each policy needs to reach a target mean delay, by "
+		     "bisection on the budget (many runs)"},
+	    {.name = "cost-target", .kind = OPT_DOUBLE, .arg = "S", .dest = &cost_target,
+	     .seen = &target_seen, .flags = OPT_GT_MIN | OPT_NO_MAX, .want = "seconds > 0",
+	     .help = "the target in seconds, implies --cost (default: round robin's mean delay "
+		     "at the given budget)"},
+	    {.name = "jobs", .kind = OPT_UINT, .def = "2", .dest = &jobs_u, .min = 1, .max = 64,
+	     .help = "cost-view runs in parallel"},
+	    {.name = "format", .kind = OPT_ENUM, .arg = "F", .choices = FORMATS, .def = "table",
+	     .dest = &fmt, .help = "table, csv or json"},
+	    {.name = "weekly", .kind = OPT_FLAG, .dest = &weekly,
+	     .help = "also print the per-week figures (table format)"},
+	    {.name = "freshness", .kind = OPT_FLAG, .dest = &freshness,
+	     .help = "also print freshness, age and politeness violations (a source is a page, "
+		     "an item a change; on by default for a --world made by 'freshet world "
+		     "--kind pages', with the UNPOLITE and POLITE bounds of its true rates)"},
+	    {.name = "per-source", .kind = OPT_STRING, .arg = "FILE", .dest = &per_source,
+	     .help = "also write each run's figures per source as CSV: policy, source, items, "
+		     "fetched, delay_mean_s, delay_sum_s, requests, empty_requests, rate_per_day "
+		     "(the policy's learned rate at the end; empty if it learns none)"},
+	    {.name = "faults", .kind = OPT_STRING, .arg = "FILE", .dest = &faults_path,
+	     .help = "inject failures (CSV: source,from,to,status[,retry_after][,times]): fetches "
+		     "in the window fail with that status (0: no answer), under the live "
+		     "crawler's backoff and 429/503 pauses (docs/crawl.md, \"Errors in the "
+		     "simulator\")"},
+	    {.name = "fetch-log", .kind = OPT_STRING, .arg = "FILE", .dest = &fetch_log,
+	     .help = "also write every fetch as CSV: policy,source,time,failed"},
+	    RUNOPTS_TABLE(&o),
+	    OPT_TABLE_END};
+	const struct opt_cmd cmd = {.name = "simulate", .usage = USAGE, .about = ABOUT,
+				    .opts = opts, .more = more, .examples = EXAMPLES};
+	int prc, jobs;
+	const char *format;
 
-	for (int i = 1; i < argc; i++) {
-		int t = runopts_take(&o, argc, argv, &i);
-		if (t == 1)
-			continue;
-		if (t < 0) {
-			cli_err("simulate", "%s needs a value", argv[i]);
-			return EXIT_USAGE;
-		}
-		const char *a = argv[i], *v;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			help(stdout);
-			return EXIT_OK;
-		} else if (!strcmp(a, "--weekly"))
-			weekly = 1;
-		else if (!strcmp(a, "--cost"))
-			cost = 1;
-		else if (!strcmp(a, "--freshness"))
-			freshness = 1;
-		else if (!strcmp(a, "--policy") || !strcmp(a, "--format") || !strcmp(a, "--report") ||
-			 !strcmp(a, "--cost-target") || !strcmp(a, "--jobs") ||
-			 !strcmp(a, "--per-source") || !strcmp(a, "--faults") ||
-			 !strcmp(a, "--fetch-log")) {
-			v = runopts_value("simulate", argc, argv, &i);
-			if (!v)
-				return EXIT_USAGE;
-			if (!strcmp(a, "--policy"))
-				policies = v;
-			else if (!strcmp(a, "--format"))
-				format = v;
-			else if (!strcmp(a, "--report"))
-				report = v;
-			else if (!strcmp(a, "--per-source"))
-				per_source = v;
-			else if (!strcmp(a, "--faults"))
-				faults_path = v;
-			else if (!strcmp(a, "--fetch-log"))
-				fetch_log = v;
-			else if (!strcmp(a, "--cost-target")) {
-				char *end;
-				cost_target = strtod(v, &end);
-				if (end == v || *end || !(cost_target > 0) || !isfinite(cost_target)) {
-					cli_err("simulate", "--cost-target %s: expected seconds > 0", v);
-					return EXIT_USAGE;
-				}
-				cost = 1;
-			} else {
-				char *end;
-				long jv = strtol(v, &end, 10);
-				if (end == v || *end || jv < 1 || jv > 64) {
-					cli_err("simulate", "--jobs %s: expected 1..64", v);
-					return EXIT_USAGE;
-				}
-				jobs = (int)jv;
-			}
-		} else {
-			cli_err("simulate", "unknown or incomplete option '%s' (see --help)", argv[i]);
-			return EXIT_USAGE;
-		}
-	}
-	if (strcmp(format, "table") && strcmp(format, "csv") && strcmp(format, "json")) {
-		cli_err("simulate", "--format %s: expected table, csv or json", format);
-		return EXIT_USAGE;
-	}
-
+	policies_help(more, sizeof(more));
+	if ((prc = opt_parse(&cmd, argc, argv)) != 0)
+		return opt_exit(prc);
+	if (target_seen)
+		cost = 1;
+	jobs = (int)jobs_u;
+	format = FORMATS[fmt];
 	/* Check every policy before the (slow) load and runs. */
 	static struct run runs[MAX_RUNS];
 	int pages = o.world && fr_pages_is_dir(o.world);

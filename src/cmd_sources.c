@@ -2,6 +2,7 @@
  * crawl state, as an aligned table, JSON Lines or CSV. */
 #include "cmd.h"
 #include "dbopt.h"
+#include "opt.h"
 
 #include "core/err.h"
 #include "core/timefmt.h"
@@ -14,27 +15,27 @@
 #include <string.h>
 #include <time.h>
 
-static const char USAGE[] =
-    "usage: freshet sources [--format table|jsonl|csv] [--all] [--db PATH]\n"
-    "\n"
+static const char USAGE[] = "usage: freshet sources [--format table|jsonl|csv] [--all] [--db PATH]\n";
+
+static const char ABOUT[] =
     "Lists the sources in the store, by id: address, state, last fetch, last error,\n"
     "learned publishing rate per day, next due time and items stored. The state\n"
     "is one of: never fetched; backing off until TIME (after errors); error N (N\n"
     "errors in a row); redirected (a permanent redirect seen, not yet adopted);\n"
-    "ok; removed (with --all). Times are RFC 3339, UTC.\n"
-    "\n"
+    "ok; removed (with --all). Times are RFC 3339, UTC.\n";
+
+static const char MORE[] =
     "formats:\n"
     "  table   aligned columns for reading (default)\n"
     "  jsonl   one JSON object a line: id, url, kind, group, host, title, category,\n"
     "          state, last_fetch, last_status, last_error, last_error_time, errors,\n"
     "          backoff_until, redirect_url, rate_per_day, next_due, items, added,\n"
     "          active (null when unknown)\n"
-    "  csv     the same columns with a header, RFC 4180 quoting\n"
-    "\n"
-    "options:\n"
-    "  --format F        table, jsonl or csv\n"
-    "  --all             include removed sources\n" DBOPT_HELP
-    "  --help            show this help\n";
+    "  csv     the same columns with a header, RFC 4180 quoting\n";
+
+static const char EXAMPLES[] =
+    "  freshet sources                           the table\n"
+    "  freshet sources --format jsonl | jq -r 'select(.errors > 0) | .url'\n";
 
 /* The state column. buf holds the "backing off until" text. */
 static const char *
@@ -216,44 +217,26 @@ print_table(const struct fr_store_source *v, size_t n, double now)
 int
 cmd_sources(int argc, char **argv)
 {
-	const char *db = NULL, *format = "table", *val;
+	static const char *const FORMATS[] = {"table", "jsonl", "csv", NULL};
+	const char *db = NULL, *format;
 	struct fr_store_source *v = NULL;
 	struct fr_store *st;
 	char err[FR_ERRLEN], buf[96];
 	size_t n = 0;
-	int all = 0, rc;
+	int all = 0, fmt, rc;
 	double now = (double)time(NULL);
+	const struct opt opts[] = {
+	    {.name = "format", .kind = OPT_ENUM, .arg = "F", .choices = FORMATS, .def = "table",
+	     .dest = &fmt, .help = "table, jsonl or csv"},
+	    {.name = "all", .kind = OPT_FLAG, .dest = &all, .help = "include removed sources"},
+	    OPT_DB(&db),
+	    OPT_TABLE_END};
+	const struct opt_cmd cmd = {.name = "sources", .usage = USAGE, .about = ABOUT,
+				    .opts = opts, .more = MORE, .examples = EXAMPLES};
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(USAGE, stdout);
-			return EXIT_OK;
-		}
-		if (!strcmp(a, "--all")) {
-			all = 1;
-			continue;
-		}
-		rc = dbopt_value("sources", "--db", argc, argv, &i, &val);
-		if (rc > 0)
-			db = val;
-		if (rc == 0) {
-			rc = dbopt_value("sources", "--format", argc, argv, &i, &val);
-			if (rc > 0)
-				format = val;
-		}
-		if (rc < 0)
-			return EXIT_USAGE;
-		if (rc == 0) {
-			return cli_unknown_option("sources", a, USAGE);
-		}
-	}
-	if (strcmp(format, "table") != 0 && strcmp(format, "jsonl") != 0 &&
-	    strcmp(format, "csv") != 0) {
-		cli_err("sources", "unknown format '%s' (table, jsonl or csv)", format);
-		return EXIT_USAGE;
-	}
+	if ((rc = opt_parse(&cmd, argc, argv)) != 0)
+		return opt_exit(rc);
+	format = FORMATS[fmt];
 	st = dbopt_open_flags("sources", db, FR_STORE_READ_ONLY);
 	if (!st)
 		return EXIT_FAIL;

@@ -2,6 +2,7 @@
  * parameter for the value that minimises mean delay, printed step by step as
  * the thesis' Table 5.7 does (a, c, d, b and f at the two inner points). */
 #include "cmd.h"
+#include "opt.h"
 #include "runopts.h"
 
 #include "core/err.h"
@@ -14,19 +15,19 @@
 #include <stdlib.h>
 #include <string.h>
 
-static void
-help(FILE *f)
-{
-	fprintf(f, "usage: freshet tune (--trace FILE [--sources FILE] | --world DIR) --policy P\n"
-		   "                    --param NAME --range LO:HI [--steps N] [--log]\n"
-		   "                    [--budget N/W[@S]] [--mode burst|paced]\n\n"
-		   "Finds the value of one parameter of policy P (NAME[:key=value...]) in [LO, HI]\n"
-		   "that minimises the mean discovery delay, by golden-section search: each step\n"
-		   "runs one new simulation and keeps the better inner point.\n\n"
-		   "  --steps N           number of narrowing steps (default 8)\n"
-		   "  --log               search log(value) instead of value (for scale parameters)\n");
-	runopts_help(f);
-}
+static const char USAGE[] =
+    "usage: freshet tune (--trace FILE [--sources FILE] | --world DIR) --policy P\n"
+    "                    --param NAME --range LO:HI [--steps N] [--log]\n"
+    "                    [--budget N/W[@S]] [--mode burst|paced]\n";
+
+static const char ABOUT[] =
+    "Finds the value of one parameter of policy P (NAME[:key=value...]) in [LO, HI]\n"
+    "that minimises the mean discovery delay, by golden-section search: each step\n"
+    "runs one new simulation and keeps the better inner point.\n";
+
+static const char EXAMPLES[] =
+    "  freshet tune --world w --policy air-balloon --param inertia --range 60:3600 --log\n"
+    "  freshet tune --trace t.csv --policy freshet --param k --range 1:8 --steps 6\n";
 
 struct tuner {
 	struct runinput *in;
@@ -75,47 +76,28 @@ cmd_tune(int argc, char **argv)
 {
 	struct runopts o = {0};
 	const char *policy = NULL, *param = NULL, *range = NULL;
-	int steps = 8, log_scale = 0;
+	uint64_t steps_u = 8;
+	int steps, log_scale = 0;
+	const struct opt opts[] = {
+	    {.name = "policy", .kind = OPT_STRING, .arg = "P", .dest = &policy,
+	     .help = "the policy, NAME[:key=value...] (required)"},
+	    {.name = "param", .kind = OPT_STRING, .arg = "NAME", .dest = &param,
+	     .help = "the parameter searched (required)"},
+	    {.name = "range", .kind = OPT_STRING, .arg = "LO:HI", .dest = &range,
+	     .help = "the interval searched (required)"},
+	    {.name = "steps", .kind = OPT_UINT, .def = "8", .dest = &steps_u, .min = 1, .max = 100,
+	     .help = "number of narrowing steps"},
+	    {.name = "log", .kind = OPT_FLAG, .dest = &log_scale,
+	     .help = "search log(value) instead of value (for scale parameters)"},
+	    RUNOPTS_TABLE(&o),
+	    OPT_TABLE_END};
+	const struct opt_cmd cmd = {.name = "tune", .usage = USAGE, .about = ABOUT, .opts = opts,
+				    .examples = EXAMPLES};
+	int prc = opt_parse(&cmd, argc, argv);
 
-	for (int i = 1; i < argc; i++) {
-		int t = runopts_take(&o, argc, argv, &i);
-		if (t == 1)
-			continue;
-		if (t < 0) {
-			cli_err("tune", "%s needs a value", argv[i]);
-			return EXIT_USAGE;
-		}
-		const char *a = argv[i], *v;
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			help(stdout);
-			return EXIT_OK;
-		} else if (!strcmp(a, "--log"))
-			log_scale = 1;
-		else if (!strcmp(a, "--policy") || !strcmp(a, "--param") || !strcmp(a, "--range") ||
-			 !strcmp(a, "--steps")) {
-			v = runopts_value("tune", argc, argv, &i);
-			if (!v)
-				return EXIT_USAGE;
-			if (!strcmp(a, "--policy"))
-				policy = v;
-			else if (!strcmp(a, "--param"))
-				param = v;
-			else if (!strcmp(a, "--range"))
-				range = v;
-			else {
-				char *end;
-				long sv = strtol(v, &end, 10);
-				if (end == v || *end || sv < 1 || sv > 100) {
-					cli_err("tune", "--steps %s: expected 1..100", v);
-					return EXIT_USAGE;
-				}
-				steps = (int)sv;
-			}
-		} else {
-			cli_err("tune", "unknown or incomplete option '%s' (see --help)", argv[i]);
-			return EXIT_USAGE;
-		}
-	}
+	if (prc)
+		return opt_exit(prc);
+	steps = (int)steps_u;
 	double lo, hi;
 	if (!policy || !param || !range) {
 		cli_err("tune", "--policy, --param and --range are required (see --help)");

@@ -2,10 +2,13 @@
  * `[command]` starts the section of that command; keys before any section
  * are `db` (for every command that takes --db) and nothing else. A value
  * `true` gives a bare flag (`once = true` -> --once), `false` none; other
- * values are passed as `--key value`. Repeated keys repeat the option. */
+ * values are passed as `--key=value`, so that a value is never taken for
+ * an argument of its own. Repeated keys repeat the option. The command's
+ * option table (opt.c) checks keys and values, naming FILE:LINE. */
 #include "config.h"
 
 #include <ctype.h>
+#include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -72,11 +75,16 @@ static struct {
 static int n_origins;
 
 const char *
-config_origin(const char *arg)
+config_origin(const char *p)
 {
-	for (int k = 0; k < n_origins; k++)
-		if (origins[k].arg == arg)
+	uintptr_t u = (uintptr_t)p;
+
+	for (int k = 0; p && k < n_origins; k++) {
+		uintptr_t a = (uintptr_t)origins[k].arg;
+
+		if (u >= a && u <= a + strlen(origins[k].arg))
 			return origins[k].where;
+	}
 	return NULL;
 }
 
@@ -111,7 +119,7 @@ config_apply(const char *sub, int argc, char **argv, int *out_argc, char ***out_
 	if (push(&v, &n, &cap, argv[0]) < 0)
 		goto oom;
 	while (f && fgets(line, sizeof(line), f)) {
-		char *s, *eq, *key, *val, opt[160];
+		char *s, *eq, *key, *val, opt[4200];
 
 		lineno++;
 		if (!strchr(line, '\n') && !feof(f)) {
@@ -161,9 +169,15 @@ config_apply(const char *sub, int argc, char **argv, int *out_argc, char ***out_
 		} else if (strcmp(section, sub) != 0) {
 			continue;
 		}
-		snprintf(opt, sizeof(opt), "--%s", key);
 		if (!strcmp(val, "false"))
 			continue;
+		if (!strcmp(val, "true"))
+			snprintf(opt, sizeof(opt), "--%s", key);
+		else if (snprintf(opt, sizeof(opt), "--%s=%s", key, val) >= (int)sizeof(opt)) {
+			fprintf(stderr, "freshet: %s:%d: value too long\n", path, lineno);
+			rc = 2;
+			break;
+		}
 		if (push(&v, &n, &cap, opt) < 0)
 			goto oom;
 		if (n_origins < MAX_ORIGINS) {
@@ -172,8 +186,6 @@ config_apply(const char *sub, int argc, char **argv, int *out_argc, char ***out_
 				 lineno);
 			n_origins++;
 		}
-		if (strcmp(val, "true") != 0 && push(&v, &n, &cap, val) < 0)
-			goto oom;
 	}
 	if (f)
 		fclose(f);

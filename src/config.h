@@ -13,9 +13,9 @@
 int config_apply(const char *sub, int argc, char **argv, int *out_argc, char ***out_argv);
 void config_free_argv(int argc, char **argv, char **orig);
 
-/* "FILE:LINE" of the config file line that put the option arg (a pointer
- * into the vector config_apply built) on the command line, or NULL when it
- * came from the command line itself. */
-const char *config_origin(const char *arg);
+/* "FILE:LINE" of the config file line that put the option p points into
+ * (an argument of the vector config_apply built, or its value after '=')
+ * on the command line, or NULL when it came from the command line itself. */
+const char *config_origin(const char *p);
 
 #endif

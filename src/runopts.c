@@ -14,43 +14,8 @@
 #include <string.h>
 #include <unistd.h>
 
-/* Longest run simulated: a trace with one absurd time (year 2500) would
- * otherwise make a window of centuries. NOTE: keep in sync with
- * MAX_SPAN_S in lib/sim/sim.c. */
-#define MAX_SPAN_YEARS 50
+#define MAX_SPAN_YEARS RUNOPTS_MAX_SPAN_YEARS
 #define YEAR_S (365.25 * 86400)
-
-int
-runopts_take(struct runopts *o, int argc, char **argv, int *i)
-{
-	const char *a = argv[*i];
-	const char **slot = NULL;
-
-	if (!strcmp(a, "--trace"))
-		slot = &o->trace;
-	else if (!strcmp(a, "--sources"))
-		slot = &o->sources;
-	else if (!strcmp(a, "--world"))
-		slot = &o->world;
-	else if (!strcmp(a, "--budget"))
-		slot = &o->budget;
-	else if (!strcmp(a, "--mode"))
-		slot = &o->mode;
-	else if (!strcmp(a, "--start"))
-		slot = &o->start;
-	else if (!strcmp(a, "--end"))
-		slot = &o->end;
-	else if (!strcmp(a, "--host-gap"))
-		slot = &o->host_gap;
-	else if (!strcmp(a, "--seed"))
-		slot = &o->seed;
-	else
-		return 0;
-	if (*i + 1 >= argc)
-		return -1;
-	*slot = argv[++*i];
-	return 1;
-}
 
 const char *
 runopts_value(const char *sub, int argc, char **argv, int *i)
@@ -60,30 +25,6 @@ runopts_value(const char *sub, int argc, char **argv, int *i)
 		return NULL;
 	}
 	return argv[++*i];
-}
-
-void
-runopts_help(FILE *f)
-{
-	fprintf(f,
-		"input (one of):\n"
-		"  --trace FILE        CSV source,time[,weight] (gzip accepted)\n"
-		"  --sources FILE      optional CSV source,host,group,weight\n"
-		"  --world DIR         a world made by 'freshet world' (trace, sources, true rates)\n"
-		"run:\n"
-		"  --budget N/W[@S]    calls per window for each rate-limit group, e.g. 600/10m;\n"
-		"                      with @S the budget is for S sources, scaled to this trace's\n"
-		"                      count (600/10m@4106 on 2221 sources gives 325/10m)\n"
-		"                      (default 600/10m@4106)\n"
-		"  --mode burst|paced  burst: N calls at the start of each window (the seed's);\n"
-		"                      paced: one call every W/N (default burst)\n"
-		"  --start T, --end T  run window [start, end), Unix seconds or RFC 3339 (default:\n"
-		"                      the world's span, or the trace's first item to its last\n"
-		"                      plus one budget window W, so the last items can be found);\n"
-		"                      at most %d years\n"
-		"  --host-gap D        minimum gap between calls to one host, e.g. 15s (default 0)\n"
-		"  --seed S            seed for policies that draw at random (default 1)\n",
-		MAX_SPAN_YEARS);
 }
 
 /* A budget as given: N/W (calls, window) and the S of @S (0 without). */
@@ -97,30 +38,12 @@ struct budget {
 static int
 check_usage(const struct runopts *o, const char *sub, struct fr_sim_config *c, struct budget *b)
 {
-	const char *why, *budget = o->budget ? o->budget : "600/10m@4106";
+	const char *why, *budget = o->budget; /* the table gives its default */
 	char bbuf[128], err[FR_ERRLEN];
 
-	c->seed = 1;
-	if (o->seed) {
-		char *end;
-		unsigned long long v;
-
-		errno = 0;
-		v = strtoull(o->seed, &end, 10);
-		/* strtoull takes blanks, signs and wraps "-1" around: digits only. */
-		if (!isdigit((unsigned char)o->seed[0]) || errno || *end) {
-			cli_err(sub, "--seed %s: expected a whole number", o->seed);
-			return EXIT_USAGE;
-		}
-		c->seed = v ? v : 1; /* 0 means the default, as it always has */
-	}
-	c->mode = FR_RL_BURST;
-	if (o->mode && !strcmp(o->mode, "paced"))
-		c->mode = FR_RL_PACED;
-	else if (o->mode && strcmp(o->mode, "burst") != 0) {
-		cli_err(sub, "--mode %s: expected burst or paced", o->mode);
-		return EXIT_USAGE;
-	}
+	c->seed = o->seed ? o->seed : 1; /* 0 means the default, as it always has */
+	c->mode = o->mode == FR_RL_PACED ? FR_RL_PACED : FR_RL_BURST;
+	c->host_gap_s = o->host_gap_s;
 	if (o->start && fr_time_parse(o->start, strlen(o->start), &c->start_s, &why) < 0) {
 		cli_err(sub, "--start %s: %s", o->start, why);
 		return EXIT_USAGE;
@@ -133,11 +56,6 @@ check_usage(const struct runopts *o, const char *sub, struct fr_sim_config *c, s
 		cli_err(sub, "the run window is empty (end is not after start)");
 		return EXIT_USAGE;
 	}
-	if (o->host_gap && fr_duration_parse(o->host_gap, &c->host_gap_s) < 0) {
-		cli_err(sub, "--host-gap %s: expected a duration like 15s", o->host_gap);
-		return EXIT_USAGE;
-	}
-
 	/* strtod skips leading blanks: refuse them anywhere, @S included. */
 	for (const char *p = budget; *p; p++)
 		if (isspace((unsigned char)*p)) {

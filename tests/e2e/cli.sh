@@ -61,7 +61,7 @@ expect_stdout_matches '^freshet [0-9]+\.[0-9]+'
 # A typo in the config file is named by the file and line, not blamed on
 # the command line.
 printf '# freshet\n[items]\nlimitt = 3\n' >"$WORK/typo.conf"
-FRESHET_CONFIG=$WORK/typo.conf usage_error "typo.conf:3: unknown option 'limitt' for [items] (did you mean limit?)" \
+FRESHET_CONFIG=$WORK/typo.conf usage_error "typo.conf:3: unknown key 'limitt' in [items] (did you mean 'limit'?)" \
 	items --db "$WORK/none.db"
 check "the typo is not blamed on the command line" not grep -q "freshet items:" "$ERR"
 
@@ -69,7 +69,7 @@ check "the typo is not blamed on the command line" not grep -q "freshet items:" 
 expect_exit 0 "$F" simulate --help
 expect_stderr_empty
 for opt in --trace --sources --world --policy --budget --mode --format --weekly \
-	--start --end --host-gap --seed round-robin air-balloon buzzwise; do
+	--start --end --gap --seed round-robin air-balloon buzzwise; do
 	expect_stdout_contains "$opt"
 done
 
@@ -104,8 +104,7 @@ usage_error "--world needs a value" simulate --world
 usage_error "--budget needs a value" simulate --trace "$T" --budget
 usage_error "--format" simulate --trace "$T" --format
 usage_error "--policy" simulate --trace "$T" --policy
-usage_error "--format bogus" simulate --trace "$T" --format bogus
-expect_stderr_contains "table, csv or json"
+usage_error "--format wants table, csv or json, not 'bogus'" simulate --trace "$T" --format bogus
 usage_error "budget '600'" simulate --trace "$T" --budget 600
 expect_stderr_contains "CALLS/WINDOW"
 usage_error "budget '0/10m'" simulate --trace "$T" --budget 0/10m
@@ -113,23 +112,25 @@ usage_error "budget '1.5/10m'" simulate --trace "$T" --budget 1.5/10m
 usage_error "budget '600/0s'" simulate --trace "$T" --budget 600/0s
 usage_error "budget '600/10x'" simulate --trace "$T" --budget 600/10x
 usage_error "--budget 600/10m@0" simulate --trace "$T" --budget 600/10m@0
-usage_error "--mode bogus" simulate --trace "$T" --mode bogus
-expect_stderr_contains "burst or paced"
+usage_error "--mode wants burst or paced, not 'bogus'" simulate --trace "$T" --mode bogus
 usage_error "exactly one of --trace and --world" simulate --trace "$T" --world "$WORK"
 usage_error "exactly one of --trace and --world" simulate
 usage_error "exactly one of --trace and --world" simulate --policy round-robin
 usage_error "--start bogus" simulate --trace "$T" --start bogus
 usage_error "--end 2012-13-01T00:00:00Z" simulate --trace "$T" --end 2012-13-01T00:00:00Z
 usage_error "run window is empty" simulate --trace "$T" --start 100 --end 50
-usage_error "--host-gap x" simulate --trace "$T" --host-gap x
-usage_error "--seed abc: expected a whole number" simulate --trace "$T" --seed abc
-usage_error "--seed -1: expected a whole number" simulate --trace "$T" --seed -1
+usage_error "--host-gap wants a duration >= 0, like 15s or 2m" simulate --trace "$T" --host-gap x
+expect_stderr_contains "not 'x'"
+usage_error "--gap wants a duration >= 0" simulate --trace "$T" --gap -3
+usage_error "--seed wants a whole number >= 0, not 'abc'" simulate --trace "$T" --seed abc
+usage_error "--seed wants a whole number >= 0, not '-1'" simulate --trace "$T" --seed -1
 usage_error "--seed needs a value" simulate --trace "$T" --seed
 usage_error "--budget ' 600/10m': blanks are not allowed" simulate --trace "$T" --budget ' 600/10m'
 usage_error "blanks are not allowed" simulate --trace "$T" --budget '600/10m '
 usage_error "blanks are not allowed" simulate --trace "$T" --budget '600/ 10m'
 usage_error "blanks are not allowed" simulate --trace "$T" --budget '600/10m@ 4106'
-usage_error "--host-gap  15s" simulate --trace "$T" --host-gap ' 15s'
+usage_error "--host-gap wants a duration" simulate --trace "$T" --host-gap ' 15s'
+expect_stderr_contains "not ' 15s'"
 
 # Options of simulate and tune with a missing value all say so alike.
 for opt in --format --policy --report --cost-target --jobs --sources --mode --start --end \
@@ -150,9 +151,9 @@ for args in "--budget 600" "--budget 0/10m" "--budget 600/10m@x" "--mode bogus" 
 	usage_error "freshet simulate" simulate --trace "$missing" $args
 	check "no load before the usage error ($args)" test -z "$(grep -F "$missing" "$ERR")"
 done
-usage_error "--seed abc: expected a whole number" \
+usage_error "--seed wants a whole number >= 0, not 'abc'" \
 	tune --trace "$missing" --policy air-balloon --param inertia --range 1:2 --seed abc
-usage_error "--mode bogus" \
+usage_error "--mode wants burst or paced, not 'bogus'" \
 	tune --trace "$missing" --policy air-balloon --param inertia --range 1:2 --mode bogus
 
 # A run window longer than 50 years (one absurd time in a trace) is refused
@@ -207,11 +208,11 @@ usage_error "'--bogus'" tune --bogus
 usage_error "--range 2:1" tune --trace "$T" --policy air-balloon --param inertia --range 2:1
 usage_error "--range x" tune --trace "$T" --policy air-balloon --param inertia --range x
 usage_error "LO > 0" tune --trace "$T" --policy air-balloon --param inertia --range 0:10 --log
-usage_error "--steps 0" tune --trace "$T" --policy air-balloon --param inertia --range 1:2 --steps 0
+usage_error "--steps wants a whole number 1..100, not '0'" tune --trace "$T" --policy air-balloon --param inertia --range 1:2 --steps 0
 usage_error "unknown policy" tune --trace "$T" --policy nope --param x --range 1:2
 usage_error "no parameter 'bogus'" tune --trace "$T" --policy air-balloon --param bogus --range 1:2 --budget 1/10s
 usage_error "budget '0/10m'" tune --trace "$T" --policy air-balloon --param inertia --range 1:2 --budget 0/10m
-usage_error "--mode bogus" tune --trace "$T" --policy air-balloon --param inertia --range 1:2 --mode bogus
+usage_error "--mode wants burst or paced, not 'bogus'" tune --trace "$T" --policy air-balloon --param inertia --range 1:2 --mode bogus
 usage_error "exactly one of --trace and --world" tune --policy air-balloon --param inertia --range 1:2
 expect_exit 1 "$F" tune --trace "$missing" --policy air-balloon --param inertia --range 1:2
 expect_stdout_empty

@@ -56,8 +56,8 @@ usage_error "--group needs a name" add --db "$DB" --group= http://a.example/
 usage_error "name the sources" remove --db "$DB"
 usage_error "unknown option '--hard'" remove --db "$DB" --hard 1
 usage_error "say the format: --opml" export --db "$DB"
-usage_error "unknown format 'xml'" sources --db "$DB" --format xml
-usage_error "unknown format 'yaml'" items --db "$DB" --format yaml
+usage_error "--format wants table, jsonl or csv, not 'xml'" sources --db "$DB" --format xml
+usage_error "--format wants jsonl, csv, table or sfeed, not 'yaml'" items --db "$DB" --format yaml
 usage_error "time 'yesterday' is neither RFC 3339, Unix seconds nor an age" items --db "$DB" --since yesterday
 usage_error "has a month outside 1-12" items --db "$DB" --since 2024-13-01T00:00:00Z
 usage_error "--limit wants a whole number >= 1, not '0'" items --db "$DB" --limit 0
