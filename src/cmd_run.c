@@ -4,6 +4,7 @@
 #include "cmd.h"
 #include "dbopt.h"
 #include "metrics.h"
+#include "opt.h"
 #include "runopts.h"
 
 #include "core/err.h"
@@ -24,100 +25,34 @@
 static const char USAGE[] =
     "usage: freshet run [--db PATH] [--once] [--duration T] [--policy SPEC]\n"
     "                   [--budget N/W] [--group NAME=N/W]... [--mode paced|burst]\n"
-    "                   [--gap S] [--connect-to HOST:PORT:CONNECT-TO-HOST:PORT]...\n"
-    "                   [other options below]\n"
-    "\n"
+    "                   [--gap D] [--connect-to HOST:PORT:CONNECT-TO-HOST:PORT]...\n"
+    "                   [other options below]\n";
+
+static const char ABOUT[] =
     "Crawls the sources in the store: the policy learns when each one publishes\n"
     "and the scheduler spends the budget where new items are most likely, under\n"
     "each host's politeness gap and each group's rate limit. New items, the\n"
     "sources' learned state, validators and errors of a fetch are committed\n"
     "together, with the other fetches that ended within --commit-every.\n"
     "SIGINT or SIGTERM stops it: transfers in flight finish and are stored.\n"
-    "\n"
-    "options:\n"
-    "  --db PATH            the store (default $FRESHET_DB, else ./freshet.db)\n"
-    "  --worker NAME        this worker's name when several share a PostgreSQL store\n"
-    "                       (each claims a source before fetching it; default HOST:PID)\n"
-    "  --once               fetch every source once (politely), then exit; a source whose\n"
-    "                       host is paused (Retry-After) or whose error backoff runs\n"
-    "                       more than 5 minutes on is skipped and reported\n"
-    "  --duration T         stop after T (e.g. 90s, 10m, 2h; default: run until stopped);\n"
-    "                       transfers still in flight then are aborted, fetched next run\n"
-    "  --policy SPEC        scheduling policy, as in 'freshet simulate' (default freshet)\n"
-    "  --budget N/W         the default group's budget, e.g. 600/10m (default: one fetch\n"
-    "                       per source per 30 minutes on average)\n"
-    "  --group NAME=N/W     the budget of the sources added with --group NAME (an API)\n"
-    "  --mode paced|burst   paced spreads calls evenly (default); burst spends a window's\n"
-    "                       calls at once, as the air-balloon seed did\n"
-    "  --gap S              minimum seconds between two requests to one host (default 1)\n"
-    "  --max-crawl-delay S  robots.txt Crawl-delay honoured up to S seconds (default 60)\n"
-    "  --no-robots          ignore robots.txt (only for your own servers)\n"
-    "  --retry-after honour|ignore\n"
-    "                       Retry-After on 429/503 pauses the whole host (default honour;\n"
-    "                       ignore: the host is paused by the error backoff instead)\n"
-    "  --hints bound|record publisher hints (RSS ttl, sy:updatePeriod, Cache-Control\n"
-    "                       max-age) as lower bounds on a source's interval (default), or\n"
-    "                       only recorded\n"
-    "  --backoff BASE/CAP   error backoff: BASE doubling per error up to CAP, with jitter\n"
-    "                       (default 60s/1d)\n"
-    "  --redirect-after N   adopt a permanent redirect after N fetches (default 3)\n"
-    "  --connect-to SPEC    curl's CONNECT_TO: '::127.0.0.1:8080' sends every host to\n"
-    "                       127.0.0.1:8080 (a test world, split DNS); repeatable. The\n"
-    "                       hosts it names may be reached at internal addresses\n"
-    "  --allow-private      connect to loopback, private, link-local and other internal\n"
-    "                       addresses (refused by default, also after a redirect)\n"
-    "  --user-agent UA      User-Agent (default 'freshet/0.1 (+CONTACT)')\n"
-    "  --contact URL        the contact URL named in the default User-Agent\n"
-    "  --timeout S          total time per transfer (default 30)\n"
-    "  --connect-timeout S  (default 10)\n"
-    "  --max-body BYTES     largest body accepted (default 16777216)\n"
-    "  --transfers N        concurrent transfers (default 64)\n"
-    "  --commit-every S     fetches ending within S seconds share one transaction\n"
-    "                       (default 0.25; a crash loses at most that much work, which\n"
-    "                       the next run fetches again); 0: one transaction per fetch\n"
-    "  --seed S             jitter seed (default 1)\n"
-    "  --request-log FILE   append one TSV line per request as it ends: the time it was\n"
-    "                       sent, seconds taken, status, outcome, redirects, URL,\n"
-    "                       effective URL (docs/crawl.md)\n"
-    "  --quiet              only errors: no status line (on a terminal) and no summary\n"
-    "                       line a minute (when standard error is not a terminal)\n"
-    "  --listen ADDR        serve /metrics (Prometheus text format) and /health on ADDR:\n"
-    "                       PORT, HOST:PORT or [IPV6]:PORT (host default 127.0.0.1; port 0:\n"
-    "                       any free one, named on standard error). Not loopback: needs\n"
-    "                       a token, from $FRESHET_LISTEN_TOKEN or --listen-token-file\n"
-    "  --listen-token-file FILE\n"
-    "                       the token (first line of FILE) that requests to --listen\n"
-    "                       must carry as 'Authorization: Bearer TOKEN'\n"
-    "  --help               show this help\n"
-    "\n"
-    "sinks (tell programs about new items; docs/items.md):\n"
-    "  --exec CMD           run CMD (by /bin/sh -c) with each batch of new items on\n"
-    "                       its standard input as JSON Lines (the fields of 'freshet\n"
-    "                       items', seq last); exit 0 takes the batch, else it is\n"
-    "                       given again after a backoff; repeatable\n"
-    "  --webhook URL        POST each batch as JSON {sink, first_seq, last_seq,\n"
-    "                       items: [...]} to URL; a 2xx takes it, else it is sent\n"
-    "                       again after a backoff; repeatable. Only URL is asked\n"
-    "                       (no redirect is followed)\n"
-    "  --webhook-secret S   sign each POST: header X-Freshet-Signature-256:\n"
-    "                       sha256=HMAC-SHA256(S, body) in hex (default\n"
-    "                       $FRESHET_WEBHOOK_SECRET)\n"
-    "  --sink-backoff BASE/CAP\n"
-    "                       wait after a failed delivery, doubling (default 1s/5m)\n"
-    "  --sink-batch N       items per batch at most (default 100)\n"
-    "  A sink reads the items from the store after its cursor (the last seq it\n"
-    "  delivered, kept in the store): every item at least once, in seq order, also\n"
-    "  across a crash or kill -9 (a batch cut short is given again: deduplicate on\n"
-    "  seq). A new sink starts with the items stored from then on. It runs beside\n"
-    "  the crawl and never holds it up; a dead sink's backlog waits in the store.\n"
-    "\n"
-    "Examples:\n"
+    "Options may also come from the config file (docs/crawl.md, \"The config\n"
+    "file\"): `key = value` lines under [run], flags override them.\n";
+
+static const char MORE[] =
+    "A sink (docs/items.md) reads the items from the store after its cursor (the\n"
+    "last seq it delivered, kept in the store): every item at least once, in seq\n"
+    "order, also across a crash or kill -9 (a batch cut short is given again:\n"
+    "deduplicate on seq). A new sink starts with the items stored from then on.\n"
+    "It runs beside the crawl and never holds it up; a dead sink's backlog waits\n"
+    "in the store.\n";
+
+static const char EXAMPLES[] =
     "  freshet run --budget 600/10m                 crawl until stopped\n"
     "  freshet run --once --quiet                   every source once, for cron\n"
     "  freshet run --listen 127.0.0.1:9464          with /metrics and /health\n"
-    "\n"
-    "Options may also come from the config file (see docs/crawl.md, The config file).\n"
-    "\n"
+    "  freshet run --exec 'jq -c .title >>titles'   each new item to a program\n";
+
+static const char FOOTER[] =
     "Exit status: 0 when something was fetched (or nothing was due), 1 when every\n"
     "fetch tried failed or was skipped, or the run could not go on (the store\n"
     "failing), 2 bad usage.\n";
@@ -224,22 +159,6 @@ start_listen(struct ui *u, const char *addr, const char *token_file)
 	return 0;
 }
 
-static int
-parse_num(const char *s, double lo, double *out)
-{
-	char *end;
-	double v;
-
-	if (!s || !*s)
-		return -1;
-	errno = 0;
-	v = strtod(s, &end);
-	if (*end || errno || !isfinite(v) || v < lo)
-		return -1;
-	*out = v;
-	return 0;
-}
-
 #define MAX_GROUPS 64
 #define MAX_CONNECT_TO 64
 #define MAX_SINKS 16
@@ -252,258 +171,246 @@ sink_log(void *arg, const char *line)
 	fprintf(stderr, "freshet run: %s\n", line);
 }
 
-int
-cmd_run(int argc, char **argv)
-{
-	struct fr_crawl_opts o;
+/* What the repeatable options of run fill. */
+struct run_lists {
+	struct fr_crawl_opts *o;
 	struct fr_crawl_group groups[MAX_GROUPS];
 	char group_names[MAX_GROUPS][128];
 	const char *connect_to[MAX_CONNECT_TO];
+	struct fr_sink_config sinks[MAX_SINKS];
+	size_t n_sinks;
+};
+
+/* --group NAME=N/W */
+static int
+take_group(void *ctx, const struct opt *opt, const char *v)
+{
+	struct run_lists *l = ctx;
+	struct fr_crawl_opts *o = l->o;
+	const char *eq = strchr(v, '=');
+	struct fr_crawl_group *g = &l->groups[o->n_groups];
+	char err[FR_ERRLEN];
+
+	(void)opt;
+	if (!eq || eq == v || (size_t)(eq - v) >= sizeof(l->group_names[0]) ||
+	    o->n_groups >= MAX_GROUPS)
+		return opt_bad_value("run", "--group", "NAME=N/W, e.g. api=600/10m", v);
+	memcpy(l->group_names[o->n_groups], v, (size_t)(eq - v));
+	l->group_names[o->n_groups][eq - v] = 0;
+	if (fr_budget_parse(eq + 1, &g->calls, &g->window_s, err, sizeof(err)) < 0) {
+		cli_err("run", "--group %s: %s", v, err);
+		return -1;
+	}
+	g->name = l->group_names[o->n_groups];
+	o->n_groups++;
+	o->groups = l->groups;
+	return 0;
+}
+
+static int
+take_connect_to(void *ctx, const struct opt *opt, const char *v)
+{
+	struct run_lists *l = ctx;
+	char err[FR_ERRLEN];
+
+	(void)opt;
+	if (l->o->fetch.n_connect_to >= MAX_CONNECT_TO) {
+		cli_err("run", "at most %d --connect-to", MAX_CONNECT_TO);
+		return -1;
+	}
+	if (fr_connect_to_check(v, err, sizeof(err)) < 0) {
+		cli_err("run", "--connect-to: %s", err);
+		return -1;
+	}
+	l->connect_to[l->o->fetch.n_connect_to++] = v;
+	return 0;
+}
+
+/* --exec CMD, --webhook URL */
+static int
+take_sink(void *ctx, const struct opt *opt, const char *v)
+{
+	struct run_lists *l = ctx;
+	int exec = !strcmp(opt->name, "exec");
+
+	if (l->n_sinks >= MAX_SINKS) {
+		cli_err("run", "at most %d sinks (--exec, --webhook)", MAX_SINKS);
+		return -1;
+	}
+	if (!*v) {
+		cli_err("run", "--%s wants a %s", opt->name, exec ? "command" : "URL");
+		return -1;
+	}
+	memset(&l->sinks[l->n_sinks], 0, sizeof(l->sinks[0]));
+	l->sinks[l->n_sinks].kind = exec ? FR_SINK_EXEC : FR_SINK_WEBHOOK;
+	l->sinks[l->n_sinks].target = v;
+	l->n_sinks++;
+	return 0;
+}
+
+/* BASE/CAP durations with 0 < BASE <= CAP (--backoff, --sink-backoff). */
+static int
+parse_backoff(const char *name, const char *v, const char *example, double *base_s,
+	      double *cap_s)
+{
+	char base[64], want[96];
+	const char *slash = strchr(v, '/');
+
+	snprintf(want, sizeof(want), "BASE/CAP with 0 < BASE <= CAP, e.g. %s", example);
+	if (!slash || (size_t)(slash - v) >= sizeof(base))
+		return opt_bad_value("run", name, want, v);
+	memcpy(base, v, (size_t)(slash - v));
+	base[slash - v] = 0;
+	if (fr_duration_parse(base, base_s) < 0 || fr_duration_parse(slash + 1, cap_s) < 0 ||
+	    !(*base_s > 0) || *cap_s < *base_s)
+		return opt_bad_value("run", name, want, v);
+	return 0;
+}
+
+int
+cmd_run(int argc, char **argv)
+{
+	static const char *const RETRY_AFTER[] = {"honour", "honor", "ignore", NULL};
+	static const int RETRY_AFTER_V[] = {1, 1, 0};
+	static const char *const HINTS[] = {"bound", "record", NULL};
+	static const int HINTS_V[] = {1, 0};
+	struct fr_crawl_opts o;
+	static struct run_lists l;
 	const char *db_arg = NULL, *request_log = NULL, *listen = NULL, *token_file = NULL;
+	const char *budget = NULL, *backoff = NULL, *sink_backoff = NULL;
 	struct ui u = {isatty(STDERR_FILENO), 0, 0, NULL, 0};
 	char err[FR_ERRLEN];
 	struct fr_store *st = NULL;
 	struct fr_crawl_stats stats;
-	struct fr_sink_config sinks[MAX_SINKS];
 	struct fr_sink *sink_h[MAX_SINKS] = {NULL};
-	size_t n_sinks = 0, sink_batch = 0;
+	struct fr_sink_config *sinks = l.sinks;
+	size_t n_sinks, sink_batch = 0;
 	const char *webhook_secret = getenv("FRESHET_WEBHOOK_SECRET");
 	double sink_base_s = 0, sink_cap_s = 0;
+	uint64_t redirect_after, max_body, transfers, seed, sink_batch_u = 0;
+	int no_robots = 0, prc;
 
 	fr_crawl_opts_init(&o);
-	o.fetch.connect_to = connect_to;
+	memset(&l, 0, sizeof(l));
+	l.o = &o;
+	o.fetch.connect_to = l.connect_to;
 	/* FRESHET_CLOCK_FILE: run on a world's clock that this run moves
 	 * (crawl.h, clock_file; `freshet serve` reads the same file). */
 	if (getenv("FRESHET_CLOCK_FILE") && *getenv("FRESHET_CLOCK_FILE"))
 		o.clock_file = getenv("FRESHET_CLOCK_FILE");
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
+	const struct opt opts[] = {
+	    OPT_DB(&db_arg),
+	    {.name = "worker", .kind = OPT_STRING, .arg = "NAME", .dest = &o.worker,
+	     .help = "this worker's name when several share a PostgreSQL store (each claims a "
+		     "source before fetching it; default HOST:PID)"},
+	    {.name = "once", .kind = OPT_FLAG, .dest = &o.once,
+	     .help = "fetch every source once (politely), then exit; a source whose host is "
+		     "paused (Retry-After) or whose error backoff runs more than 5 minutes on is "
+		     "skipped and reported"},
+	    {.name = "duration", .kind = OPT_DURATION, .arg = "T", .dest = &o.duration_s,
+	     .flags = OPT_GT_MIN | OPT_NO_MAX, .want = "a duration like 90s or 2h",
+	     .help = "stop after T (e.g. 90s, 10m, 2h; default: run until stopped); transfers "
+		     "still in flight then are aborted, fetched next run"},
+	    {.name = "policy", .kind = OPT_STRING, .arg = "SPEC", .def = "freshet", .dest = &o.policy,
+	     .help = "scheduling policy, as in 'freshet simulate'"},
+	    {.name = "budget", .kind = OPT_STRING, .arg = "N/W", .dest = &budget,
+	     .help = "the default group's budget, e.g. 600/10m (default: one fetch per source "
+		     "per 30 minutes on average)"},
+	    {.name = "group", .kind = OPT_CALL, .arg = "NAME=N/W", .take = take_group, .ctx = &l,
+	     .help = "the budget of the sources added with --group NAME (an API); repeatable"},
+	    OPT_MODE(&o.mode, "paced",
+		     "paced spreads calls evenly; burst spends a window's calls at once, as the "
+		     "air-balloon seed did (and 'freshet simulate' does by default)"),
+	    OPT_GAP(&o.host_gap_s, "1", 0),
+	    OPT_MAX_CRAWL_DELAY(&o.max_crawl_delay_s, "60",
+				"robots.txt Crawl-delay honoured up to D ('freshet discover', a "
+				"short visit, waits up to 30 s)"),
+	    OPT_NO_ROBOTS(&no_robots),
+	    {.name = "retry-after", .kind = OPT_ENUM, .arg = "honour|ignore", .choices = RETRY_AFTER,
+	     .values = RETRY_AFTER_V, .def = "honour", .dest = &o.retry_after,
+	     .want = "honour or ignore",
+	     .help = "Retry-After on 429/503 pauses the whole host (ignore: the host is paused by "
+		     "the error backoff instead)"},
+	    {.name = "hints", .kind = OPT_ENUM, .arg = "bound|record", .choices = HINTS,
+	     .values = HINTS_V, .def = "bound", .dest = &o.hints,
+	     .help = "publisher hints (RSS ttl, sy:updatePeriod, Cache-Control max-age) as lower "
+		     "bounds on a source's interval, or only recorded"},
+	    {.name = "backoff", .kind = OPT_STRING, .arg = "BASE/CAP", .def = "60s/1d",
+	     .dest = &backoff,
+	     .help = "error backoff: BASE doubling per error up to CAP, with jitter"},
+	    {.name = "redirect-after", .kind = OPT_UINT, .def = "3", .dest = &redirect_after,
+	     .min = 1, .max = 1000, .help = "adopt a permanent redirect after N fetches"},
+	    OPT_CONNECT_TO(take_connect_to, &l),
+	    OPT_ALLOW_PRIVATE(&o.fetch.allow_private),
+	    OPT_USER_AGENT(&o.fetch.user_agent),
+	    OPT_CONTACT(&o.fetch.contact_url),
+	    OPT_TIMEOUT(&o.fetch.timeout_s, "30"),
+	    {.name = "connect-timeout", .kind = OPT_DURATION, .arg = "D", .def = "10",
+	     .dest = &o.fetch.connect_timeout_s, .flags = OPT_GT_MIN | OPT_NO_MAX,
+	     .help = "time to connect"},
+	    {.name = "max-body", .kind = OPT_UINT, .arg = "BYTES", .def = "16777216",
+	     .dest = &max_body, .min = 1024, .max = 1e12, .help = "largest body accepted"},
+	    {.name = "transfers", .kind = OPT_UINT, .def = "64", .dest = &transfers, .min = 1,
+	     .max = 10000, .help = "concurrent transfers"},
+	    {.name = "commit-every", .kind = OPT_DURATION, .arg = "D", .def = "0.25",
+	     .dest = &o.commit_interval_s, .min = 0, .max = 60,
+	     .help = "fetches ending within D share one transaction (a crash loses at most that "
+		     "much work, which the next run fetches again); 0: one transaction per "
+		     "fetch"},
+	    OPT_SEED(&seed, "1", "jitter seed"),
+	    {.name = "request-log", .kind = OPT_STRING, .arg = "FILE", .dest = &request_log,
+	     .help = "append one TSV line per request as it ends: the time it was sent, seconds "
+		     "taken, status, outcome, redirects, URL, effective URL (docs/crawl.md)"},
+	    OPT_QUIET(&u.quiet, "only errors: no status line (on a terminal) and no summary line a "
+				"minute (when standard error is not a terminal)"),
+	    {.name = "listen", .kind = OPT_STRING, .arg = "ADDR", .dest = &listen,
+	     .help = "serve /metrics (Prometheus text format) and /health on ADDR, one of "
+		     "PORT, HOST:PORT or [IPV6]:PORT (host default 127.0.0.1; port 0: any free "
+		     "one, named on standard error). Not loopback: needs a token, from "
+		     "$FRESHET_LISTEN_TOKEN or --listen-token-file"},
+	    {.name = "listen-token-file", .kind = OPT_STRING, .arg = "FILE", .dest = &token_file,
+	     .help = "the token (first line of FILE) that requests to --listen must carry as "
+		     "'Authorization: Bearer TOKEN'"},
+	    {.name = "exec", .kind = OPT_CALL, .arg = "CMD", .take = take_sink, .ctx = &l,
+	     .section = "sinks (new items to programs)",
+	     .help = "run CMD (by /bin/sh -c) with each batch of new items on its standard input "
+		     "as JSON Lines (the fields of 'freshet items', seq last); exit 0 takes the "
+		     "batch, else it is given again after a backoff; repeatable"},
+	    {.name = "webhook", .kind = OPT_CALL, .arg = "URL", .take = take_sink, .ctx = &l,
+	     .help = "POST each batch as JSON {sink, first_seq, last_seq, items: [...]} to URL; "
+		     "a 2xx takes it, else it is sent again after a backoff; repeatable. Only URL "
+		     "is asked (no redirect is followed)"},
+	    {.name = "webhook-secret", .kind = OPT_STRING, .arg = "S", .dest = &webhook_secret,
+	     .help = "sign each POST: header X-Freshet-Signature-256: sha256=HMAC-SHA256(S, body) "
+		     "in hex (default $FRESHET_WEBHOOK_SECRET)"},
+	    {.name = "sink-backoff", .kind = OPT_STRING, .arg = "BASE/CAP", .def = "1s/5m",
+	     .dest = &sink_backoff, .help = "wait after a failed delivery, doubling"},
+	    {.name = "sink-batch", .kind = OPT_UINT, .def = "100", .dest = &sink_batch_u,
+	     .min = 1, .max = 100000, .help = "items per batch at most"},
+	    OPT_TABLE_END};
+	const struct opt_cmd cmd = {.name = "run", .usage = USAGE, .about = ABOUT, .opts = opts,
+				    .more = MORE, .examples = EXAMPLES, .footer = FOOTER};
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(USAGE, stdout);
-			return EXIT_OK;
-		}
-		if (!strcmp(a, "--once")) {
-			o.once = 1;
-			continue;
-		}
-		if (!strcmp(a, "--allow-private")) {
-			o.fetch.allow_private = 1;
-			continue;
-		}
-		if (!strcmp(a, "--no-robots")) {
-			o.robots = 0;
-			continue;
-		}
-		if (!strcmp(a, "--quiet")) {
-			u.quiet = 1;
-			continue;
-		}
-		if (a[0] != '-' || a[1] != '-') {
-			cli_err("run", "unexpected argument '%s' (see --help)", a);
-			return EXIT_USAGE;
-		}
-		if (!(v = runopts_value("run", argc, argv, &i)))
-			return EXIT_USAGE;
-		if (!strcmp(a, "--db")) {
-			db_arg = v;
-		} else if (!strcmp(a, "--worker")) {
-			if (!*v || strlen(v) > 200) {
-				cli_err("run", "--worker wants a name of 1 to 200 bytes");
-				return EXIT_USAGE;
-			}
-			o.worker = v;
-		} else if (!strcmp(a, "--duration")) {
-			if (fr_duration_parse(v, &o.duration_s) < 0 || !(o.duration_s > 0)) {
-				cli_err("run", "--duration wants a duration like 90s or 2h, not '%s'",
-					v);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--policy")) {
-			o.policy = v;
-		} else if (!strcmp(a, "--budget")) {
-			if (fr_budget_parse(v, &o.calls, &o.window_s, err, sizeof(err)) < 0) {
-				cli_err("run", "--budget: %s", err);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--group")) {
-			const char *eq = strchr(v, '=');
-			struct fr_crawl_group *g = &groups[o.n_groups];
-
-			if (!eq || eq == v || (size_t)(eq - v) >= sizeof(group_names[0]) ||
-			    o.n_groups >= MAX_GROUPS) {
-				cli_err("run", "--group wants NAME=N/W, e.g. api=600/10m, not '%s'", v);
-				return EXIT_USAGE;
-			}
-			memcpy(group_names[o.n_groups], v, (size_t)(eq - v));
-			group_names[o.n_groups][eq - v] = 0;
-			if (fr_budget_parse(eq + 1, &g->calls, &g->window_s, err, sizeof(err)) < 0) {
-				cli_err("run", "--group %s: %s", v, err);
-				return EXIT_USAGE;
-			}
-			g->name = group_names[o.n_groups];
-			o.n_groups++;
-			o.groups = groups;
-		} else if (!strcmp(a, "--mode")) {
-			if (!strcmp(v, "paced"))
-				o.mode = FR_RL_PACED;
-			else if (!strcmp(v, "burst"))
-				o.mode = FR_RL_BURST;
-			else {
-				cli_err("run", "--mode wants paced or burst, not '%s'", v);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--gap")) {
-			if (parse_num(v, 0, &o.host_gap_s) < 0) {
-				cli_err("run", "--gap wants seconds >= 0, not '%s'", v);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--max-crawl-delay")) {
-			if (parse_num(v, 0, &o.max_crawl_delay_s) < 0) {
-				cli_err("run", "--max-crawl-delay wants seconds >= 0, not '%s'", v);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--retry-after")) {
-			if (!strcmp(v, "honour") || !strcmp(v, "honor"))
-				o.retry_after = 1;
-			else if (!strcmp(v, "ignore"))
-				o.retry_after = 0;
-			else {
-				cli_err("run", "--retry-after wants honour or ignore, not '%s'", v);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--hints")) {
-			if (!strcmp(v, "bound"))
-				o.hints = 1;
-			else if (!strcmp(v, "record"))
-				o.hints = 0;
-			else {
-				cli_err("run", "--hints wants bound or record, not '%s'", v);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--backoff")) {
-			char base[64];
-			const char *slash = strchr(v, '/');
-
-			if (!slash || (size_t)(slash - v) >= sizeof(base)) {
-				cli_err("run", "--backoff wants BASE/CAP, e.g. 60s/1d, not '%s'", v);
-				return EXIT_USAGE;
-			}
-			memcpy(base, v, (size_t)(slash - v));
-			base[slash - v] = 0;
-			if (fr_duration_parse(base, &o.backoff_base_s) < 0 ||
-			    fr_duration_parse(slash + 1, &o.backoff_cap_s) < 0 ||
-			    !(o.backoff_base_s > 0) || o.backoff_cap_s < o.backoff_base_s) {
-				cli_err("run", "--backoff wants BASE/CAP with 0 < BASE <= CAP, not '%s'",
-					v);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--redirect-after")) {
-			double d;
-			if (parse_num(v, 1, &d) < 0 || d > 1000 || d != floor(d)) {
-				cli_err("run", "--redirect-after wants a whole number >= 1, not '%s'", v);
-				return EXIT_USAGE;
-			}
-			o.redirect_after = (int)d;
-		} else if (!strcmp(a, "--connect-to")) {
-			if (o.fetch.n_connect_to >= MAX_CONNECT_TO) {
-				cli_err("run", "at most %d --connect-to", MAX_CONNECT_TO);
-				return EXIT_USAGE;
-			}
-			if (fr_connect_to_check(v, err, sizeof(err)) < 0) {
-				cli_err("run", "--connect-to: %s", err);
-				return EXIT_USAGE;
-			}
-			connect_to[o.fetch.n_connect_to++] = v;
-		} else if (!strcmp(a, "--user-agent")) {
-			o.fetch.user_agent = v;
-		} else if (!strcmp(a, "--contact")) {
-			o.fetch.contact_url = v;
-		} else if (!strcmp(a, "--timeout") || !strcmp(a, "--connect-timeout")) {
-			double d;
-			if (parse_num(v, 0.001, &d) < 0) {
-				cli_err("run", "%s wants seconds > 0, not '%s'", a, v);
-				return EXIT_USAGE;
-			}
-			if (a[2] == 't')
-				o.fetch.timeout_s = d;
-			else
-				o.fetch.connect_timeout_s = d;
-		} else if (!strcmp(a, "--max-body")) {
-			double d;
-			if (parse_num(v, 1024, &d) < 0 || d > 1e12) {
-				cli_err("run", "--max-body wants bytes >= 1024, not '%s'", v);
-				return EXIT_USAGE;
-			}
-			o.fetch.max_body = (size_t)d;
-		} else if (!strcmp(a, "--transfers")) {
-			double d;
-			if (parse_num(v, 1, &d) < 0 || d > 10000 || d != floor(d)) {
-				cli_err("run", "--transfers wants a whole number 1..10000, not '%s'", v);
-				return EXIT_USAGE;
-			}
-			o.fetch.max_total = (int)d;
-		} else if (!strcmp(a, "--commit-every")) {
-			if (parse_num(v, 0, &o.commit_interval_s) < 0 || o.commit_interval_s > 60) {
-				cli_err("run", "--commit-every wants seconds from 0 to 60, not '%s'", v);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--exec") || !strcmp(a, "--webhook")) {
-			if (n_sinks >= MAX_SINKS) {
-				cli_err("run", "at most %d sinks (--exec, --webhook)", MAX_SINKS);
-				return EXIT_USAGE;
-			}
-			if (!*v) {
-				cli_err("run", "%s wants a %s", a, a[2] == 'e' ? "command" : "URL");
-				return EXIT_USAGE;
-			}
-			memset(&sinks[n_sinks], 0, sizeof(sinks[0]));
-			sinks[n_sinks].kind = a[2] == 'e' ? FR_SINK_EXEC : FR_SINK_WEBHOOK;
-			sinks[n_sinks].target = v;
-			n_sinks++;
-		} else if (!strcmp(a, "--webhook-secret")) {
-			webhook_secret = v;
-		} else if (!strcmp(a, "--sink-batch")) {
-			double d;
-			if (parse_num(v, 1, &d) < 0 || d > 100000 || d != floor(d)) {
-				cli_err("run", "--sink-batch wants a whole number 1..100000, not '%s'", v);
-				return EXIT_USAGE;
-			}
-			sink_batch = (size_t)d;
-		} else if (!strcmp(a, "--sink-backoff")) {
-			char base[64];
-			const char *slash = strchr(v, '/');
-
-			if (!slash || (size_t)(slash - v) >= sizeof(base)) {
-				cli_err("run", "--sink-backoff wants BASE/CAP, e.g. 1s/5m, not '%s'", v);
-				return EXIT_USAGE;
-			}
-			memcpy(base, v, (size_t)(slash - v));
-			base[slash - v] = 0;
-			if (fr_duration_parse(base, &sink_base_s) < 0 ||
-			    fr_duration_parse(slash + 1, &sink_cap_s) < 0 || !(sink_base_s > 0) ||
-			    sink_cap_s < sink_base_s) {
-				cli_err("run", "--sink-backoff wants BASE/CAP with 0 < BASE <= CAP, not '%s'",
-					v);
-				return EXIT_USAGE;
-			}
-		} else if (!strcmp(a, "--request-log")) {
-			request_log = v;
-		} else if (!strcmp(a, "--listen")) {
-			listen = v;
-		} else if (!strcmp(a, "--listen-token-file")) {
-			token_file = v;
-		} else if (!strcmp(a, "--seed")) {
-			double d;
-			if (parse_num(v, 0, &d) < 0 || d != floor(d)) {
-				cli_err("run", "--seed wants a whole number, not '%s'", v);
-				return EXIT_USAGE;
-			}
-			o.seed = (uint64_t)d;
-		} else {
-			return cli_unknown_option("run", a, USAGE);
-		}
+	if ((prc = opt_parse(&cmd, argc, argv)) != 0)
+		return prc == OPT_FAILED ? EXIT_USAGE : opt_exit(prc);
+	if (o.worker && (!*o.worker || strlen(o.worker) > 200)) {
+		cli_err("run", "--worker wants a name of 1 to 200 bytes");
+		return EXIT_USAGE;
 	}
+	if (budget && fr_budget_parse(budget, &o.calls, &o.window_s, err, sizeof(err)) < 0) {
+		cli_err("run", "--budget: %s", err);
+		return EXIT_USAGE;
+	}
+	if (parse_backoff("--backoff", backoff, "60s/1d", &o.backoff_base_s, &o.backoff_cap_s) < 0 ||
+	    parse_backoff("--sink-backoff", sink_backoff, "1s/5m", &sink_base_s, &sink_cap_s) < 0)
+		return EXIT_USAGE;
+	o.robots = !no_robots;
+	o.redirect_after = (int)redirect_after;
+	o.fetch.max_body = (size_t)max_body;
+	o.fetch.max_total = (int)transfers;
+	o.seed = seed;
+	sink_batch = (size_t)sink_batch_u;
+	n_sinks = l.n_sinks;
 
 	FILE *rlog = NULL;
 	if (request_log) {

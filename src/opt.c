@@ -484,6 +484,7 @@ opt_help(const struct opt_cmd *c, FILE *f)
 	if (c->about)
 		fprintf(f, "\n%s", c->about);
 	fprintf(f, "\noptions:\n");
+	fprintf(f, "  -h, --help%*sshow this help\n", TEXT_COL - 12, "");
 	for (const struct opt *o = c->opts; o->kind != OPT_END; o++) {
 		if (o->flags & OPT_HIDDEN)
 			continue;
@@ -491,7 +492,6 @@ opt_help(const struct opt_cmd *c, FILE *f)
 			fprintf(f, "\n%s:\n", o->section);
 		print_opt(f, o);
 	}
-	fprintf(f, "  -h, --help%*sshow this help\n", TEXT_COL - 12, "");
 	if (c->more)
 		fprintf(f, "\n%s", c->more);
 	if (c->examples)
