@@ -2,6 +2,7 @@
  * them (table or JSON Lines), optionally subscribing to them. */
 #include "cmd.h"
 #include "dbopt.h"
+#include "opt.h"
 #include "runopts.h"
 
 #include "core/err.h"
@@ -23,8 +24,9 @@
 static const char USAGE[] =
     "usage: freshet discover SITE... [--file LIST] [--add] [--max-pages N]\n"
     "                        [--max-time T] [--depth D] [--format table|jsonl]\n"
-    "                        [--connect-to SPEC]... [other options below]\n"
-    "\n"
+    "                        [--connect-to SPEC]... [other options below]\n";
+
+static const char ABOUT[] =
     "Finds the feeds of sites. Each site is crawled breadth first inside its\n"
     "registrable domain (public suffix list), politely (robots.txt, a gap per\n"
     "host), many sites at once. It looks for autodiscovery links (<link\n"
@@ -37,42 +39,14 @@ static const char USAGE[] =
     "Trap limits: pages, depth, time and distinct query strings per path per site;\n"
     "session ids are stripped and query parameters sorted before de-duplication.\n"
     "\n"
-    "SITE: a URL (http://example.com/) or a bare host (example.com).\n"
-    "\n"
-    "options:\n"
-    "  --file LIST         sites, one a line (blank and '#' lines skipped; repeatable)\n"
-    "  --add               subscribe to the feeds found (deduplicated against the\n"
-    "                      store, across http/https and a trailing '/')\n"
-    "  --group G           rate-limit group of the sources added (default: default)\n"
-    "  --max-pages N       HTML pages per site (default 50)\n"
-    "  --max-time T        time per site, e.g. 30s, 2m (default 60s)\n"
-    "  --depth D           link depth from the site URL (default 3)\n"
-    "  --max-queries N     distinct query strings per path per site (default 5)\n"
-    "  --max-candidates N  feed candidates fetched per site (default 50)\n"
-    "  --max-probes N      well-known paths probed when nothing is found (default 10;\n"
-    "                      0 probes none)\n"
-    "  --max-feeds N       stop a site after N feeds (default 200)\n"
-    "  --format F          table (default) or jsonl\n"
-    "  --gap S             minimum seconds between two requests to one host (default 1)\n"
-    "  --max-crawl-delay S robots.txt Crawl-delay honoured up to S seconds (default 30)\n"
-    "  --no-robots         ignore robots.txt (only for your own servers)\n"
-    "  --connect-to SPEC   curl's CONNECT_TO, e.g. '::127.0.0.1:8080' (repeatable);\n"
-    "                      the hosts it names may be reached at internal addresses\n"
-    "  --allow-private     connect to loopback, private, link-local and other internal\n"
-    "                      addresses (refused by default, also after a redirect)\n"
-    "  --cacert FILE       trust the CA certificates in FILE (PEM) instead of the\n"
-    "                      system's: a private CA, or a test server's own\n"
-    "  --user-agent UA     User-Agent (default 'freshet/0.1 (+CONTACT)')\n"
-    "  --contact URL       the contact URL named in the default User-Agent\n"
-    "  --timeout S         total time per transfer (default 30)\n"
-    "  --transfers N       concurrent transfers at most (default 64); fewer while\n"
-    "                      transfers time out (halved), growing back as answers come\n"
-    "  --sites-at-once N   sites crawled at once at most (default 1024); a site starts\n"
-    "                      when a transfer is free, and its --max-time runs from its\n"
-    "                      first request\n"
-    "  --quiet             no per-site messages on stderr, only errors\n" DBOPT_HELP
-    "  --help              show this help\n"
-    "\n"
+    "SITE: a URL (http://example.com/) or a bare host (example.com).\n";
+
+static const char EXAMPLES[] =
+    "  freshet discover example.org              the feeds of one site\n"
+    "  freshet discover --file sites.txt --add   subscribe to the feeds of many\n"
+    "  freshet discover example.org --format jsonl | jq -r .feed\n";
+
+static const char FOOTER[] =
     "Exit status: 0 when every site was read, 1 when a site was unreachable or\n"
     "failed (every answer an error: named on stderr) or a\n"
     "line of LIST was bad (the others are done all the same), 2 on bad usage.\n";
@@ -267,36 +241,56 @@ read_list(struct list *l, const char *path, unsigned long *bad)
 	return rc < 0 ? -1 : 0;
 }
 
-/* A whole number from lo to 10^8. */
-static int
-parse_count(const char *s, size_t lo, size_t *out)
-{
-	char *end;
-	unsigned long long v;
+/* The sites named by arguments and --file lists. */
+struct sites_arg {
+	struct list *sites;
+	unsigned long *bad;
+};
 
-	if (!s || *s < '0' || *s > '9')
-		return -1;
-	errno = 0;
-	v = strtoull(s, &end, 10);
-	if (*end || errno || v > 100000000ULL || v < lo)
-		return -1;
-	*out = (size_t)v;
+static int
+take_site(void *ctx, const char *arg)
+{
+	struct sites_arg *sa = ctx;
+
+	if (list_add(sa->sites, arg) < 0) {
+		cli_err("discover", "out of memory");
+		return -2;
+	}
 	return 0;
 }
 
 static int
-parse_secs(const char *s, double *out)
+take_file(void *ctx, const struct opt *o, const char *path)
 {
-	char *end;
-	double v;
+	struct sites_arg *sa = ctx;
 
-	errno = 0;
-	v = strtod(s, &end);
-	if (end == s || *end || errno || !isfinite(v) || v < 0)
+	(void)o;
+	return read_list(sa->sites, path, sa->bad) < 0 ? -2 : 0;
+}
+
+static int
+take_connect_to(void *ctx, const struct opt *o, const char *v)
+{
+	struct fr_discover_opts *d = ctx;
+	char err[FR_ERRLEN];
+
+	(void)o;
+	if (d->fetch.n_connect_to >= MAX_CONNECT_TO) {
+		cli_err("discover", "at most %d --connect-to", MAX_CONNECT_TO);
 		return -1;
-	*out = v;
+	}
+	if (fr_connect_to_check(v, err, sizeof(err)) < 0) {
+		cli_err("discover", "--connect-to: %s", err);
+		return -1;
+	}
+	((const char **)d->fetch.connect_to)[d->fetch.n_connect_to++] = v;
 	return 0;
 }
+
+/* A count option of discover: a whole number >= lo (at most 10^8). */
+#define COUNT_OPT(name_, dest_, lo_, def_, help_)                                                   \
+	{.name = (name_), .kind = OPT_UINT, .def = (def_), .dest = (dest_), .min = (lo_),          \
+	 .max = 1e8, .want = "a whole number >= " #lo_, .help = (help_)}
 
 int
 cmd_discover(int argc, char **argv)
@@ -313,133 +307,77 @@ cmd_discover(int argc, char **argv)
 	fr_discover_opts_init(&o);
 	o.fetch.connect_to = connect_to;
 	out.grp = "default";
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v;
-		size_t n;
-		double d;
+	{
+		static const char *const FORMATS[] = {"table", "jsonl", NULL};
+		struct sites_arg sa = {&sites, &bad};
+		uint64_t max_pages, max_cands, max_queries, max_feeds, max_probes, max_active,
+		    transfers, depth;
+		int fmt, no_robots = 0;
+		const struct opt opts[] = {
+		    {.name = "file", .kind = OPT_CALL, .arg = "LIST", .take = take_file, .ctx = &sa,
+		     .help = "sites, one a line (blank and '#' lines skipped; repeatable)"},
+		    {.name = "add", .kind = OPT_FLAG, .dest = &add,
+		     .help = "subscribe to the feeds found (deduplicated against the store, across "
+			     "http/https and a trailing '/')"},
+		    {.name = "group", .kind = OPT_STRING, .arg = "G", .def = "default",
+		     .dest = &out.grp, .help = "rate-limit group of the sources added"},
+		    COUNT_OPT("max-pages", &max_pages, 1, "50", "HTML pages per site"),
+		    {.name = "max-time", .kind = OPT_DURATION, .arg = "T", .def = "60s",
+		     .dest = &o.max_time_s, .flags = OPT_GT_MIN | OPT_NO_MAX,
+		     .want = "a duration like 30s or 2m", .help = "time per site, e.g. 30s, 2m"},
+		    COUNT_OPT("depth", &depth, 0, "3", "link depth from the site URL"),
+		    COUNT_OPT("max-queries", &max_queries, 1, "5",
+			      "distinct query strings per path per site"),
+		    COUNT_OPT("max-candidates", &max_cands, 1, "50", "feed candidates fetched per site"),
+		    COUNT_OPT("max-probes", &max_probes, 0, "10",
+			      "well-known paths probed when nothing is found (0 probes none)"),
+		    COUNT_OPT("max-feeds", &max_feeds, 1, "200", "stop a site after N feeds"),
+		    {.name = "format", .kind = OPT_ENUM, .arg = "F", .choices = FORMATS,
+		     .def = "table", .dest = &fmt, .help = "table or jsonl"},
+		    OPT_GAP(&o.gap_s, "1", 0),
+		    OPT_MAX_CRAWL_DELAY(&o.max_crawl_delay_s, "30",
+					"robots.txt Crawl-delay honoured up to D (discovery is a "
+					"short visit; 'freshet run' waits up to 60 s)"),
+		    OPT_NO_ROBOTS(&no_robots),
+		    OPT_CONNECT_TO(take_connect_to, &o),
+		    OPT_ALLOW_PRIVATE(&o.fetch.allow_private),
+		    {.name = "cacert", .kind = OPT_STRING, .arg = "FILE", .dest = &o.fetch.cainfo,
+		     .help = "trust the CA certificates in FILE (PEM) instead of the system's: a "
+			     "private CA, or a test server's own"},
+		    OPT_USER_AGENT(&o.fetch.user_agent),
+		    OPT_CONTACT(&o.fetch.contact_url),
+		    OPT_TIMEOUT(&o.fetch.timeout_s, "30"),
+		    COUNT_OPT("transfers", &transfers, 1, "64",
+			      "concurrent transfers at most (at most 10000); fewer while transfers "
+			      "time out (halved), growing back as answers come"),
+		    COUNT_OPT("sites-at-once", &max_active, 1, "1024",
+			      "sites crawled at once at most; a site starts when a transfer is "
+			      "free, and its --max-time runs from its first request"),
+		    OPT_QUIET(&out.quiet, "no per-site messages on stderr, only errors"),
+		    OPT_DB(&db_arg),
+		    OPT_TABLE_END};
+		const struct opt_cmd cmd = {.name = "discover", .usage = USAGE, .about = ABOUT,
+					    .opts = opts, .examples = EXAMPLES, .footer = FOOTER,
+					    .positional = take_site, .ctx = &sa};
+		int prc = opt_parse(&cmd, argc, argv);
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(USAGE, stdout);
+		if (prc) {
+			rc = opt_exit(prc);
 			goto done;
 		}
-		if (a[0] != '-') {
-			if (list_add(&sites, a) < 0)
-				goto oom;
-			continue;
-		}
-		if (!strcmp(a, "--add")) {
-			add = 1;
-			continue;
-		}
-		if (!strcmp(a, "--no-robots")) {
-			o.robots = 0;
-			continue;
-		}
-		if (!strcmp(a, "--allow-private")) {
-			o.fetch.allow_private = 1;
-			continue;
-		}
-		if (!strcmp(a, "--quiet")) {
-			out.quiet = 1;
-			continue;
-		}
-		if (a[1] != '-') {
-			cli_unknown_option("discover", a, USAGE);
-			rc = EXIT_USAGE;
-			goto done;
-		}
-		if (!(v = runopts_value("discover", argc, argv, &i))) {
-			rc = EXIT_USAGE;
-			goto done;
-		}
-#define COUNT(field, lo)                                                                           \
-	do {                                                                                       \
-		if (parse_count(v, (lo), &n) < 0) {                                                 \
-			cli_err("discover", "%s wants a whole number >= %d, not '%s'", a, (int)(lo), v);  \
-			rc = EXIT_USAGE;                                                           \
-			goto done;                                                                 \
-		}                                                                                  \
-		field = n;                                                                         \
-	} while (0)
-		if (!strcmp(a, "--file")) {
-			if (read_list(&sites, v, &bad) < 0) {
-				rc = EXIT_FAIL;
-				goto done;
-			}
-		} else if (!strcmp(a, "--db")) {
-			db_arg = v;
-		} else if (!strcmp(a, "--group")) {
-			out.grp = v;
-		} else if (!strcmp(a, "--max-pages")) {
-			COUNT(o.max_pages, 1);
-		} else if (!strcmp(a, "--max-candidates")) {
-			COUNT(o.max_candidates, 1);
-		} else if (!strcmp(a, "--max-queries")) {
-			COUNT(o.max_queries, 1);
-		} else if (!strcmp(a, "--max-feeds")) {
-			COUNT(o.max_feeds, 1);
-		} else if (!strcmp(a, "--max-probes")) {
-			COUNT(n, 0);
-			o.max_probes = (int)(n > 1000 ? 1000 : n);
-		} else if (!strcmp(a, "--sites-at-once")) {
-			COUNT(o.max_active, 1);
-		} else if (!strcmp(a, "--transfers")) {
-			COUNT(n, 1);
-			o.fetch.max_total = (int)(n > 10000 ? 10000 : n);
-		} else if (!strcmp(a, "--depth")) {
-			COUNT(n, 0);
-			o.max_depth = (int)(n > 1000 ? 1000 : n);
-		} else if (!strcmp(a, "--max-time")) {
-			if (fr_duration_parse(v, &o.max_time_s) < 0 || !(o.max_time_s > 0)) {
-				cli_err("discover", "--max-time wants a duration like 30s or 2m, not '%s'",
-				        v);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-		} else if (!strcmp(a, "--gap") || !strcmp(a, "--max-crawl-delay") ||
-		           !strcmp(a, "--timeout")) {
-			if (parse_secs(v, &d) < 0 || (!strcmp(a, "--timeout") && d <= 0)) {
-				cli_err("discover", "%s wants seconds, not '%s'", a, v);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			if (!strcmp(a, "--gap"))
-				o.gap_s = d;
-			else if (!strcmp(a, "--timeout"))
-				o.fetch.timeout_s = d;
-			else
-				o.max_crawl_delay_s = d > 0 ? d : 1e-9;
-		} else if (!strcmp(a, "--format")) {
-			if (strcmp(v, "table") && strcmp(v, "jsonl")) {
-				cli_err("discover", "--format wants table or jsonl, not '%s'", v);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			format = v;
-		} else if (!strcmp(a, "--connect-to")) {
-			if (o.fetch.n_connect_to >= MAX_CONNECT_TO) {
-				cli_err("discover", "at most %d --connect-to", MAX_CONNECT_TO);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			if (fr_connect_to_check(v, err, sizeof(err)) < 0) {
-				cli_err("discover", "--connect-to: %s", err);
-				rc = EXIT_USAGE;
-				goto done;
-			}
-			connect_to[o.fetch.n_connect_to++] = v;
-		} else if (!strcmp(a, "--cacert")) {
-			o.fetch.cainfo = v;
-		} else if (!strcmp(a, "--user-agent")) {
-			o.fetch.user_agent = v;
-		} else if (!strcmp(a, "--contact")) {
-			o.fetch.contact_url = v;
-		} else {
-			cli_unknown_option("discover", a, USAGE);
-			rc = EXIT_USAGE;
-			goto done;
-		}
-#undef COUNT
+		o.max_pages = (size_t)max_pages;
+		o.max_candidates = (size_t)max_cands;
+		o.max_queries = (size_t)max_queries;
+		o.max_feeds = (size_t)max_feeds;
+		o.max_probes = (int)(max_probes > 1000 ? 1000 : max_probes);
+		o.max_active = (size_t)max_active;
+		o.fetch.max_total = (int)(transfers > 10000 ? 10000 : transfers);
+		o.max_depth = (int)(depth > 1000 ? 1000 : depth);
+		/* 0 would mean the library's default: honour no delay at all. */
+		if (!(o.max_crawl_delay_s > 0))
+			o.max_crawl_delay_s = 1e-9;
+		o.robots = !no_robots;
+		format = FORMATS[fmt];
 	}
 	if (sites.n == 0) {
 		cli_err("discover", "no site given (see --help)");
@@ -482,8 +420,4 @@ done:
 		free(sites.v[i]);
 	free(sites.v);
 	return rc;
-oom:
-	cli_err("discover", "out of memory");
-	rc = EXIT_FAIL;
-	goto done;
 }

@@ -94,7 +94,7 @@ cmd_export(int argc, char **argv)
 				    .ctx = &out};
 
 	if ((rc = opt_parse(&cmd, argc, argv)) != 0)
-		return rc == OPT_FAILED ? EXIT_USAGE : opt_exit(rc);
+		return opt_exit(rc);
 	if (opml_file && *opml_file && take_file(&out, opml_file) < 0)
 		return EXIT_USAGE;
 	if (!opml) {

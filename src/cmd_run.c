@@ -392,7 +392,7 @@ cmd_run(int argc, char **argv)
 				    .more = MORE, .examples = EXAMPLES, .footer = FOOTER};
 
 	if ((prc = opt_parse(&cmd, argc, argv)) != 0)
-		return prc == OPT_FAILED ? EXIT_USAGE : opt_exit(prc);
+		return opt_exit(prc);
 	if (o.worker && (!*o.worker || strlen(o.worker) > 200)) {
 		cli_err("run", "--worker wants a name of 1 to 200 bytes");
 		return EXIT_USAGE;

@@ -120,8 +120,7 @@ kind_want(const struct opt *o, char *buf, size_t len)
 		if (has_max)
 			snprintf(buf, len, "a duration from %s to %s seconds, like 15s or 2m", lo, hi);
 		else
-			snprintf(buf, len, "a duration %s %s, like 15s or 2m (seconds, or with s, m, "
-					   "h, d or w)", rel, lo);
+			snprintf(buf, len, "a duration %s %s, like 15s or 2m", rel, lo);
 		return buf;
 	case OPT_ENUM: {
 		size_t used = 0, n = 0;
@@ -179,7 +178,8 @@ in_bounds(const struct opt *o, double v)
 }
 
 /* Converts val by o's kind into o->dest. Returns 0, -1 on a bad value
- * (not yet reported), or -2 when an OPT_CALL handler failed (reported). */
+ * (not yet reported), or what an OPT_CALL handler returned: -2 (bad usage,
+ * reported: OPT_CALL's -1) or -3 (a failure, reported). */
 static int
 store(const struct opt *o, const char *val)
 {
@@ -234,7 +234,14 @@ store(const struct opt *o, const char *val)
 		}
 		return -1;
 	case OPT_CALL:
-		return o->take(o->ctx, o, val) < 0 ? -2 : 0;
+		switch (o->take(o->ctx, o, val)) {
+		case 0:
+			return 0;
+		case -1:
+			return -2;
+		default:
+			return -3;
+		}
 	case OPT_END:
 		break;
 	}
@@ -287,6 +294,7 @@ opt_parse(const struct opt_cmd *c, int argc, char **argv)
 {
 	const struct opt *o;
 	char buf[256];
+	int rc;
 
 	/* --help wins wherever it stands. */
 	for (int i = 1; i < argc && strcmp(argv[i], "--") != 0; i++) {
@@ -310,7 +318,6 @@ opt_parse(const struct opt_cmd *c, int argc, char **argv)
 		const char *where = config_origin(a);
 		size_t len;
 		char name[160];
-		int rc;
 
 		if (!strcmp(a, "--")) {
 			for (i++; i < argc; i++) {
@@ -318,8 +325,8 @@ opt_parse(const struct opt_cmd *c, int argc, char **argv)
 					say(c->name, NULL, "unexpected argument '%s' (try --help)", argv[i]);
 					return OPT_USAGE;
 				}
-				if (c->positional(c->ctx, argv[i]) < 0)
-					return OPT_FAILED;
+				if ((rc = c->positional(c->ctx, argv[i])) < 0)
+					return rc == -1 ? OPT_USAGE : OPT_FAILED;
 			}
 			break;
 		}
@@ -328,8 +335,8 @@ opt_parse(const struct opt_cmd *c, int argc, char **argv)
 				say(c->name, where, "unexpected argument '%s' (try --help)", a);
 				return OPT_USAGE;
 			}
-			if (c->positional(c->ctx, a) < 0)
-				return OPT_FAILED;
+			if ((rc = c->positional(c->ctx, a)) < 0)
+				return rc == -1 ? OPT_USAGE : OPT_FAILED;
 			continue;
 		}
 		o = NULL;
@@ -375,6 +382,8 @@ opt_parse(const struct opt_cmd *c, int argc, char **argv)
 			*o->seen = 1;
 		rc = store(o, val);
 		if (rc == -2)
+			return OPT_USAGE;
+		if (rc == -3)
 			return OPT_FAILED;
 		if (rc < 0) {
 			const char *vw = config_origin(val);
@@ -513,7 +522,7 @@ opt_list_add(void *ctx, const char *arg)
 
 		if (!nv) {
 			fprintf(stderr, "freshet: out of memory\n");
-			return -1;
+			return -2;
 		}
 		l->v = nv;
 		l->cap = nc;

@@ -29,8 +29,9 @@ enum opt_kind {
 #define OPT_NO_MAX 4u   /* no upper bound (max is ignored) */
 
 struct opt;
-/* OPT_CALL: takes one value. Returns 0, or -1 after printing why (the
- * command's own message). */
+/* OPT_CALL: takes one value. Returns 0; -1 after printing why the value
+ * is bad (bad usage); -2 after printing why it failed otherwise (a file
+ * that cannot be read, out of memory). */
 typedef int (*opt_take_fn)(void *ctx, const struct opt *o, const char *val);
 
 struct opt {
@@ -66,7 +67,7 @@ struct opt_cmd {
 	const char *examples; /* lines "  freshet run ...   what it does\n" */
 	const char *footer;   /* last paragraph (exit status), or NULL */
 	/* Each argument that is not an option, in order; NULL: none is allowed.
-	 * Returns 0, or -1 after printing why. */
+	 * Returns 0, -1 (bad usage) or -2 (a failure) after printing why. */
 	int (*positional)(void *ctx, const char *arg);
 	void *ctx;
 };
@@ -74,7 +75,7 @@ struct opt_cmd {
 /* What opt_parse returns besides 0. */
 #define OPT_HELP_SHOWN 1 /* --help or -h was given: help printed, exit 0 */
 #define OPT_USAGE 2      /* bad usage, message printed: exit 2 */
-#define OPT_FAILED 3     /* a positional or OPT_CALL handler failed (not usage) */
+#define OPT_FAILED 3     /* a positional or OPT_CALL handler failed (-2): exit 1 */
 
 /* Parses argv[1..argc) (argv[0] is the command name) by c's table: first
  * every default, then each argument in order, so a later one wins (the
@@ -110,7 +111,7 @@ struct opt_list {
 	size_t n, cap;
 };
 /* Appends arg to the struct opt_list ctx: a positional handler. Returns 0,
- * or -1 after "freshet: out of memory". */
+ * or -2 after "freshet: out of memory". */
 int opt_list_add(void *ctx, const char *arg);
 /* The same as an OPT_CALL handler (ctx: the list). */
 int opt_list_take(void *ctx, const struct opt *o, const char *val);
