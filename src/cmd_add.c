@@ -3,6 +3,7 @@
  * counted, bad lines named by file:line while the rest goes on. */
 #include "cmd.h"
 #include "dbopt.h"
+#include "opt.h"
 
 #include "core/err.h"
 #include "core/lines.h"
@@ -18,8 +19,9 @@
 
 static const char USAGE[] =
     "usage: freshet add [URL...] [--file LIST] [--opml FILE] [--kind feed|forum]\n"
-    "                   [--group G] [--allow-private] [--db PATH]\n"
-    "\n"
+    "                   [--group G] [--allow-private] [--db PATH]\n";
+
+static const char ABOUT[] =
     "Subscribes to sources: each URL, each line of LIST, each feed outline (an\n"
     "outline with xmlUrl) of an OPML 1.0/2.0 file, whose folders become the\n"
     "sources' categories. Addresses are normalised (scheme and host in lower case,\n"
@@ -34,15 +36,12 @@ static const char USAGE[] =
     "An address whose host is a loopback, private, link-local or other internal\n"
     "address literal (127.0.0.1, 10.0.0.1, 169.254.169.254, [::1], localhost) is\n"
     "refused unless --allow-private is given; 'freshet run' also refuses names\n"
-    "that resolve to such addresses (see docs/crawl.md).\n"
-    "\n"
-    "options:\n"
-    "  --file LIST       add the URLs listed in LIST (may be repeated)\n"
-    "  --opml FILE       add the feeds of an OPML file (may be repeated)\n"
-    "  --kind K          feed (default) or forum\n"
-    "  --group G         rate-limit group of the new sources (default: default)\n"
-    "  --allow-private   accept internal addresses (your own network's servers)\n" DBOPT_HELP
-    "  --help            show this help\n";
+    "that resolve to such addresses (see docs/crawl.md).\n";
+
+static const char EXAMPLES[] =
+    "  freshet add https://example.org/feed.xml\n"
+    "  freshet add --opml subscriptions.opml     a feed reader's export\n"
+    "  freshet add --file apis.txt --group api   sources of one rate-limit group\n";
 
 #define OPML_MAX (64u << 20) /* bytes of an OPML file read at most */
 
@@ -245,86 +244,81 @@ add_opml(struct adder *a, const char *path)
 	return rc;
 }
 
+/* The inputs in the order given: URLs ('U'), lists ('F'), OPML files ('O'). */
+struct inputs {
+	const char **v;
+	char *kinds;
+	size_t n;
+};
+
+static int
+take_url(void *ctx, const char *arg)
+{
+	struct inputs *in = ctx;
+
+	in->kinds[in->n] = 'U';
+	in->v[in->n++] = arg;
+	return 0;
+}
+
+/* --file LIST, --opml FILE */
+static int
+take_input(void *ctx, const struct opt *o, const char *val)
+{
+	struct inputs *in = ctx;
+
+	in->kinds[in->n] = !strcmp(o->name, "file") ? 'F' : 'O';
+	in->v[in->n++] = val;
+	return 0;
+}
+
 int
 cmd_add(int argc, char **argv)
 {
-	const char *db = NULL, *kind = "feed", *grp = NULL, *val;
-	const char **inputs; /* "U" url, "F" list, "O" opml: kinds[] parallel */
-	char *kinds;
-	size_t n_in = 0;
+	static const char *const KINDS[] = {"feed", "forum", NULL};
+	const char *db = NULL, *grp = NULL;
+	struct inputs in = {0};
 	struct adder a = {0};
 	char err[FR_ERRLEN], where[64];
-	int failed = 0, rc;
+	int failed = 0, rc, kind_k = 0;
 
-	inputs = calloc((size_t)argc + 1, sizeof(*inputs));
-	kinds = calloc((size_t)argc + 1, 1);
-	if (!inputs || !kinds) {
+	/* At most one input per argument. */
+	in.v = calloc((size_t)argc + 1, sizeof(*in.v));
+	in.kinds = calloc((size_t)argc + 1, 1);
+	if (!in.v || !in.kinds) {
 		cli_err("add", "out of memory");
-		free(inputs);
-		free(kinds);
+		free(in.v);
+		free(in.kinds);
 		return EXIT_FAIL;
 	}
-	for (int i = 1; i < argc; i++) {
-		static const char *const OPTS[] = {"--db", "--file", "--opml", "--kind", "--group"};
-		const char *arg = argv[i];
-		size_t k;
+	const struct opt opts[] = {
+	    {.name = "file", .kind = OPT_CALL, .arg = "LIST", .take = take_input, .ctx = &in,
+	     .help = "add the URLs listed in LIST (may be repeated)"},
+	    {.name = "opml", .kind = OPT_CALL, .arg = "FILE", .take = take_input, .ctx = &in,
+	     .help = "add the feeds of an OPML file (may be repeated)"},
+	    {.name = "kind", .kind = OPT_ENUM, .arg = "K", .choices = KINDS, .def = "feed",
+	     .dest = &kind_k, .help = "feed or forum"},
+	    {.name = "group", .kind = OPT_STRING, .arg = "G", .dest = &grp,
+	     .help = "rate-limit group of the new sources (default: default)"},
+	    {.name = "allow-private", .kind = OPT_FLAG, .dest = &a.allow_private,
+	     .help = "accept internal addresses (your own network's servers)"},
+	    OPT_DB(&db),
+	    OPT_TABLE_END};
+	const struct opt_cmd cmd = {.name = "add", .usage = USAGE, .about = ABOUT, .opts = opts,
+				    .examples = EXAMPLES, .positional = take_url, .ctx = &in};
+	const char *kind;
 
-		if (!strcmp(arg, "--help") || !strcmp(arg, "-h")) {
-			fputs(USAGE, stdout);
-			rc = EXIT_OK;
-			goto out;
-		}
-		if (!strcmp(arg, "--allow-private")) {
-			a.allow_private = 1;
-			continue;
-		}
-		/* NOTE: OPTS and the switch below go together. */
-		for (k = 0, rc = 0; k < sizeof(OPTS) / sizeof(OPTS[0]); k++) {
-			rc = dbopt_value("add", OPTS[k], argc, argv, &i, &val);
-			if (rc != 0)
-				break;
-		}
-		if (rc > 0) {
-			switch (k) {
-			case 0:
-				db = val;
-				break;
-			case 1:
-			case 2:
-				kinds[n_in] = k == 1 ? 'F' : 'O';
-				inputs[n_in++] = val;
-				break;
-			case 3:
-				kind = val;
-				break;
-			default:
-				grp = val;
-				break;
-			}
-		} else if (rc == 0 && arg[0] == '-' && arg[1] != '\0') {
-			cli_unknown_option("add", arg, USAGE);
-			rc = EXIT_USAGE;
-			goto out;
-		} else if (rc == 0) {
-			kinds[n_in] = 'U';
-			inputs[n_in++] = arg;
-		}
-		if (rc < 0) {
-			rc = EXIT_USAGE;
-			goto out;
-		}
-	}
-	if (strcmp(kind, "feed") != 0 && strcmp(kind, "forum") != 0) {
-		cli_err("add", "unknown kind '%s' (feed or forum)", kind);
-		rc = EXIT_USAGE;
+	if ((rc = opt_parse(&cmd, argc, argv)) != 0) {
+		rc = opt_exit(rc);
 		goto out;
 	}
+	kind = KINDS[kind_k];
 	if (grp && !*grp) {
 		cli_err("add", "--group needs a name");
 		rc = EXIT_USAGE;
 		goto out;
 	}
-	if (n_in == 0) {
+	if (in.n == 0) {
 		cli_err("add",
 		        "nothing to add: give URLs, --file LIST or --opml FILE (try --help)");
 		rc = EXIT_USAGE;
@@ -344,15 +338,15 @@ cmd_add(int argc, char **argv)
 		rc = EXIT_FAIL;
 		goto out;
 	}
-	for (size_t k = 0, n_url = 0; k < n_in; k++) {
-		if (kinds[k] == 'U') {
+	for (size_t k = 0, n_url = 0; k < in.n; k++) {
+		if (in.kinds[k] == 'U') {
 			n_url++;
 			snprintf(where, sizeof(where), "argument %zu", n_url);
-			add_one(&a, where, inputs[k], NULL, NULL, NULL);
-		} else if (kinds[k] == 'F') {
-			failed |= add_list(&a, inputs[k]) < 0;
+			add_one(&a, where, in.v[k], NULL, NULL, NULL);
+		} else if (in.kinds[k] == 'F') {
+			failed |= add_list(&a, in.v[k]) < 0;
 		} else {
-			failed |= add_opml(&a, inputs[k]) < 0;
+			failed |= add_opml(&a, in.v[k]) < 0;
 		}
 	}
 	if (fr_store_end(a.st, 1, err, sizeof(err)) < 0) {
@@ -369,7 +363,7 @@ cmd_add(int argc, char **argv)
 	fprintf(stderr, " (%s)\n", fr_store_display_name(dbopt_path(db), shown, sizeof(shown)));
 	rc = failed || a.bad ? EXIT_FAIL : EXIT_OK;
 out:
-	free(inputs);
-	free(kinds);
+	free(in.v);
+	free(in.kinds);
 	return rc;
 }

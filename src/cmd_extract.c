@@ -2,6 +2,7 @@
  * URL) through the main-content extractor, printed as JSON with
  * Readability's field names. */
 #include "cmd.h"
+#include "opt.h"
 
 #include "core/err.h"
 #include "extract/extract.h"
@@ -15,8 +16,9 @@
 #include <strings.h>
 
 static const char USAGE[] =
-    "usage: freshet extract FILE|URL|- [--base URL] [--text] [--allow-private]\n"
-    "\n"
+    "usage: freshet extract FILE|URL|- [--base URL] [--text] [--allow-private]\n";
+
+static const char ABOUT[] =
     "Finds the main content of an article page and its metadata, in the manner\n"
     "of Mozilla's Readability, and prints one JSON object with Readability's\n"
     "field names:\n"
@@ -25,22 +27,29 @@ static const char USAGE[] =
     "  textContent (as plain text, blank lines between blocks), length (characters\n"
     "  of textContent).\n"
     "'-' reads stdin; an http:// or https:// URL is fetched first (its\n"
-    "Content-Type charset and final URL are used; 16 MiB at most).\n"
-    "\n"
-    "options:\n"
-    "  --base URL       resolve relative links against URL (default: the page's URL\n"
-    "                   when fetched, else none)\n"
-    "  --text           print textContent alone, as plain text\n"
-    "  --allow-private  fetch from loopback, private, link-local and other internal\n"
-    "                   addresses (refused by default, also after a redirect)\n"
-    "  --help           show this help\n"
-    "\n"
-    "examples:\n"
+    "Content-Type charset and final URL are used; 16 MiB at most).\n";
+
+static const char EXAMPLES[] =
     "  freshet extract page.html | jq -r .textContent\n"
-    "  curl -s https://example.org/post | freshet extract - --base https://example.org/post\n"
-    "\n"
+    "  curl -s https://example.org/post | freshet extract - --base https://example.org/post\n";
+
+static const char FOOTER[] =
     "Exit status: 0 extracted (also when no main content was found: content is\n"
     "then empty), 1 the input cannot be read, fetched or parsed, 2 bad usage.\n";
+
+/* The one page: a second is bad usage. */
+static int
+take_input(void *ctx, const char *arg)
+{
+	const char **input = ctx;
+
+	if (*input) {
+		cli_err("extract", "one page at a time (try --help)");
+		return -1;
+	}
+	*input = arg;
+	return 0;
+}
 
 /* Reads path ("-": stdin) whole, up to max bytes. */
 static int
@@ -119,33 +128,21 @@ cmd_extract(int argc, char **argv)
 	size_t len = 0;
 	int text_only = 0, allow_private = 0, fetched = 0, rc = EXIT_FAIL;
 
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
+	const struct opt opts[] = {
+	    {.name = "base", .kind = OPT_STRING, .arg = "URL", .dest = &base,
+	     .help = "resolve relative links against URL (default: the page's URL when fetched, "
+		     "else none)"},
+	    {.name = "text", .kind = OPT_FLAG, .dest = &text_only,
+	     .help = "print textContent alone, as plain text"},
+	    OPT_ALLOW_PRIVATE(&allow_private),
+	    OPT_TABLE_END};
+	const struct opt_cmd cmd = {.name = "extract", .usage = USAGE, .about = ABOUT, .opts = opts,
+				    .examples = EXAMPLES, .footer = FOOTER,
+				    .positional = take_input, .ctx = &input};
+	int prc = opt_parse(&cmd, argc, argv);
 
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(USAGE, stdout);
-			return EXIT_OK;
-		}
-		if (!strcmp(a, "--text")) {
-			text_only = 1;
-		} else if (!strcmp(a, "--allow-private")) {
-			allow_private = 1;
-		} else if (!strncmp(a, "--base", 6) && (a[6] == '\0' || a[6] == '=')) {
-			static const char *const names[] = {"--base"};
-			const char **slots[] = {&base};
-			int r = cli_take_option("extract", names, slots, 1, argc, argv, &i);
-
-			if (r)
-				return r;
-		} else if (a[0] == '-' && a[1]) {
-			return cli_unknown_option("extract", a, USAGE);
-		} else if (input) {
-			cli_err("extract", "one page at a time (try --help)");
-			return EXIT_USAGE;
-		} else {
-			input = a;
-		}
-	}
+	if (prc)
+		return opt_exit(prc);
 	if (!input) {
 		cli_err("extract", "no page given (try --help)");
 		return EXIT_USAGE;

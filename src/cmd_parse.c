@@ -2,6 +2,7 @@
  * and prints it as JSON with feedparser's field names, or as sfeed-style
  * TSV, one line per entry. */
 #include "cmd.h"
+#include "opt.h"
 
 #include "core/err.h"
 #include "core/timefmt.h"
@@ -22,8 +23,9 @@
 
 static const char USAGE[] =
     "usage: freshet parse FILE|URL|-... [--base URL] [--format json|tsv] [--max-items N]\n"
-    "                     [--allow-private]\n"
-    "\n"
+    "                     [--allow-private]\n";
+
+static const char ABOUT[] =
     "Parses feeds (RSS 0.90-2.0, RSS 1.0/RDF, Atom 0.3/1.0, JSON Feed 1.0/1.1)\n"
     "and prints them on stdout, in the order given, in one process. '-' reads\n"
     "stdin; an http:// or https:// URL is fetched first (its Content-Type charset\n"
@@ -41,18 +43,13 @@ static const char USAGE[] =
     "--format tsv: one line per entry, as sfeed(1) writes them:\n"
     "  published (Unix seconds, or updated, or empty), title, link, content,\n"
     "  content type (html or plain), id, author, first enclosure URL, tags joined\n"
-    "  by '|'; tab, newline and backslash are written \\t \\n \\\\.\n"
-    "\n"
-    "options:\n"
-    "  --base URL     resolve relative links against URL (default: the feed's URL\n"
-    "                 when fetched, else none)\n"
-    "  --format F     json (default) or tsv\n"
-    "  --max-items N  keep the N newest items of each feed (default 10000, as\n"
-    "                 the crawler; 0: no cap); the cut is said on stderr\n"
-    "  --allow-private  fetch from loopback, private, link-local and other internal\n"
-    "                 addresses (refused by default, also after a redirect)\n"
-    "  --help         show this help\n"
-    "\n"
+    "  by '|'; tab, newline and backslash are written \\t \\n \\\\.\n";
+
+static const char EXAMPLES[] =
+    "  freshet parse feed.xml | jq '.entries[].title'\n"
+    "  freshet parse --format tsv https://example.org/feed.xml\n";
+
+static const char FOOTER[] =
     "Exit status: 0 all parsed (also when recovered from ill-formed XML: bozo), 1\n"
     "some input not a feed or cannot be read or fetched (the others are printed),\n"
     "2 bad usage.\n";
@@ -418,72 +415,45 @@ done:
 int
 cmd_parse(int argc, char **argv)
 {
-	const char *base = NULL, *format = "json";
-	const char **inputs;
-	size_t n_inputs = 0, max_items = FR_FEED_MAX_ITEMS_DEFAULT;
-	int rc = EXIT_OK, allow_private = 0;
+	static const char *const FORMATS[] = {"json", "tsv", NULL};
+	const char *base = NULL, *format;
+	struct opt_list inputs = {0};
+	size_t max_items;
+	uint64_t max_items_u;
+	int rc = EXIT_OK, allow_private = 0, fmt;
+	const struct opt opts[] = {
+	    {.name = "base", .kind = OPT_STRING, .arg = "URL", .dest = &base,
+	     .help = "resolve relative links against URL (default: the feed's URL when "
+		     "fetched, else none)"},
+	    {.name = "format", .kind = OPT_ENUM, .arg = "F", .choices = FORMATS, .def = "json",
+	     .dest = &fmt, .help = "json or tsv"},
+	    /* NOTE: "10000" is FR_FEED_MAX_ITEMS_DEFAULT, the crawler's cap. */
+	    {.name = "max-items", .kind = OPT_UINT, .dest = &max_items_u, .def = "10000",
+	     .flags = OPT_NO_MAX, .want = "a count (0: no cap)",
+	     .help = "keep the N newest items of each feed (as the crawler; 0: no cap); the cut "
+		     "is said on stderr"},
+	    OPT_ALLOW_PRIVATE(&allow_private),
+	    OPT_TABLE_END};
+	const struct opt_cmd cmd = {.name = "parse", .usage = USAGE, .about = ABOUT, .opts = opts,
+				    .examples = EXAMPLES, .footer = FOOTER,
+				    .positional = opt_list_add, .ctx = &inputs};
+	size_t n_inputs;
 
-	inputs = calloc((size_t)argc + 1, sizeof(*inputs));
-	if (!inputs) {
-		cli_err("parse", "out of memory");
-		return EXIT_FAIL;
+	if ((rc = opt_parse(&cmd, argc, argv)) != 0) {
+		opt_list_free(&inputs);
+		return opt_exit(rc);
 	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-
-		if (!strcmp(a, "--help") || !strcmp(a, "-h")) {
-			fputs(USAGE, stdout);
-			free(inputs);
-			return EXIT_OK;
-		}
-		if (!strcmp(a, "--allow-private")) {
-			allow_private = 1;
-			continue;
-		}
-		if (!strcmp(a, "--base") || !strcmp(a, "--format") || !strcmp(a, "--max-items")) {
-			if (i + 1 >= argc) {
-				cli_err("parse", "%s needs a value (try --help)", a);
-				free(inputs);
-				return EXIT_USAGE;
-			}
-			if (!strcmp(a, "--base")) {
-				base = argv[++i];
-			} else if (!strcmp(a, "--format")) {
-				format = argv[++i];
-			} else {
-				char *end;
-				unsigned long long v = strtoull(argv[++i], &end, 10);
-
-				if (*end || argv[i][0] == '-' || !argv[i][0]) {
-					cli_err("parse", "--max-items wants a count (0: no cap), not '%s'", argv[i]);
-					free(inputs);
-					return EXIT_USAGE;
-				}
-				max_items = v == 0 ? SIZE_MAX : (size_t)v;
-			}
-			continue;
-		}
-		if (a[0] == '-' && a[1] != '\0') {
-			cli_unknown_option("parse", a, USAGE);
-			free(inputs);
-			return EXIT_USAGE;
-		}
-		inputs[n_inputs++] = a;
-	}
+	format = FORMATS[fmt];
+	max_items = max_items_u == 0 ? SIZE_MAX : (size_t)max_items_u;
+	n_inputs = inputs.n;
 	if (!n_inputs) {
 		cli_err("parse", "a FILE, URL or - is required (try --help)");
-		free(inputs);
-		return EXIT_USAGE;
-	}
-	if (strcmp(format, "json") && strcmp(format, "tsv")) {
-		cli_err("parse", "--format wants json or tsv, not '%s'", format);
-		free(inputs);
 		return EXIT_USAGE;
 	}
 	for (size_t i = 0; i < n_inputs; i++)
-		if (parse_one(inputs[i], base, format, max_items, n_inputs > 1, allow_private) != EXIT_OK)
+		if (parse_one(inputs.v[i], base, format, max_items, n_inputs > 1, allow_private) != EXIT_OK)
 			rc = EXIT_FAIL;
-	free(inputs);
+	opt_list_free(&inputs);
 	if (fflush(stdout) != 0)
 		rc = EXIT_FAIL;
 	return rc;
