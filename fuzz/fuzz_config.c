@@ -2,8 +2,8 @@
  * input is written to a scratch file named by FRESHET_CONFIG and applied for
  * three commands. Promises: the result is 0 or 2; on 0 the vector starts with
  * argv[0], ends with the command line's own arguments in order, holds only
- * "--key" options (lower case, digits, '-') each maybe followed by a value,
- * and is NULL-terminated. src/config.c is compiled in (it lives in the CLI,
+ * "--key" or "--key=VALUE" options (key: lower case, digits, '-'; VALUE:
+ * anything), one argument each, and is NULL-terminated. src/config.c is compiled in (it lives in the CLI,
  * not the library). Without FR_LIBFUZZER, replay.c's main replays the seeds. */
 #include "../src/config.c"
 
@@ -39,10 +39,11 @@ check_one(const char *sub)
 		REQUIRE(out[i] != NULL);
 		size_t k = strlen(out[i]);
 
-		/* an option "--key", or a value (anything, "--x" too) after one */
-		if (!(k > 2 && !strncmp(out[i], "--", 2) &&
-		      strspn(out[i] + 2, "abcdefghijklmnopqrstuvwxyz0123456789-") == k - 2))
-			REQUIRE(i > 1 && !strncmp(out[i - 1], "--", 2));
+		size_t key = strspn(out[i] + (k > 2 ? 2 : k), "abcdefghijklmnopqrstuvwxyz0123456789-");
+
+		/* "--key", or "--key=VALUE" with any VALUE ("--x" too) */
+		REQUIRE(k > 2 && !strncmp(out[i], "--", 2) && key > 0);
+		REQUIRE(out[i][2 + key] == '\0' || out[i][2 + key] == '=');
 	}
 	config_free_argv(n, out, argv);
 }

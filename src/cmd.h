@@ -26,19 +26,6 @@ int cmd_extract(int argc, char **argv);
 #define EXIT_FAIL 1
 #define EXIT_USAGE 2
 
-/* Takes the option argv[*i] when it is one of names[0..n) as "--x VALUE"
- * or "--x=VALUE": stores the value in *slots[k] (borrowed from argv) and
- * moves *i past it. Returns 0; or prints "freshet SUB: ..." and returns
- * EXIT_USAGE for an unknown argument or a missing value. */
-int cli_take_option(const char *sub, const char *const *names, const char **const *slots,
-		    size_t n, int argc, char **argv, int *i);
-
-/* Reports the unknown option arg of command sub and returns EXIT_USAGE: "freshet
- * SUB: unknown option '--x' (did you mean --y? try --help)", the nearest of
- * the options usage names (every --word in it) when arg looks like a typo
- * of one; an option the config file set is named by its FILE:LINE instead. */
-int cli_unknown_option(const char *sub, const char *arg, const char *usage);
-
 /* Prints "freshet SUB: message" to stderr. */
 void cli_err(const char *sub, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 

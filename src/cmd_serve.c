@@ -3,6 +3,7 @@
  * or a web of sites (a manifest, or generated) for feed discovery; or a
  * world of evolving forums for incremental forum crawling. */
 #include "cmd.h"
+#include "opt.h"
 
 #include "core/err.h"
 #include "core/outfile.h"
@@ -36,8 +37,9 @@ static const char USAGE[] =
     "                     [--port P] [--port-file F] [--log FILE]\n"
     "       freshet serve --forums N [--seed S] [--speed X] [--start T] [--duration D]\n"
     "                     [--truth FILE] [--list FILE] [--describe FILE]\n"
-    "                     [--port P] [--port-file F] [--log FILE]\n"
-    "\n"
+    "                     [--port P] [--port-file F] [--log FILE]\n";
+
+static const char ABOUT[] =
     "Serves the world in DIR (written by `freshet world --out DIR`: trace.csv and\n"
     "sources.csv) over HTTP on 127.0.0.1 until SIGINT or SIGTERM. Every source is a\n"
     "feed (RSS 2.0, Atom 1.0 or JSON Feed 1.1, mixed) on a virtual host\n"
@@ -49,64 +51,17 @@ static const char USAGE[] =
     "--start + --duration. Feeds date items on the wall clock. See docs/serve.md.\n"
     "\n"
     "With --sites or --web it serves a web of sites for feed discovery instead, on\n"
-    "any Host name (reach it with --connect-to ::127.0.0.1:PORT as above):\n"
-    "  --sites MANIFEST   the URLs a TSV manifest lists, one a line:\n"
-    "                     URL<TAB>TYPE<TAB>SOURCE, SOURCE one of file:PATH (relative\n"
-    "                     to the manifest), feed:rss|atom|json|rdf, status:CODE,\n"
-    "                     redirect:CODE:TARGET, text:LITERAL; anything else is 404\n"
-    "  --web N            N generated sites www.site0.test .. www.site<N-1>.test, ten\n"
-    "                     shapes of feed discovery (site k has shape k % 10: head,\n"
-    "                     two feeds, body link, <a> only, well-known path only, feed\n"
-    "                     on another domain, JSON Feed, feed one level down, no\n"
-    "                     feed, traps); see docs/serve.md\n"
-    "  --seed S           words, titles and dates of --web (default 1)\n"
-    "  --truth FILE       with --web: TSV site_url<TAB>feed_url, the feeds each site\n"
-    "                     has (an empty feed_url for none), written before listening\n"
-    "  --sites-list FILE  with --web: the site URLs, one a line (for discover --file)\n"
-    "  --tls-cert FILE    with --sites or --web: also serve HTTPS with this PEM\n"
-    "  --tls-key FILE       certificate (chain) and key, on a second port: reach both\n"
-    "                     with --connect-to :80:127.0.0.1:PORT and\n"
-    "                     --connect-to :443:127.0.0.1:TLS-PORT (and --cacert FILE)\n"
-    "  --tls-port P       its port (default 0: a free one)\n"
-    "  --tls-port-file F  write the HTTPS port to F once listening\n"
+    "any Host name (reach it with --connect-to ::127.0.0.1:PORT as above).\n"
     "\n"
     "With --forums N it serves N synthetic forums that evolve in compressed time,\n"
     "forum<k>.test for k = 0..N-1 (any Host name, as above), in the styles of\n"
     "phpBB, vBulletin, SMF, XenForo, Discuz!, a custom and a threaded forum (the\n"
-    "structure of forum k is row k % 14 of a table: see docs/serve.md):\n"
-    "  --seed S           rates, times, members and words (default 1)\n"
-    "  --speed X          forum seconds per wall second (default 1)\n"
-    "  --start T          forum time when serving starts, Unix seconds or RFC 3339\n"
-    "                     (default: now, to the minute); history comes before it\n"
-    "  --duration D       forum time after which the clock stops (default: never)\n"
-    "  --truth FILE       on stop, TSV of every post that exists at the clock's time\n"
-    "  --list FILE        the forums' entry URLs, one a line, written before listening\n"
-    "  --describe FILE    TSV of each forum's structure, written before listening\n"
-    "\n"
-    "options:\n"
-    "  --world DIR        the world directory (required)\n"
-    "  --speed X          trace seconds per wall second (default 1)\n"
-    "  --port P           port on 127.0.0.1; 0 takes a free one (default 0)\n"
-    "  --port-file F      write the port to F once listening\n"
-    "  --hosts N          virtual hosts (default: the trace's hosts when sources\n"
-    "                     share them, else max(1, sources/10)); source i on host i%N\n"
-    "  --opml FILE        feed list as OPML (default DIR/feeds.opml)\n"
-    "  --log FILE         request log, TSV, one line per request\n"
-    "  --truth FILE       on stop, CSV of every item a crawler could have seen\n"
-    "  --start T          trace time of the clock's start, Unix seconds or RFC 3339\n"
-    "                     (default: the first item's time + 1 day)\n"
-    "  --duration D       trace time until the clock stops: seconds, or with a unit\n"
-    "                     s, m, h or d (default: to the trace's last item)\n"
-    "  --window N         items per feed, newest first (default 25)\n"
-    "  --misbehave on|off slow, failing, ill-formed, redirecting and huge hosts\n"
-    "                     (default on)\n"
-    "  --host-limit N/W   at most N requests per W wall seconds on every host, e.g.\n"
-    "                     5/10s; more get 429 + Retry-After (default: off)\n"
-    "  --api-limit N/W    the limit of the API hosts (h7, h18, h47, ...; default\n"
-    "                     2/5s), or off\n"
-    "  --formats LIST     feed formats, mixed by source index (default rss,atom,json)\n"
-    "  --huge-mib M       size of the huge feeds in MiB (default 64)\n"
-    "  --help             show this help\n";
+    "structure of forum k is row k % 14 of a table: see docs/serve.md).\n";
+
+static const char EXAMPLES[] =
+    "  freshet serve --world w --speed 3600 --port-file port\n"
+    "  freshet serve --web 100 --truth truth.tsv --sites-list sites.txt\n"
+    "  freshet serve --forums 14 --speed 60 --list forums.txt\n";
 
 static int
 parse_u64(const char *s, uint64_t max, uint64_t *out)
@@ -294,53 +249,87 @@ struct opts {
 static int
 parse_args(int argc, char **argv, struct opts *o)
 {
-	const char *names[] = {"--world",      "--speed",     "--port",    "--port-file",
-	                       "--hosts",      "--opml",      "--log",     "--truth",
-	                       "--start",      "--duration",  "--window",  "--misbehave",
-	                       "--host-limit", "--api-limit", "--formats", "--huge-mib",
-	                       "--sites",      "--web",       "--seed",    "--sites-list",
-	                       "--tls-cert",   "--tls-key",   "--tls-port", "--tls-port-file",
-	                       "--forums",     "--list",      "--describe"};
-	const char **slots[] = {&o->world,      &o->speed,     &o->port,    &o->port_file,
-	                        &o->hosts,      &o->opml,      &o->log,     &o->truth,
-	                        &o->start,      &o->duration,  &o->window,  &o->misbehave,
-	                        &o->host_limit, &o->api_limit, &o->formats, &o->huge_mib,
-	                        &o->sites,      &o->web,       &o->seed,    &o->sites_list,
-	                        &o->tls_cert,   &o->tls_key,   &o->tls_port, &o->tls_port_file,
-	                        &o->forums,     &o->list,      &o->describe};
-	size_t n = sizeof(names) / sizeof(names[0]);
+	const struct opt opts[] = {
+	    {.name = "port", .kind = OPT_STRING, .arg = "P", .dest = &o->port,
+	     .help = "port on 127.0.0.1; 0 takes a free one (default 0)"},
+	    {.name = "port-file", .kind = OPT_STRING, .arg = "F", .dest = &o->port_file,
+	     .help = "write the port to F once listening"},
+	    {.name = "log", .kind = OPT_STRING, .arg = "FILE", .dest = &o->log,
+	     .help = "request log, TSV, one line per request"},
+	    {.name = "truth", .kind = OPT_STRING, .arg = "FILE", .dest = &o->truth,
+	     .help = "--world: on stop, CSV of every item a crawler could have seen; --web: TSV "
+		     "site_url<TAB>feed_url, the feeds each site has (an empty feed_url for "
+		     "none), written before listening; --forums: on stop, TSV of every post that "
+		     "exists at the clock's time"},
+	    {.name = "seed", .kind = OPT_STRING, .arg = "S", .dest = &o->seed,
+	     .help = "--web: words, titles and dates; --forums: rates, times, members and words "
+		     "(default 1)"},
+	    {.name = "speed", .kind = OPT_STRING, .arg = "X", .dest = &o->speed,
+	     .help = "trace (or forum) seconds per wall second (default 1)"},
+	    {.name = "start", .kind = OPT_STRING, .arg = "T", .dest = &o->start,
+	     .help = "trace (or forum) time of the clock's start, Unix seconds or RFC 3339 "
+		     "(default: the first item's time + 1 day; forums: now, to the minute, "
+		     "history coming before it)"},
+	    {.name = "duration", .kind = OPT_STRING, .arg = "D", .dest = &o->duration,
+	     .help = "trace (or forum) time until the clock stops: seconds, or with a unit s, m, "
+		     "h or d (default: to the trace's last item; forums: never)"},
+	    {.name = "world", .kind = OPT_STRING, .arg = "DIR", .dest = &o->world,
+	     .section = "world", .help = "the world directory"},
+	    {.name = "hosts", .kind = OPT_STRING, .arg = "N", .dest = &o->hosts,
+	     .help = "virtual hosts (default: the trace's hosts when sources share them, else "
+		     "max(1, sources/10)); source i on host i%N"},
+	    {.name = "opml", .kind = OPT_STRING, .arg = "FILE", .dest = &o->opml,
+	     .help = "feed list as OPML (default DIR/feeds.opml)"},
+	    {.name = "window", .kind = OPT_STRING, .arg = "N", .dest = &o->window,
+	     .help = "items per feed, newest first (default 25)"},
+	    {.name = "misbehave", .kind = OPT_STRING, .arg = "on|off", .dest = &o->misbehave,
+	     .help = "slow, failing, ill-formed, redirecting and huge hosts (default on)"},
+	    {.name = "host-limit", .kind = OPT_STRING, .arg = "N/W", .dest = &o->host_limit,
+	     .help = "at most N requests per W wall seconds on every host, e.g. 5/10s; more get "
+		     "429 + Retry-After (default: off)"},
+	    {.name = "api-limit", .kind = OPT_STRING, .arg = "N/W", .dest = &o->api_limit,
+	     .help = "the limit of the API hosts (h7, h18, h47, ...; default 2/5s), or off"},
+	    {.name = "formats", .kind = OPT_STRING, .arg = "LIST", .dest = &o->formats,
+	     .help = "feed formats, mixed by source index (default rss,atom,json)"},
+	    {.name = "huge-mib", .kind = OPT_STRING, .arg = "M", .dest = &o->huge_mib,
+	     .help = "size of the huge feeds in MiB (default 64)"},
+	    {.name = "sites", .kind = OPT_STRING, .arg = "MANIFEST", .dest = &o->sites,
+	     .section = "sites and web",
+	     .help = "the URLs a TSV manifest lists, one a line: URL<TAB>TYPE<TAB>SOURCE, SOURCE "
+		     "one of file:PATH (relative to the manifest), feed:rss|atom|json|rdf, "
+		     "status:CODE, redirect:CODE:TARGET, text:LITERAL; anything else is 404"},
+	    {.name = "web", .kind = OPT_STRING, .arg = "N", .dest = &o->web,
+	     .help = "N generated sites www.site0.test .. www.site<N-1>.test, ten shapes of feed "
+		     "discovery (site k has shape k % 10: head, two feeds, body link, <a> only, "
+		     "well-known path only, feed on another domain, JSON Feed, feed one level "
+		     "down, no feed, traps); see docs/serve.md"},
+	    {.name = "sites-list", .kind = OPT_STRING, .arg = "FILE", .dest = &o->sites_list,
+	     .help = "with --web: the site URLs, one a line (for discover --file)"},
+	    {.name = "tls-cert", .kind = OPT_STRING, .arg = "FILE", .dest = &o->tls_cert,
+	     .help = "with --sites or --web: also serve HTTPS with this PEM certificate (chain) "
+		     "and the key of --tls-key, on a second port: reach both with --connect-to "
+		     ":80:127.0.0.1:PORT and --connect-to :443:127.0.0.1:TLS-PORT (and --cacert "
+		     "FILE)"},
+	    {.name = "tls-key", .kind = OPT_STRING, .arg = "FILE", .dest = &o->tls_key,
+	     .help = "the key of --tls-cert (PEM)"},
+	    {.name = "tls-port", .kind = OPT_STRING, .arg = "P", .dest = &o->tls_port,
+	     .help = "the HTTPS port (default 0: a free one)"},
+	    {.name = "tls-port-file", .kind = OPT_STRING, .arg = "F", .dest = &o->tls_port_file,
+	     .help = "write the HTTPS port to F once listening"},
+	    {.name = "forums", .kind = OPT_STRING, .arg = "N", .dest = &o->forums,
+	     .section = "forums", .help = "serve N synthetic forums"},
+	    {.name = "list", .kind = OPT_STRING, .arg = "FILE", .dest = &o->list,
+	     .help = "the forums' entry URLs, one a line, written before listening"},
+	    {.name = "describe", .kind = OPT_STRING, .arg = "FILE", .dest = &o->describe,
+	     .help = "TSV of each forum's structure, written before listening"},
+	    OPT_TABLE_END};
+	const struct opt_cmd cmd = {.name = "serve", .usage = USAGE, .about = ABOUT, .opts = opts,
+				    .examples = EXAMPLES};
+	int rc;
 
 	memset(o, 0, sizeof(*o));
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--help") || !strcmp(argv[i], "-h")) {
-			fputs(USAGE, stdout);
-			return 1;
-		}
-	}
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *val;
-		size_t k;
-
-		for (k = 0; k < n; k++) {
-			size_t len = strlen(names[k]);
-			if (!strncmp(a, names[k], len) && (a[len] == '\0' || a[len] == '='))
-				break;
-		}
-		if (k == n) {
-			cli_unknown_option("serve", a, USAGE);
-			return -1;
-		}
-		val = strchr(a, '=');
-		if (val) {
-			val++;
-		} else if (i + 1 < argc) {
-			val = argv[++i];
-		} else {
-			cli_err("serve", "%s needs a value (try --help)", names[k]);
-			return -1;
-		}
-		*slots[k] = val;
-	}
+	if ((rc = opt_parse(&cmd, argc, argv)) != 0)
+		return rc == OPT_HELP_SHOWN ? 1 : -1;
 	if ((o->world != NULL) + (o->sites != NULL) + (o->web != NULL) + (o->forums != NULL) > 1) {
 		cli_err("serve", "give one of --world, --sites and --web, or --forums");
 		return -1;

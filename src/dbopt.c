@@ -41,28 +41,6 @@ dbopt_open_flags(const char *sub, const char *arg, unsigned flags)
 	return st;
 }
 
-int
-dbopt_value(const char *sub, const char *name, int argc, char **argv, int *i, const char **val)
-{
-	const char *a = argv[*i];
-	size_t n = strlen(name);
-
-	if (strncmp(a, name, n) != 0)
-		return 0;
-	if (a[n] == '=') {
-		*val = a + n + 1;
-		return 1;
-	}
-	if (a[n] != '\0')
-		return 0;
-	if (*i + 1 >= argc) {
-		cli_err(sub, "%s needs a value (try --help)", name);
-		return -1;
-	}
-	*val = argv[++*i];
-	return 1;
-}
-
 const char *
 dbopt_utf8(const char *s, char **tmp)
 {

@@ -1,7 +1,6 @@
 /* dbopt.h - what the store commands share: where the store is (--db PATH,
- * else $FRESHET_DB, else ./freshet.db), opening it with a message, reading
- * "--name VALUE" / "--name=VALUE" options, and output helpers (UTF-8 for
- * JSON, CSV fields, table cells). */
+ * else $FRESHET_DB, else ./freshet.db), opening it with a message, and
+ * output helpers (UTF-8 for JSON, CSV fields, table cells). */
 #ifndef FR_DBOPT_H
 #define FR_DBOPT_H
 
@@ -9,10 +8,6 @@
 #include <stdio.h>
 
 struct fr_store;
-
-/* Help line for --db, to paste into a command's usage text. */
-#define DBOPT_HELP                                                                                 \
-	"  --db PATH         the store (default: $FRESHET_DB when set, else ./freshet.db)\n"
 
 /* The store's path: arg (the value of --db) when not NULL, else
  * $FRESHET_DB when set and not empty, else "freshet.db". Borrowed. */
@@ -26,13 +21,6 @@ struct fr_store *dbopt_open(const char *sub, const char *arg);
  * commands that only read (a missing store is then an error, not a new
  * one). */
 struct fr_store *dbopt_open_flags(const char *sub, const char *arg, unsigned flags);
-
-/* Matches argv[*i] against the option name ("--db"), as "--db VALUE" (then
- * *i moves past the value) or "--db=VALUE". Returns 1 and *val when it
- * matches, 0 when argv[*i] is another argument, -1 after printing
- * "freshet SUB: --db needs a value" when the value is missing. */
-int dbopt_value(const char *sub, const char *name, int argc, char **argv, int *i,
-		const char **val);
 
 /* s as valid UTF-8 for JSON output: s itself when it is valid (or NULL),
  * else a malloc'd copy with each invalid byte replaced by U+FFFD, also

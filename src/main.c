@@ -43,80 +43,6 @@ cli_err(const char *sub, const char *fmt, ...)
 	fputc('\n', stderr);
 }
 
-/* The unknown option a of sub, among the n names it knows. */
-static int
-unknown_option(const char *sub, const char *a, const char *const *names, size_t n)
-{
-	char word[128];
-	size_t len = strcspn(a, "=");
-	const char *near, *origin = config_origin(a);
-
-	snprintf(word, sizeof(word), "%.*s", (int)(len < sizeof(word) ? len : sizeof(word) - 1), a);
-	near = cli_suggest(word, names, n);
-	if (origin)
-		fprintf(stderr, "freshet: %s: unknown option '%s' for [%s]%s%s%s\n", origin,
-			word[0] == '-' && word[1] == '-' ? word + 2 : word, sub,
-			near ? " (did you mean " : "", near ? near + 2 : "", near ? "?)" : "");
-	else if (near)
-		cli_err(sub, "unknown option '%s' (did you mean %s? try --help)", a, near);
-	else
-		cli_err(sub, "unknown option '%s' (try --help)", a);
-	return EXIT_USAGE;
-}
-
-int
-cli_unknown_option(const char *sub, const char *arg, const char *usage)
-{
-	const char *names[128];
-	char buf[4096];
-	size_t n = 0, used = 0;
-
-	/* Every distinct --word of the usage text. */
-	for (const char *p = usage; (p = strstr(p, "--")) && n < 128; p += 2) {
-		size_t len = 2 + strspn(p + 2, "abcdefghijklmnopqrstuvwxyz0123456789-");
-		int seen = 0;
-
-		if (len < 3 || used + len + 1 > sizeof(buf))
-			continue;
-		memcpy(buf + used, p, len);
-		buf[used + len] = 0;
-		for (size_t k = 0; k < n && !seen; k++)
-			seen = !strcmp(names[k], buf + used);
-		if (!seen) {
-			names[n++] = buf + used;
-			used += len + 1;
-		}
-	}
-	return unknown_option(sub, arg, names, n);
-}
-
-int
-cli_take_option(const char *sub, const char *const *names, const char **const *slots, size_t n,
-		int argc, char **argv, int *i)
-{
-	const char *a = argv[*i], *val;
-	size_t k;
-
-	for (k = 0; k < n; k++) {
-		size_t len = strlen(names[k]);
-		if (!strncmp(a, names[k], len) && (a[len] == '\0' || a[len] == '='))
-			break;
-	}
-	if (k == n)
-		return unknown_option(sub, a, names, n);
-	val = strchr(a, '=');
-	if (val) {
-		val++;
-	} else if (*i + 1 < argc) {
-		val = argv[++*i];
-	} else {
-		cli_err(sub, "%s needs a value (try --help)", names[k]);
-		return EXIT_USAGE;
-	}
-	*slots[k] = val;
-	return 0;
-}
-
 static void
 usage(FILE *f)
 {
@@ -125,7 +51,11 @@ usage(FILE *f)
 	for (size_t i = 0; i < sizeof(subs) / sizeof(subs[0]); i++)
 		fprintf(f, "  %-10s %s\n", subs[i].name, subs[i].summary);
 	fprintf(f, "\n'freshet help <command>' (or 'freshet <command> --help') describes a "
-		   "command;\n'freshet --version' prints the version.\n");
+		   "command;\n'freshet --version' (or -V) prints the version.\n"
+		   "\nExamples:\n"
+		   "  freshet add --opml feeds.opml   subscribe to a feed reader's feeds\n"
+		   "  freshet run                     crawl them until stopped\n"
+		   "  freshet items --since 1d        what came in the last day\n");
 }
 
 #define N_SUBS (sizeof(subs) / sizeof(subs[0]))

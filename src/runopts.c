@@ -17,16 +17,6 @@
 #define MAX_SPAN_YEARS RUNOPTS_MAX_SPAN_YEARS
 #define YEAR_S (365.25 * 86400)
 
-const char *
-runopts_value(const char *sub, int argc, char **argv, int *i)
-{
-	if (*i + 1 >= argc) {
-		cli_err(sub, "%s needs a value", argv[*i]);
-		return NULL;
-	}
-	return argv[++*i];
-}
-
 /* A budget as given: N/W (calls, window) and the S of @S (0 without). */
 struct budget {
 	double calls, window_s, scale_to;

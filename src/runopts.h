@@ -64,10 +64,6 @@ struct runinput {
 	char budget_desc[96];
 };
 
-/* The value of the option argv[*i], advancing *i past it; NULL after
- * printing "freshet SUB: OPTION needs a value" when argv[*i] is the last
- * argument. (Until run and discover use the table parser.) */
-const char *runopts_value(const char *sub, int argc, char **argv, int *i);
 /* Checks the options (budget and window: bad usage is found before the
  * slow load), then loads the input and fills the
  * simulation config. Returns 0, 1 on a failure (message printed), 2 on bad
