@@ -65,6 +65,77 @@ FRESHET_CONFIG=$WORK/typo.conf usage_error "typo.conf:3: unknown key 'limitt' in
 	items --db "$WORK/none.db"
 check "the typo is not blamed on the command line" not grep -q "freshet items:" "$ERR"
 
+# ---- the option parser (src/opt.c, docs/cli.md): one table per command,
+# the same messages in every command ----
+usage_error "unknown option '--gapp' (did you mean --gap? try --help)" run --db "$WORK/p.db" --gapp 3
+usage_error "unknown option '--zzzzzzzz' (try --help)" sources --zzzzzzzz
+check "no suggestion for a far miss" not grep -q "did you mean" "$ERR"
+usage_error "unknown option '-x' (try --help)" items -x
+usage_error "--limit needs a value (try --help)" items --db "$WORK/none.db" --limit
+usage_error "--limit wants a whole number >= 1, not 'x'" items --db "$WORK/none.db" --limit x
+usage_error "--transfers wants a whole number 1..10000, not '0'" run --transfers 0
+usage_error "--gap wants a duration >= 0, like 15s or 2m, not 'soon'" run --gap=soon
+usage_error "--max-crawl-delay wants a duration >= 0" discover --max-crawl-delay -1 x.test
+usage_error "--gap wants a duration > 0" plan --pages x --budget 1 --gap 0
+usage_error "--once takes no value, not 'yes'" run --once=yes
+usage_error "unexpected argument 'extra' (try --help)" run extra
+usage_error "--format wants table or json, not 'csv'" plan --pages x --budget 1 --format csv
+# "--" ends the options: "-x" is then an input (a missing file here).
+expect_exit 1 "$F" parse -- -x
+expect_stderr_contains "-x: cannot open"
+
+# Old names are hidden aliases of the one name: they set the same value,
+# and --help shows only the new name.
+GAPRUN=(simulate --trace "$T" --policy round-robin --budget 1/10s --format csv)
+expect_exit 0 "$F" "${GAPRUN[@]}" --gap 40s
+cut -d, -f1-9 "$OUT" >"$WORK/gap40.csv"
+expect_exit 0 "$F" "${GAPRUN[@]}" --host-gap 40s
+cut -d, -f1-9 "$OUT" >"$WORK/hostgap40.csv"
+expect_same_file "--host-gap is --gap" "$WORK/gap40.csv" "$WORK/hostgap40.csv"
+expect_exit 0 "$F" "${GAPRUN[@]}"
+cut -d, -f1-9 "$OUT" >"$WORK/gap0.csv"
+check "the gap changes the run (so the alias is no no-op)" not cmp -s "$WORK/gap0.csv" "$WORK/gap40.csv"
+expect_exit 0 "$F" simulate --help
+check "simulate --help hides --host-gap" not grep -q -e '--host-gap' "$OUT"
+expect_exit 0 "$F" world --kind pages --out "$WORK/pw" --pages 40 --servers 4 --days 2
+expect_exit 0 "$F" plan --pages "$WORK/pw/pages.csv" --budget 0.01 --politeness 1m --format json
+expect_stdout_contains '"politeness_s": 60,'
+expect_exit 0 "$F" plan --pages "$WORK/pw/pages.csv" --budget 0.01 --format json
+expect_stdout_contains '"politeness_s": 15,'
+
+# The config file goes through the same table: its old names, its values
+# checked and named by FILE:LINE; the command line overrides it.
+printf '[simulate]\nhost-gap = 40s\nformat = json\n' >"$WORK/sim.conf"
+FRESHET_CONFIG=$WORK/sim.conf expect_exit 0 "$F" simulate --trace "$T" --policy round-robin \
+	--budget 1/10s --format csv
+cut -d, -f1-9 "$OUT" >"$WORK/conf40.csv"
+expect_same_file "config host-gap = 40s is --gap 40s" "$WORK/gap40.csv" "$WORK/conf40.csv"
+printf '[items]\nlimit = x\n' >"$WORK/badval.conf"
+FRESHET_CONFIG=$WORK/badval.conf usage_error "badval.conf:2: limit wants a whole number >= 1, not 'x'" \
+	items --db "$WORK/none.db"
+printf '[run]\nonce = maybe\n' >"$WORK/flag.conf"
+FRESHET_CONFIG=$WORK/flag.conf usage_error "flag.conf:2: once takes no value, not 'maybe'" \
+	run --db "$WORK/none.db"
+
+# Every command: help CMD is its --help, with usage, options and Examples.
+cmds=$("$F" --help | awk '/^commands:$/ { on = 1; next } on && /^  [a-z]/ { print $1 } on && /^$/ { exit }')
+expect_eq "the commands listed" "$(printf '%s\n' "$cmds" | wc -l)" 14
+for sub in $cmds; do
+	expect_exit 0 "$F" help "$sub"
+	expect_stdout_contains "usage: freshet $sub"
+	expect_stdout_contains "options:"
+	expect_stdout_contains "Examples:"
+	expect_stderr_empty
+	cp "$OUT" "$WORK/help-$sub.txt"
+	expect_exit 0 "$F" "$sub" --help
+	expect_same_file "help $sub = $sub --help" "$WORK/help-$sub.txt" "$OUT"
+done
+expect_exit 0 "$F" run --help
+expect_stdout_contains "docs/crawl.md"
+check "run --help does not send the config file to docs/freshet.md" not grep -q "freshet.md" "$OUT"
+expect_exit 0 "$F" --help
+expect_stdout_contains "Examples:"
+
 # ---- each subcommand's --help: exit 0, stdout, every option named ----
 expect_exit 0 "$F" simulate --help
 expect_stderr_empty
