@@ -1,0 +1,140 @@
+/* scrub.c - credentials out of strings, in one pass: at each byte, a secret
+ * parameter's value, the token or its percent-encoded form is replaced
+ * (and a tail of four bytes or more that begins the token: a string cut
+ * short); anything else is copied. */
+#include "api/scrub.h"
+
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+
+/* NOTE: names in lower case; matched without regard to case. */
+static const char *const SECRET_PARAMS[] = {"access_token=", "client_secret=", "appsecret_proof="};
+
+static int
+unreserved(unsigned char c)
+{
+	return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+	       c == '-' || c == '.' || c == '_' || c == '~';
+}
+
+/* token percent-encoded (malloc'd), or NULL when it needs no encoding or on
+ * out of memory (the plain form is still scrubbed). */
+static char *
+encoded(const char *token)
+{
+	static const char hex[] = "0123456789ABCDEF";
+	size_t n = strlen(token), w = 0, k = 0;
+	char *e;
+
+	for (size_t i = 0; i < n; i++)
+		k += !unreserved((unsigned char)token[i]);
+	if (!k || !(e = malloc(n + 2 * k + 1)))
+		return NULL;
+	for (size_t i = 0; i < n; i++) {
+		unsigned char c = (unsigned char)token[i];
+
+		if (unreserved(c)) {
+			e[w++] = (char)c;
+		} else {
+			e[w++] = '%';
+			e[w++] = hex[c >> 4];
+			e[w++] = hex[c & 15];
+		}
+	}
+	e[w] = '\0';
+	return e;
+}
+
+static int
+value_end(char c)
+{
+	return !c || c == '&' || c == '#' || c == ' ' || c == '\t' || c == '\n' || c == '\r' ||
+	       c == '"' || c == '\'' || c == '<' || c == '>' || c == ',' || c == ';';
+}
+
+char *
+fr_api_scrub(const char *s, const char *token)
+{
+	size_t n, tn = token ? strlen(token) : 0, en, w = 0, cap;
+	char *enc, *out;
+
+	if (!s)
+		return NULL;
+	n = strlen(s);
+	enc = tn ? encoded(token) : NULL;
+	en = enc ? strlen(enc) : 0;
+	/* each replaced piece is at least one byte long and becomes 3 */
+	cap = 3 * n + 1;
+	if (!(out = malloc(cap))) {
+		free(enc);
+		return NULL;
+	}
+	for (size_t i = 0; i < n;) {
+		size_t k;
+
+		for (k = 0; k < sizeof(SECRET_PARAMS) / sizeof(SECRET_PARAMS[0]); k++) {
+			size_t pn = strlen(SECRET_PARAMS[k]);
+
+			if ((i == 0 || !unreserved((unsigned char)s[i - 1])) &&
+			    !strncasecmp(s + i, SECRET_PARAMS[k], pn) && !value_end(s[i + pn]))
+				break;
+		}
+		if (k < sizeof(SECRET_PARAMS) / sizeof(SECRET_PARAMS[0])) {
+			size_t pn = strlen(SECRET_PARAMS[k]);
+
+			memcpy(out + w, s + i, pn);
+			w += pn;
+			i += pn;
+			while (!value_end(s[i]))
+				i++;
+			memcpy(out + w, FR_API_SCRUBBED, 3);
+			w += 3;
+			continue;
+		}
+		if (tn && !strncmp(s + i, token, tn)) {
+			memcpy(out + w, FR_API_SCRUBBED, 3);
+			w += 3;
+			i += tn;
+			continue;
+		}
+		/* a string cut short (an error buffer) may end in part of it */
+		if (tn && n - i < tn && n - i >= 4 && !strncmp(s + i, token, n - i)) {
+			memcpy(out + w, FR_API_SCRUBBED, 3);
+			w += 3;
+			break;
+		}
+		if (en && !strncasecmp(s + i, enc, en)) {
+			memcpy(out + w, FR_API_SCRUBBED, 3);
+			w += 3;
+			i += en;
+			continue;
+		}
+		out[w++] = s[i++];
+	}
+	out[w] = '\0';
+	free(enc);
+	return out;
+}
+
+void
+fr_api_scrub_buf(char *buf, size_t cap, const char *token)
+{
+	char *s;
+	size_t n;
+
+	if (!buf || !cap)
+		return;
+	buf[cap - 1] = '\0';
+	if (!(s = fr_api_scrub(buf, token))) {
+		/* out of memory: say nothing rather than the secret */
+		buf[0] = '\0';
+		return;
+	}
+	n = strlen(s);
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(buf, s, n);
+	buf[n] = '\0';
+	free(s);
+}
