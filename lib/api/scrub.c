@@ -56,7 +56,7 @@ value_end(char c)
 char *
 fr_api_scrub(const char *s, const char *token)
 {
-	size_t n, tn = token ? strlen(token) : 0, en, w = 0, cap;
+	size_t n, tn = token ? strlen(token) : 0, en, w = 0, cap, val_start = 0, val_end = 0;
 	char *enc, *out;
 
 	if (!s)
@@ -73,24 +73,25 @@ fr_api_scrub(const char *s, const char *token)
 	for (size_t i = 0; i < n;) {
 		size_t k;
 
-		for (k = 0; k < sizeof(SECRET_PARAMS) / sizeof(SECRET_PARAMS[0]); k++) {
+		/* a secret parameter's value: its name goes on through the token
+		 * check below (a one-letter token may be in it), its value is
+		 * replaced when the scan reaches it */
+		if (i >= val_start && i < val_end) {
+			memcpy(out + w, FR_API_SCRUBBED, 3);
+			w += 3;
+			i = val_end;
+			continue;
+		}
+		for (k = 0; i >= val_end && k < sizeof(SECRET_PARAMS) / sizeof(SECRET_PARAMS[0]); k++) {
 			size_t pn = strlen(SECRET_PARAMS[k]);
 
 			if ((i == 0 || !unreserved((unsigned char)s[i - 1])) &&
-			    !strncasecmp(s + i, SECRET_PARAMS[k], pn) && !value_end(s[i + pn]))
+			    !strncasecmp(s + i, SECRET_PARAMS[k], pn) && !value_end(s[i + pn])) {
+				val_start = i + pn;
+				for (val_end = val_start; !value_end(s[val_end]); val_end++)
+					;
 				break;
-		}
-		if (k < sizeof(SECRET_PARAMS) / sizeof(SECRET_PARAMS[0])) {
-			size_t pn = strlen(SECRET_PARAMS[k]);
-
-			memcpy(out + w, s + i, pn);
-			w += pn;
-			i += pn;
-			while (!value_end(s[i]))
-				i++;
-			memcpy(out + w, FR_API_SCRUBBED, 3);
-			w += 3;
-			continue;
+			}
 		}
 		if (tn && !strncmp(s + i, token, tn)) {
 			memcpy(out + w, FR_API_SCRUBBED, 3);

@@ -330,6 +330,10 @@ test_scrub(void)
 	CHECK_STR(s, "my_access_token=kept access_token= empty");
 	free(s);
 	CHECK(fr_api_scrub(NULL, "x") == NULL);
+	/* a one-letter token in a parameter's name (fuzz_api's finding) */
+	s = fr_api_scrub("GET https://m/?access_token=Elin, ok", "e");
+	CHECK_STR(s, "GET https://m/?acc***ss_tok***n=***, ok");
+	free(s);
 	/* a message cut short in the middle of the token */
 	s = fr_api_scrub("error: bad token EAAB12", "EAAB123xyz");
 	CHECK_STR(s, "error: bad token ***");
