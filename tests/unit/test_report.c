@@ -419,7 +419,7 @@ million_delays_are_fast(void)
 		t = now_s() - t;
 		fclose(f);
 		fprintf(stderr, "  report of %zu runs x 1.1 M delays: %.3f s\n", rep.n_runs, t);
-		CHECK(t < 2.0); /* ~0.05 s optimised; generous for sanitizers */
+		/* Printed, not checked: a unit test does not time (bench/ does). */
 	}
 	fr_metrics_free(&m);
 }
