@@ -1724,6 +1724,10 @@ content_html(xmlDoc *doc, xmlNode *art, const char *url)
 
 	if (!buf)
 		return NULL;
+	/* Grown by doubling: libxml2's default grows a buffer to the exact
+	 * size on every append, and each growth copies it when realloc cannot
+	 * extend in place (always, under ASan): quadratic in the article. */
+	xmlBufferSetAllocationScheme(buf, XML_BUFFER_ALLOC_DOUBLEIT);
 	xmlNodeSetName(art, (const xmlChar *)"div");
 	xmlSetProp(art, (const xmlChar *)"id", (const xmlChar *)"readability-page-1");
 	xmlSetProp(art, (const xmlChar *)"class", (const xmlChar *)"page");
