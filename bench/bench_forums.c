@@ -13,14 +13,14 @@
  * runs at speed 1 from T0 (forum time = the wall time passed). Cycle c of
  * every forum starts at B_c = T0 + (c - 1) * H hours; its page fetches are
  * FETCH_GAP_S apart from B_c on (politeness), and each is answered by
- * fr_forums_handle at its fetch time. Cycle 1 is phase 1 (full crawl),
+ * fr_tk_forums_handle at its fetch time. Cycle 1 is phase 1 (full crawl),
  * cycles 2..C phase 2. Both modes get fresh engines, the same world and the
  * same fetch schedule; one date detector serves the whole run. Times on the
  * pages are UTC (testkit/forum_lang.c renders gmtime), so the zone is "UTC".
  * Bytes: body + HEADER_BYTES of nominal response headers per page (the
  * engine's own counts, "engine", are body bytes only).
  *
- * The truth: fr_forums_write_truth once, at the latest time any fetch can
+ * The truth: fr_tk_forums_write_truth once, at the latest time any fetch can
  * have (B_C + the cycle's page cap * FETCH_GAP_S); every post carries its
  * publication time and old posts never change, so it is the truth at every
  * cycle time by filtering on published_s. Index/thread sort: the describe
@@ -109,7 +109,7 @@ struct tthread {
 
 struct tforum {
 	char host[32];
-	char entry[FR_FORUMS_URL_MAX];
+	char entry[FR_TK_FORUMS_URL_MAX];
 	char sw[16];
 	enum fr_sinfo_sort isort, tsort;
 	const char *anchor; /* the id prefix of a post's element on thread pages */
@@ -175,7 +175,7 @@ host_forum(const char *h)
 	if (strncmp(h, "forum", 5) != 0 || h[5] < '0' || h[5] > '9')
 		return -1;
 	k = strtoul(h + 5, &end, 10);
-	if (strcmp(end, ".test") != 0 || k > FR_FORUMS_MAX)
+	if (strcmp(end, ".test") != 0 || k > FR_TK_FORUMS_MAX)
 		return -1;
 	return (long)k;
 }
@@ -214,13 +214,13 @@ sort_of(const char *s)
 }
 
 static int
-read_describe(struct fr_forums *w, struct truth *tr)
+read_describe(struct fr_tk_forums *w, struct truth *tr)
 {
 	FILE *f = tmpfile();
 	char err[256], *text = NULL, *line, *next;
 	int rc = -1;
 
-	if (!f || fr_forums_write_describe(w, f, "describe", err, sizeof(err)) != 0)
+	if (!f || fr_tk_forums_write_describe(w, f, "describe", err, sizeof(err)) != 0)
 		goto out;
 	text = slurp(f);
 	if (!text)
@@ -359,7 +359,7 @@ index_of(const struct truth *tr, size_t n, int (*cmp)(const void *, const void *
 
 /* Loads the truth at forum time t_s and the structure of n forums. */
 static int
-truth_load(struct fr_forums *w, uint32_t n, double t_s, struct truth *tr)
+truth_load(struct fr_tk_forums *w, uint32_t n, double t_s, struct truth *tr)
 {
 	FILE *f = tmpfile();
 	char err[256], *line, *next;
@@ -370,7 +370,7 @@ truth_load(struct fr_forums *w, uint32_t n, double t_s, struct truth *tr)
 	tr->forum = calloc(n, sizeof(*tr->forum));
 	if (!f || !tr->forum || read_describe(w, tr) != 0)
 		goto err;
-	if (fr_forums_write_truth(w, f, t_s, &rows, "truth", err, sizeof(err)) != 0) {
+	if (fr_tk_forums_write_truth(w, f, t_s, &rows, "truth", err, sizeof(err)) != 0) {
 		fprintf(stderr, "bench_forums: %s\n", err);
 		goto err;
 	}
@@ -618,7 +618,7 @@ struct run {
 };
 
 struct bench {
-	struct fr_forums *world;
+	struct fr_tk_forums *world;
 	struct fr_fdate *dates;
 	struct truth tr;
 	uint32_t n_forums;
@@ -734,7 +734,7 @@ struct page {
 /* GET url at forum time t. Returns 0 (pg set; release with page_done), or
  * -1 on out of memory. */
 static int
-fetch(struct fr_forums *w, const char *url, double t, struct page *pg)
+fetch(struct fr_tk_forums *w, const char *url, double t, struct page *pg)
 {
 	char host[128], path[1024], query[1024];
 	struct fr_serve_req req;
@@ -748,7 +748,7 @@ fetch(struct fr_forums *w, const char *url, double t, struct page *pg)
 	req.query = query;
 	req.host_name = host;
 	req.wall_s = t;
-	if (fr_forums_handle(w, &req, &pg->resp) < 0)
+	if (fr_tk_forums_handle(w, &req, &pg->resp) < 0)
 		return -1;
 	pg->status = pg->resp.status;
 	pg->body = pg->resp.body;
@@ -804,7 +804,7 @@ each_thread_link(const struct truth *tr, uint32_t k, const char *body, size_t le
 
 	while (p < end) {
 		const char *q = memchr(p, 'h', (size_t)(end - p));
-		char href[FR_FORUMS_URL_MAX];
+		char href[FR_TK_FORUMS_URL_MAX];
 		size_t n = 0;
 		long th;
 
@@ -969,7 +969,8 @@ match_post(const struct truth *tr, struct run *r, uint32_t k, unsigned c,
            const struct fr_sinfo_post *e, int *dup, int *no_author)
 {
 	int64_t tol = gran_s(e->gran) + 2;
-	uint64_t hash = fr_forums_text_hash(e->text ? e->text : "", e->text ? strlen(e->text) : 0);
+	uint64_t hash =
+	    fr_tk_forums_text_hash(e->text ? e->text : "", e->text ? strlen(e->text) : 0);
 	struct cand cd = {-1, -1, 0, 0};
 	struct tpost key;
 	size_t i;
@@ -1185,7 +1186,7 @@ run_forum(struct bench *b, struct run *r, uint32_t k)
 
 			if (m >= 0) {
 				ta->same_text += b->tr.p[m].hash ==
-				                 fr_forums_text_hash(e->text ? e->text : "",
+				                 fr_tk_forums_text_hash(e->text ? e->text : "",
 				                                     e->text ? strlen(e->text) : 0);
 				ta->no_author += no_author;
 				if (c > 1 && (double)b->tr.p[m].t <= cycle_start(b, 1)) {
@@ -1263,7 +1264,7 @@ recall(const struct bench *b, struct run *r)
 		} else {
 			const struct logged_page *lp =
 			    r->last_page[i] ? &r->pages[r->last_page[i] - 1] : NULL;
-			char where[FR_FORUMS_URL_MAX + 64];
+			char where[FR_TK_FORUMS_URL_MAX + 64];
 
 			fr->t[PH2].missed_shown += lp != NULL;
 			if (lp)
@@ -1676,7 +1677,7 @@ main(int argc, char **argv)
 {
 	struct bench b;
 	struct fr_serve_clock clock;
-	struct fr_forums_config cfg;
+	struct fr_tk_forums_config cfg;
 	struct run sinfo, focus;
 	uint64_t v, hours = 24;
 	double wall0 = bench_now();
@@ -1686,7 +1687,7 @@ main(int argc, char **argv)
 	memset(&b, 0, sizeof(b));
 	memset(&sinfo, 0, sizeof(sinfo));
 	memset(&focus, 0, sizeof(focus));
-	b.n_forums = FR_FORUMS_N_PROFILES;
+	b.n_forums = FR_TK_FORUMS_N_PROFILES;
 	b.cycles = 12;
 	b.seed = 1;
 	b.only = -1;
@@ -1701,7 +1702,7 @@ main(int argc, char **argv)
 			b.trace = 1;
 			continue;
 		}
-		if (strcmp(a, "--forums") == 0 && parse_u64(val, 1, FR_FORUMS_MAX, &v) == 0)
+		if (strcmp(a, "--forums") == 0 && parse_u64(val, 1, FR_TK_FORUMS_MAX, &v) == 0)
 			b.n_forums = (uint32_t)v;
 		else if (strcmp(a, "--cycles") == 0 && parse_u64(val, 1, 1000, &v) == 0)
 			b.cycles = (unsigned)v;
@@ -1709,7 +1710,8 @@ main(int argc, char **argv)
 			hours = v;
 		else if (strcmp(a, "--seed") == 0 && parse_u64(val, 0, UINT64_MAX, &v) == 0)
 			b.seed = v;
-		else if (strcmp(a, "--only") == 0 && parse_u64(val, 0, FR_FORUMS_MAX - 1, &v) == 0)
+		else if (strcmp(a, "--only") == 0 &&
+		         parse_u64(val, 0, FR_TK_FORUMS_MAX - 1, &v) == 0)
 			b.only = (long)v;
 		else {
 			usage();
@@ -1730,7 +1732,7 @@ main(int argc, char **argv)
 	cfg.n_forums = b.n_forums;
 	cfg.seed = b.seed;
 	cfg.clock = &clock;
-	b.world = fr_forums_new(&cfg, err, sizeof(err));
+	b.world = fr_tk_forums_new(&cfg, err, sizeof(err));
 	if (!b.world) {
 		fprintf(stderr, "bench_forums: %s\n", err);
 		return 1;
@@ -1749,7 +1751,7 @@ main(int argc, char **argv)
 	       " h from 2024-03-01T12:00Z, a fetch every %.0f s of forum time, bytes = "
 	       "body + %d B of headers; truth: %zu posts in %zu threads\n",
 	       b.n_forums, b.seed,
-	       (b.n_forums < FR_FORUMS_N_PROFILES ? b.n_forums : FR_FORUMS_N_PROFILES) - 1,
+	       (b.n_forums < FR_TK_FORUMS_N_PROFILES ? b.n_forums : FR_TK_FORUMS_N_PROFILES) - 1,
 	       b.cycles, hours, FETCH_GAP_S, HEADER_BYTES, b.tr.n, b.tr.n_th);
 	if (b.n_forums < 12)
 		printf("bench_forums: fewer than 12 forums: not the acceptance run (issue 8 asks "
@@ -1770,6 +1772,6 @@ out:
 	run_free(&b, &focus);
 	truth_free(&b.tr);
 	fr_fdate_free(b.dates);
-	fr_forums_free(b.world);
+	fr_tk_forums_free(b.world);
 	return rc;
 }

@@ -718,7 +718,7 @@ out:
 
 /* A --forums file: kind 0 the truth at t_s, 1 the list, 2 the description. */
 struct forums_file {
-	struct fr_forums *w;
+	struct fr_tk_forums *w;
 	int kind;
 	double t_s;
 	size_t *rows;
@@ -729,13 +729,14 @@ fill_forums(void *arg, FILE *f, const char *path, char *err, size_t errlen)
 {
 	struct forums_file *ff = arg;
 
-	return ff->kind == 0   ? fr_forums_write_truth(ff->w, f, ff->t_s, ff->rows, path, err, errlen)
-	       : ff->kind == 1 ? fr_forums_write_list(ff->w, f, path, err, errlen)
-	                       : fr_forums_write_describe(ff->w, f, path, err, errlen);
+	return ff->kind == 0
+	           ? fr_tk_forums_write_truth(ff->w, f, ff->t_s, ff->rows, path, err, errlen)
+	       : ff->kind == 1 ? fr_tk_forums_write_list(ff->w, f, path, err, errlen)
+	                       : fr_tk_forums_write_describe(ff->w, f, path, err, errlen);
 }
 
 static int
-write_forums_file(struct fr_forums *w, const char *opt, const char *path, int kind, double t_s,
+write_forums_file(struct fr_tk_forums *w, const char *opt, const char *path, int kind, double t_s,
                   size_t *rows)
 {
 	struct forums_file ff = {w, kind, t_s, rows};
@@ -749,8 +750,8 @@ serve_forums(const struct opts *o)
 {
 	struct fr_serve_clock clock;
 	struct fr_serve_config sc;
-	struct fr_forums_config fc;
-	struct fr_forums *w = NULL;
+	struct fr_tk_forums_config fc;
+	struct fr_tk_forums *w = NULL;
 	struct fr_serve *srv = NULL;
 	struct fr_serve_stats stats;
 	char err[FR_ERRLEN], t0[32], t1[32];
@@ -763,9 +764,9 @@ serve_forums(const struct opts *o)
 	int sig = 0, code = EXIT_FAIL;
 	size_t rows = 0;
 
-	if (parse_u64(o->forums, FR_FORUMS_MAX, &u) < 0 || u == 0) {
-		cli_err("serve", "--forums wants a number of forums 1..%u, not '%s'", FR_FORUMS_MAX,
-		        o->forums);
+	if (parse_u64(o->forums, FR_TK_FORUMS_MAX, &u) < 0 || u == 0) {
+		cli_err("serve", "--forums wants a number of forums 1..%u, not '%s'",
+		        FR_TK_FORUMS_MAX, o->forums);
 		return EXIT_USAGE;
 	}
 	memset(&fc, 0, sizeof(fc));
@@ -808,7 +809,7 @@ serve_forums(const struct opts *o)
 	clock.wall0_s = fr_serve_wall_now();
 	fc.seed = seed;
 	fc.clock = &clock;
-	w = fr_forums_new(&fc, err, sizeof(err));
+	w = fr_tk_forums_new(&fc, err, sizeof(err));
 	if (!w) {
 		cli_err("serve", "%s", err);
 		return EXIT_FAIL;
@@ -832,7 +833,7 @@ serve_forums(const struct opts *o)
 	sc.any_host = 1;
 	sc.port = port;
 	sc.log = logf;
-	sc.handler.handle = fr_forums_handle;
+	sc.handler.handle = fr_tk_forums_handle;
 	sc.handler.ctx = w;
 	/* The clock starts when the server listens. */
 	clock.wall0_s = fr_serve_wall_now();
@@ -885,7 +886,7 @@ out:
 		cli_err("serve", "--log %s: write error", o->log);
 		code = EXIT_FAIL;
 	}
-	fr_forums_free(w);
+	fr_tk_forums_free(w);
 	return code;
 }
 

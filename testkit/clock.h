@@ -1,7 +1,7 @@
 /* clock.h - the serve clock of `freshet serve`: trace time runs from a start
  * at a chosen speed from the moment the server starts, and stops at an end. */
-#ifndef FR_SERVE_CLOCK_H
-#define FR_SERVE_CLOCK_H
+#ifndef FR_TESTKIT_CLOCK_H
+#define FR_TESTKIT_CLOCK_H
 
 /* Trace time T at wall time w is start_s + (w - wall0_s) * speed, never
  * below start_s and frozen at end_s. A trace time t shows in wall time as

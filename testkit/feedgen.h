@@ -1,8 +1,8 @@
 /* feedgen.h - small valid feeds for `freshet serve --sites/--web`: RSS 2.0,
  * Atom 1.0, JSON Feed 1.1 and RSS 1.0 (RDF), rendered from a plain
  * description. No I/O. */
-#ifndef FR_SERVE_FEEDGEN_H
-#define FR_SERVE_FEEDGEN_H
+#ifndef FR_TESTKIT_FEEDGEN_H
+#define FR_TESTKIT_FEEDGEN_H
 
 #include <stddef.h>
 #include <stdint.h>

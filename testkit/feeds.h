@@ -2,8 +2,8 @@
  * 2.0, Atom 1.0 or JSON Feed 1.1 feed on a virtual host, showing the items
  * whose trace time has come on the serve clock; plus the feed list (OPML)
  * and the truth file (every item a crawler could have seen). */
-#ifndef FR_SERVE_FEEDS_H
-#define FR_SERVE_FEEDS_H
+#ifndef FR_TESTKIT_FEEDS_H
+#define FR_TESTKIT_FEEDS_H
 
 #include <stddef.h>
 #include <stdint.h>

@@ -23,7 +23,7 @@ enum {
 };
 
 static void
-seed_rng(struct fr_rng *r, const struct fr_forum *f, uint64_t what, uint64_t i, uint64_t j)
+seed_rng(struct fr_rng *r, const struct fr_tk_forum *f, uint64_t what, uint64_t i, uint64_t j)
 {
 	fr_rng_seed(r, f->seed ^ ((uint64_t)(f->k + 1) * 0x9E3779B97F4A7C15ull) ^
 	                   (what * 0xC2B2AE3D27D4EB4Full) ^ (i * 0x165667B19E3779F9ull) ^
@@ -53,12 +53,12 @@ cap_word(struct fr_text *t, const char *w)
 
 /* n words of f's language, the first capitalised. */
 static void
-words(struct fr_text *t, const struct fr_forum *f, struct fr_rng *r, unsigned n)
+words(struct fr_text *t, const struct fr_tk_forum *f, struct fr_rng *r, unsigned n)
 {
-	int spaced = fr_forum_lang_spaced(f->prof.lang);
+	int spaced = fr_tk_forum_lang_spaced(f->prof.lang);
 
 	for (unsigned i = 0; i < n; i++) {
-		const char *w = fr_forum_word(f->prof.lang, fr_rng_below(r, 32));
+		const char *w = fr_tk_forum_lang_word(f->prof.lang, fr_rng_below(r, 32));
 
 		if (i && spaced)
 			fr_text_puts(t, " ");
@@ -70,7 +70,7 @@ words(struct fr_text *t, const struct fr_forum *f, struct fr_rng *r, unsigned n)
 }
 
 char *
-fr_fgen_slug(const char *s, const char *fallback, char *buf, size_t len)
+fr_tk_forum_gen_slug(const char *s, const char *fallback, char *buf, size_t len)
 {
 	size_t n = 0;
 	int dash = 0;
@@ -100,7 +100,7 @@ fr_fgen_slug(const char *s, const char *fallback, char *buf, size_t len)
 /* ---- members ---- */
 
 uint32_t
-fr_fgen_members_at(const struct fr_forum *f, int64_t t_s)
+fr_tk_forum_gen_members_at(const struct fr_tk_forum *f, int64_t t_s)
 {
 	double d = (double)(t_s - f->birth_s) / 86400.0;
 
@@ -110,7 +110,7 @@ fr_fgen_members_at(const struct fr_forum *f, int64_t t_s)
 }
 
 int64_t
-fr_fgen_member_joined(const struct fr_forum *f, uint32_t m)
+fr_tk_forum_gen_member_joined(const struct fr_tk_forum *f, uint32_t m)
 {
 	if (m < f->members0)
 		return f->birth_s - (int64_t)(f->members0 - m) * 86400;
@@ -125,7 +125,7 @@ static const char *const NAME_WORDS[32] = {
     "badger",  "heron",  "maple",   "cedar",   "pike",    "trout",   "fox",      "wolf"};
 
 char *
-fr_fgen_member_name(const struct fr_forum *f, uint32_t m, char *buf, size_t len)
+fr_tk_forum_gen_member_name(const struct fr_tk_forum *f, uint32_t m, char *buf, size_t len)
 {
 	struct fr_rng r;
 	const char *a, *b;
@@ -149,9 +149,9 @@ fr_fgen_member_name(const struct fr_forum *f, uint32_t m, char *buf, size_t len)
 }
 
 uint32_t
-fr_fgen_member_posts(const struct fr_forum *f, uint32_t m, int64_t t_s)
+fr_tk_forum_gen_member_posts(const struct fr_tk_forum *f, uint32_t m, int64_t t_s)
 {
-	double days = (double)(t_s - fr_fgen_member_joined(f, m)) / 86400.0;
+	double days = (double)(t_s - fr_tk_forum_gen_member_joined(f, m)) / 86400.0;
 	double per_day = f->threads_per_day * 6.0 / (1.0 + m) + 0.02;
 
 	return days > 0 ? 1 + (uint32_t)(days * per_day) : 1;
@@ -159,10 +159,10 @@ fr_fgen_member_posts(const struct fr_forum *f, uint32_t m, int64_t t_s)
 
 /* ---- set-up ---- */
 
-static int add_thread(struct fr_forum *f, int64_t created, int sticky, unsigned sticky_board);
+static int add_thread(struct fr_tk_forum *f, int64_t created, int sticky, unsigned sticky_board);
 
 int
-fr_fgen_init(struct fr_forum *f, uint64_t seed, uint32_t k, double start_s)
+fr_tk_forum_gen_init(struct fr_tk_forum *f, uint64_t seed, uint32_t k, double start_s)
 {
 	struct fr_rng r;
 	double days;
@@ -171,7 +171,7 @@ fr_fgen_init(struct fr_forum *f, uint64_t seed, uint32_t k, double start_s)
 	memset(f, 0, sizeof(*f));
 	f->k = k;
 	f->seed = seed;
-	fr_forums_profile(k, &f->prof);
+	fr_tk_forums_profile(k, &f->prof);
 	seed_rng(&r, f, WHAT_SETUP, 0, 0);
 	f->busy = k % 8 == 3;
 	if (f->busy) {
@@ -196,7 +196,7 @@ fr_fgen_init(struct fr_forum *f, uint64_t seed, uint32_t k, double start_s)
 		uint32_t id = (uint32_t)fr_rng_below(&r, 3);
 
 		for (unsigned b = 0; b < f->n_boards; b++) {
-			struct fr_fboard *bd = &f->boards[b];
+			struct fr_tk_fboard *bd = &f->boards[b];
 			struct fr_rng br;
 			char *s;
 			size_t n;
@@ -221,7 +221,7 @@ fr_fgen_init(struct fr_forum *f, uint64_t seed, uint32_t k, double start_s)
 				}
 			}
 			snprintf(fb, sizeof(fb), "board-%u", (unsigned)id);
-			fr_fgen_slug(bd->name, fb, bd->slug, sizeof(bd->slug));
+			fr_tk_forum_gen_slug(bd->name, fb, bd->slug, sizeof(bd->slug));
 		}
 	}
 	{
@@ -231,7 +231,7 @@ fr_fgen_init(struct fr_forum *f, uint64_t seed, uint32_t k, double start_s)
 		words(&t, f, &r, 2);
 		s = fr_text_take(&t, &n);
 		snprintf(f->name, sizeof(f->name), "%s %s", s ? s : "Forum",
-		         fr_forum_ui(f->prof.lang)->forum);
+		         fr_tk_forum_lang_ui(f->prof.lang)->forum);
 		free(s);
 	}
 	seed_rng(&f->arr, f, WHAT_ARRIVALS, 0, 0);
@@ -241,9 +241,9 @@ fr_fgen_init(struct fr_forum *f, uint64_t seed, uint32_t k, double start_s)
 	f->assigned_until = f->birth_s - 60;
 	/* Sticky threads open at birth, board by board. */
 	for (unsigned b = 0; b < f->n_boards; b++) {
-		for (unsigned s = 0; s < f->prof.stickies && s < FR_FGEN_MAX_STICKY; s++) {
+		for (unsigned s = 0; s < f->prof.stickies && s < FR_TK_FGEN_MAX_STICKY; s++) {
 			if (add_thread(f, f->birth_s + (int64_t)(b * 3600 + s * 600), 1, b) < 0) {
-				fr_fgen_free(f);
+				fr_tk_forum_gen_free(f);
 				return -1;
 			}
 		}
@@ -254,7 +254,7 @@ fr_fgen_init(struct fr_forum *f, uint64_t seed, uint32_t k, double start_s)
 }
 
 void
-fr_fgen_free(struct fr_forum *f)
+fr_tk_forum_gen_free(struct fr_tk_forum *f)
 {
 	for (size_t i = 0; i < f->n_th; i++) {
 		free(f->th[i].t);
@@ -302,10 +302,10 @@ grow(void **p, size_t *cap, size_t need, size_t elem)
 
 /* Draws thread i (= f->n_th) created at `created` and appends it. */
 static int
-add_thread(struct fr_forum *f, int64_t created, int sticky, unsigned sticky_board)
+add_thread(struct fr_tk_forum *f, int64_t created, int sticky, unsigned sticky_board)
 {
 	size_t i = f->n_th;
-	struct fr_fthread *th;
+	struct fr_tk_fthread *th;
 	struct fr_rng r;
 	double u, life, *off = NULL;
 	uint32_t replies;
@@ -383,7 +383,7 @@ add_thread(struct fr_forum *f, int64_t created, int sticky, unsigned sticky_boar
 	}
 	free(off);
 	for (uint32_t j = 0; j < th->n; j++) {
-		uint32_t m = fr_fgen_members_at(f, th->t[j]);
+		uint32_t m = fr_tk_forum_gen_members_at(f, th->t[j]);
 
 		u = fr_rng_uniform(&r);
 		th->author[j] = sticky && j == 0 ? 0 : (uint32_t)(m * pow(u, 2.2));
@@ -399,12 +399,12 @@ add_thread(struct fr_forum *f, int64_t created, int sticky, unsigned sticky_boar
 		}
 	}
 	if (!sticky) {
-		struct fr_fboard *bd = &f->boards[board];
+		struct fr_tk_fboard *bd = &f->boards[board];
 
 		if (grow((void **)&bd->th, &bd->cap, bd->n + 1, sizeof(*bd->th)) < 0)
 			goto oom;
 		bd->th[bd->n++] = (uint32_t)i;
-	} else if (f->boards[board].n_sticky < FR_FGEN_MAX_STICKY) {
+	} else if (f->boards[board].n_sticky < FR_TK_FGEN_MAX_STICKY) {
 		f->boards[board].sticky[f->boards[board].n_sticky++] = (uint32_t)i;
 	}
 	f->open[f->n_open++] = (uint32_t)i;
@@ -446,7 +446,7 @@ cmp_pending(const void *a, const void *b)
 
 /* Generates threads created by h and numbers the posts published by h. */
 static int
-extend(struct fr_forum *f, int64_t h)
+extend(struct fr_tk_forum *f, int64_t h)
 {
 	double gap_mean = 0.7 * 86400.0 / f->threads_per_day; /* at the daily peak */
 	struct pending *p = NULL;
@@ -459,7 +459,7 @@ extend(struct fr_forum *f, int64_t h)
 		f->next_arrival_s += fr_rng_exp(&f->arr, gap_mean);
 	}
 	for (size_t o = 0; o < f->n_open; o++) {
-		struct fr_fthread *th = &f->th[f->open[o]];
+		struct fr_tk_fthread *th = &f->th[f->open[o]];
 
 		for (uint32_t j = th->n_assigned; j < th->n && th->t[j] <= h; j++) {
 			if (grow((void **)&p, &cap, np + 1, sizeof(*p)) < 0) {
@@ -476,7 +476,7 @@ extend(struct fr_forum *f, int64_t h)
 	if (np)
 		qsort(p, np, sizeof(*p), cmp_pending);
 	for (size_t q = 0; q < np; q++) {
-		struct fr_fthread *th = &f->th[p[q].th];
+		struct fr_tk_fthread *th = &f->th[p[q].th];
 
 		th->pid[p[q].j] = f->next_pid;
 		th->n_assigned = p[q].j + 1;
@@ -493,7 +493,7 @@ extend(struct fr_forum *f, int64_t h)
 }
 
 int
-fr_fgen_read_begin(struct fr_forum *f, double t_s, double ahead_s)
+fr_tk_forum_gen_read_begin(struct fr_tk_forum *f, double t_s, double ahead_s)
 {
 	for (;;) {
 		int rc = 0;
@@ -512,7 +512,7 @@ fr_fgen_read_begin(struct fr_forum *f, double t_s, double ahead_s)
 }
 
 void
-fr_fgen_read_end(struct fr_forum *f)
+fr_tk_forum_gen_read_end(struct fr_tk_forum *f)
 {
 	pthread_rwlock_unlock(&f->lock);
 }
@@ -520,7 +520,7 @@ fr_fgen_read_end(struct fr_forum *f)
 /* ---- queries ---- */
 
 size_t
-fr_fgen_threads_at(const struct fr_forum *f, int64_t t_s)
+fr_tk_forum_gen_threads_at(const struct fr_tk_forum *f, int64_t t_s)
 {
 	size_t lo = 0, hi = f->n_th;
 
@@ -536,7 +536,7 @@ fr_fgen_threads_at(const struct fr_forum *f, int64_t t_s)
 }
 
 uint32_t
-fr_fgen_posts_at(const struct fr_fthread *th, int64_t t_s)
+fr_tk_forum_gen_posts_at(const struct fr_tk_fthread *th, int64_t t_s)
 {
 	uint32_t lo = 0, hi = th->n;
 
@@ -552,7 +552,7 @@ fr_fgen_posts_at(const struct fr_fthread *th, int64_t t_s)
 }
 
 size_t
-fr_fgen_forum_posts_at(const struct fr_forum *f, int64_t t_s)
+fr_tk_forum_gen_forum_posts_at(const struct fr_tk_forum *f, int64_t t_s)
 {
 	size_t lo = 0, hi = f->n_g;
 
@@ -567,8 +567,8 @@ fr_fgen_forum_posts_at(const struct fr_forum *f, int64_t t_s)
 	return lo;
 }
 
-const struct fr_fthread *
-fr_fgen_thread_by_id(const struct fr_forum *f, uint32_t tid)
+const struct fr_tk_fthread *
+fr_tk_forum_gen_thread_by_id(const struct fr_tk_forum *f, uint32_t tid)
 {
 	size_t lo = 0, hi = f->n_th;
 
@@ -586,7 +586,7 @@ fr_fgen_thread_by_id(const struct fr_forum *f, uint32_t tid)
 }
 
 int
-fr_fgen_board_by_id(const struct fr_forum *f, uint32_t bid)
+fr_tk_forum_gen_board_by_id(const struct fr_tk_forum *f, uint32_t bid)
 {
 	for (unsigned b = 0; b < f->n_boards; b++)
 		if (f->boards[b].id == bid)
@@ -610,9 +610,9 @@ cmp_lad(const void *a, const void *b)
 }
 
 long
-fr_fgen_board_order(const struct fr_forum *f, unsigned b, int64_t t_s, uint32_t **out)
+fr_tk_forum_gen_board_order(const struct fr_tk_forum *f, unsigned b, int64_t t_s, uint32_t **out)
 {
-	const struct fr_fboard *bd = &f->boards[b];
+	const struct fr_tk_fboard *bd = &f->boards[b];
 	size_t lo = 0, hi = bd->n, n;
 	uint32_t *o;
 
@@ -631,7 +631,7 @@ fr_fgen_board_order(const struct fr_forum *f, unsigned b, int64_t t_s, uint32_t 
 	o = malloc(n * sizeof(*o));
 	if (!o)
 		return -1;
-	if (f->prof.isort == FR_FORUM_CRD) {
+	if (f->prof.isort == FR_TK_FORUM_CRD) {
 		for (size_t i = 0; i < n; i++)
 			o[i] = bd->th[n - 1 - i];
 	} else {
@@ -642,9 +642,9 @@ fr_fgen_board_order(const struct fr_forum *f, unsigned b, int64_t t_s, uint32_t 
 			return -1;
 		}
 		for (size_t i = 0; i < n; i++) {
-			const struct fr_fthread *th = &f->th[bd->th[i]];
+			const struct fr_tk_fthread *th = &f->th[bd->th[i]];
 
-			key[i].last = th->t[fr_fgen_posts_at(th, t_s) - 1];
+			key[i].last = th->t[fr_tk_forum_gen_posts_at(th, t_s) - 1];
 			key[i].id = th->id;
 			key[i].idx = bd->th[i];
 		}
@@ -658,8 +658,8 @@ fr_fgen_board_order(const struct fr_forum *f, unsigned b, int64_t t_s, uint32_t 
 }
 
 int
-fr_fgen_thread_order(const struct fr_forum *f, const struct fr_fthread *th, uint32_t n,
-                     uint32_t *order, uint32_t *depth)
+fr_tk_forum_gen_thread_order(const struct fr_tk_forum *f, const struct fr_tk_fthread *th,
+                             uint32_t n, uint32_t *order, uint32_t *depth)
 {
 	uint32_t *first, *next, *stack, *sdepth, top = 0, k = 0;
 
@@ -668,7 +668,7 @@ fr_fgen_thread_order(const struct fr_forum *f, const struct fr_fthread *th, uint
 	if (!f->prof.nested) {
 		order[0] = 0;
 		for (uint32_t i = 1; i < n; i++)
-			order[i] = f->prof.tsort == FR_FORUM_DSC ? n - i : i;
+			order[i] = f->prof.tsort == FR_TK_FORUM_DSC ? n - i : i;
 		if (depth)
 			memset(depth, 0, n * sizeof(*depth));
 		return 0;
@@ -699,7 +699,7 @@ fr_fgen_thread_order(const struct fr_forum *f, const struct fr_fthread *th, uint
 	k++;
 	/* Top-level replies in the thread's order, each with its subtree. The
 	 * stack holds the next sibling to visit at each level. */
-	if (f->prof.tsort == FR_FORUM_DSC) {
+	if (f->prof.tsort == FR_TK_FORUM_DSC) {
 		/* Reverse the top level. */
 		uint32_t prev = UINT32_MAX, c = first[0];
 
@@ -746,16 +746,16 @@ fr_fgen_thread_order(const struct fr_forum *f, const struct fr_fthread *th, uint
 /* ---- words of threads and posts ---- */
 
 char *
-fr_fgen_title(const struct fr_forum *f, size_t i, char *buf, size_t len)
+fr_tk_forum_gen_title(const struct fr_tk_forum *f, size_t i, char *buf, size_t len)
 {
-	const struct fr_fthread *th = &f->th[i];
+	const struct fr_tk_fthread *th = &f->th[i];
 	struct fr_text t = {0};
 	struct fr_rng r;
 	char *s;
 	size_t n;
 
 	if (th->sticky) {
-		const struct fr_forum_ui *ui = fr_forum_ui(f->prof.lang);
+		const struct fr_tk_forum_ui *ui = fr_tk_forum_lang_ui(f->prof.lang);
 		const char *titles[3] = {ui->rules_title, ui->welcome_title, ui->announce_title};
 
 		snprintf(buf, len, "%s",
@@ -773,10 +773,10 @@ fr_fgen_title(const struct fr_forum *f, size_t i, char *buf, size_t len)
 }
 
 void
-fr_fgen_post_text(const struct fr_forum *f, size_t i, uint32_t j, struct fr_text *out)
+fr_tk_forum_gen_post_text(const struct fr_tk_forum *f, size_t i, uint32_t j, struct fr_text *out)
 {
 	struct fr_rng r;
-	int spaced = fr_forum_lang_spaced(f->prof.lang);
+	int spaced = fr_tk_forum_lang_spaced(f->prof.lang);
 	unsigned paras;
 
 	seed_rng(&r, f, WHAT_TEXT, i, j);
@@ -796,7 +796,7 @@ fr_fgen_post_text(const struct fr_forum *f, size_t i, uint32_t j, struct fr_text
 }
 
 long
-fr_fgen_post_quote(const struct fr_forum *f, size_t i, uint32_t j)
+fr_tk_forum_gen_post_quote(const struct fr_tk_forum *f, size_t i, uint32_t j)
 {
 	struct fr_rng r;
 
@@ -809,11 +809,11 @@ fr_fgen_post_quote(const struct fr_forum *f, size_t i, uint32_t j)
 }
 
 uint32_t
-fr_fgen_views(const struct fr_forum *f, size_t i, int64_t t_s)
+fr_tk_forum_gen_views(const struct fr_tk_forum *f, size_t i, int64_t t_s)
 {
-	const struct fr_fthread *th = &f->th[i];
+	const struct fr_tk_fthread *th = &f->th[i];
 	struct fr_rng r;
-	uint32_t n = fr_fgen_posts_at(th, t_s);
+	uint32_t n = fr_tk_forum_gen_posts_at(th, t_s);
 	double hours = (double)(t_s - th->created) / 3600.0;
 
 	if (n == 0)

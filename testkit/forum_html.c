@@ -18,12 +18,12 @@
 
 #define HTML_TYPE "text/html; charset=utf-8"
 #define PAGE_MAX (4u << 20)
-#define U FR_FORUMS_URL_MAX
+#define U FR_TK_FORUMS_URL_MAX
 
 struct rc {
-	const struct fr_forum *f;
-	const struct fr_forum_profile *p;
-	const struct fr_forum_ui *ui;
+	const struct fr_tk_forum *f;
+	const struct fr_tk_forum_profile *p;
+	const struct fr_tk_forum_ui *ui;
 	const char *host;
 	double now_s;
 	int64_t now;
@@ -65,11 +65,11 @@ static void
 date_el(struct rc *c, int64_t t, const char *cls)
 {
 	struct fr_text shown = {0}, abs = {0};
-	const struct fr_forum_profile *p = c->p;
+	const struct fr_tk_forum_profile *p = c->p;
 
-	int rel = fr_forum_date_shown(&shown, p->lang, p->dstyle, p->rel, t, c->now_s);
+	int rel = fr_tk_forum_lang_date_shown(&shown, p->lang, p->dstyle, p->rel, t, c->now_s);
 
-	if (rel == 1 && p->sw == FR_FORUM_SMF && p->rel == FR_FORUM_REL_DAY && shown.p) {
+	if (rel == 1 && p->sw == FR_TK_FORUM_SMF && p->rel == FR_TK_FORUM_REL_DAY && shown.p) {
 		/* SMF: "<strong>Today</strong> at 10:15 PM" */
 		size_t w = strcspn(shown.p, " ");
 
@@ -79,20 +79,20 @@ date_el(struct rc *c, int64_t t, const char *cls)
 		fr_text_free(&shown);
 		return;
 	}
-	if (!rel && p->noyear && fr_forum_same_year(t, c->now) &&
-	    (p->dstyle == FR_FORUM_DS_NUM_YMD || p->dstyle == FR_FORUM_DS_NUM_DMY)) {
+	if (!rel && p->noyear && fr_tk_forum_lang_same_year(t, c->now) &&
+	    (p->dstyle == FR_TK_FORUM_DS_NUM_YMD || p->dstyle == FR_TK_FORUM_DS_NUM_DMY)) {
 		fr_text_free(&shown);
-		fr_forum_date_noyear(&shown, p->dstyle, t);
+		fr_tk_forum_lang_date_noyear(&shown, p->dstyle, t);
 	}
 	switch (p->attr) {
-	case FR_FORUM_ATTR_TIME:
-		F(c, "<time class=\"%s%s\" datetime=\"", p->sw == FR_FORUM_XENFORO ? "u-dt " : "",
-		  cls);
-		fr_forum_date_iso(c->t, t);
+	case FR_TK_FORUM_ATTR_TIME:
+		F(c, "<time class=\"%s%s\" datetime=\"",
+		  p->sw == FR_TK_FORUM_XENFORO ? "u-dt " : "", cls);
+		fr_tk_forum_lang_date_iso(c->t, t);
 		P(c, "\"");
-		if (p->sw == FR_FORUM_XENFORO || p->sw == FR_FORUM_THREADED) {
-			fr_forum_date_abs(&abs, p->lang, p->dstyle, t);
-			if (p->sw == FR_FORUM_XENFORO)
+		if (p->sw == FR_TK_FORUM_XENFORO || p->sw == FR_TK_FORUM_THREADED) {
+			fr_tk_forum_lang_date_abs(&abs, p->lang, p->dstyle, t);
+			if (p->sw == FR_TK_FORUM_XENFORO)
 				F(c, " data-time=\"%lld\"", (long long)t);
 			P(c, " title=\"");
 			X(c, abs.p ? abs.p : "");
@@ -102,15 +102,15 @@ date_el(struct rc *c, int64_t t, const char *cls)
 		X(c, shown.p ? shown.p : "");
 		P(c, "</time>");
 		break;
-	case FR_FORUM_ATTR_TITLE:
-		fr_forum_date_abs(&abs, p->lang, FR_FORUM_DS_NUM_YMD, t);
+	case FR_TK_FORUM_ATTR_TITLE:
+		fr_tk_forum_lang_date_abs(&abs, p->lang, FR_TK_FORUM_DS_NUM_YMD, t);
 		F(c, "<span class=\"%s\" title=\"", cls);
 		X(c, abs.p ? abs.p : "");
 		P(c, "\">");
 		X(c, shown.p ? shown.p : "");
 		P(c, "</span>");
 		break;
-	case FR_FORUM_ATTR_DATA:
+	case FR_TK_FORUM_ATTR_DATA:
 		F(c, "<span class=\"%s\" data-time=\"%lld\">", cls, (long long)t);
 		X(c, shown.p ? shown.p : "");
 		P(c, "</span>");
@@ -131,7 +131,7 @@ now_el(struct rc *c)
 {
 	struct fr_text s = {0};
 
-	fr_forum_date_abs(&s, c->p->lang, c->p->dstyle, c->now);
+	fr_tk_forum_lang_date_abs(&s, c->p->lang, c->p->dstyle, c->now);
 	P(c, "<span class=\"date-now\">");
 	X(c, s.p ? s.p : "");
 	P(c, "</span>");
@@ -143,7 +143,8 @@ member_link(struct rc *c, uint32_t m, const char *cls)
 {
 	char url[U], name[64];
 
-	A(c, fr_furl_profile(c->f, m, url), fr_fgen_member_name(c->f, m, name, sizeof(name)), cls);
+	A(c, fr_tk_forum_url_profile(c->f, m, url),
+	  fr_tk_forum_gen_member_name(c->f, m, name, sizeof(name)), cls);
 }
 
 /* The class word that marks a row or post read or unread (one in three
@@ -161,7 +162,7 @@ mark(const struct rc *c, int kind, uint32_t id)
 
 /* ---- chrome ---- */
 
-static const char *const POWERED[FR_FORUM_N_SW] = {
+static const char *const POWERED[FR_TK_FORUM_N_SW] = {
     "Powered by <a href=\"https://www.phpbb.com/\">phpBB</a>&reg; Forum Software &copy; phpBB "
     "Limited",
     "Powered by <a href=\"https://www.vbulletin.com\" id=\"vbulletinlink\">vBulletin&reg;</a> "
@@ -177,7 +178,7 @@ static const char *const POWERED[FR_FORUM_N_SW] = {
     "Threads is a community of communities. Use of this site constitutes acceptance of our "
     "terms."};
 
-static const char *const CSS[FR_FORUM_N_SW] = {
+static const char *const CSS[FR_TK_FORUM_N_SW] = {
     "./styles/prosilver/theme/stylesheet.css?assets_version=42",
     "clientscript/vbulletin_css/style00002l/main-rollup.css?d=1571234567",
     "/Themes/default/css/index.css?fin20",
@@ -191,8 +192,8 @@ static const char *const CSS[FR_FORUM_N_SW] = {
 static void
 page_begin(struct rc *c, const char *title, const char *section, int b, const char *thread)
 {
-	const struct fr_forum *f = c->f;
-	enum fr_forum_sw sw = c->p->sw;
+	const struct fr_tk_forum *f = c->f;
+	enum fr_tk_forum_sw sw = c->p->sw;
 	char url[U];
 
 	F(c, "<!DOCTYPE html>\n<html dir=\"ltr\" lang=\"%s\">\n<head>\n<meta charset=\"utf-8\">\n",
@@ -200,7 +201,7 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 	P(c, "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
 	if (title) {
 		X(c, title);
-		P(c, sw == FR_FORUM_DISCUZ ? " - " : sw == FR_FORUM_SMF ? " | " : " - ");
+		P(c, sw == FR_TK_FORUM_DISCUZ ? " - " : sw == FR_TK_FORUM_SMF ? " | " : " - ");
 	}
 	X(c, f->name);
 	P(c, "</title>\n<link href=\"");
@@ -208,7 +209,7 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 	P(c, "\" rel=\"stylesheet\" type=\"text/css\">\n");
 	P(c, "<link rel=\"icon\" href=\"/favicon.ico\">\n</head>\n");
 	switch (sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		F(c,
 		  "<body id=\"phpbb\" class=\"nojs notouch section-%s ltr\">\n<div id=\"wrap\" "
 		  "class=\"wrap\">\n<div id=\"page-header\">\n<div class=\"headerbar\" "
@@ -220,26 +221,27 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		P(c, "</h1></div></div></div>\n<div class=\"navbar\" role=\"navigation\"><div "
 		     "class=\"inner\"><ul id=\"nav-main\" class=\"nav-main linklist\" "
 		     "role=\"menubar\">\n<li>");
-		A(c, fr_furl_other(sw, FR_FURL_FAQ, url), c->ui->faq, NULL);
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_FAQ, url), c->ui->faq, NULL);
 		P(c, "</li>\n<li>");
-		A(c, fr_furl_other(sw, FR_FURL_SEARCH, url), c->ui->search, NULL);
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_SEARCH, url), c->ui->search, NULL);
 		P(c, "</li>\n<li class=\"rightside\">");
 		A(c, "/login.php?mode=register", c->ui->reg, NULL);
 		P(c, "</li>\n<li class=\"rightside\">");
-		A(c, fr_furl_other(sw, FR_FURL_LOGIN, url), c->ui->login, NULL);
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_LOGIN, url), c->ui->login, NULL);
 		P(c, "</li>\n</ul>\n<ul id=\"nav-breadcrumbs\" class=\"nav-breadcrumbs linklist "
 		     "navlinks\"><li class=\"breadcrumbs\"><span class=\"crumb\">");
 		A(c, "/", c->ui->board_index, NULL);
 		P(c, "</span>");
 		if (b >= 0) {
 			P(c, " <span class=\"crumb\">");
-			A(c, fr_furl_board(f, (unsigned)b, 1, url), f->boards[b].name, NULL);
+			A(c, fr_tk_forum_url_board(f, (unsigned)b, 1, url), f->boards[b].name,
+			  NULL);
 			P(c, "</span>");
 		}
 		P(c, "</li></ul></div></div>\n</div>\n<div id=\"page-body\" class=\"page-body\" "
 		     "role=\"main\">\n");
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		F(c,
 		  "<body>\n<div class=\"above_body\"><div id=\"header\" class=\"floatcontainer "
 		  "doc_header\"><div><a name=\"top\" href=\"/\" class=\"logo-image\"><img "
@@ -248,22 +250,23 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		  c->ui->forum);
 		A(c, "/login.php?do=register", c->ui->reg, NULL);
 		P(c, "</li><li>");
-		A(c, fr_furl_other(sw, FR_FURL_LOGIN, url), c->ui->login, NULL);
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_LOGIN, url), c->ui->login, NULL);
 		P(c,
 		  "</li></ul></div></div>\n<div id=\"navbar\" class=\"navbar\"><ul id=\"navtabs\" "
 		  "class=\"navtabs floatcontainer\"><li class=\"selected\">");
 		A(c, "/", c->ui->forum, "navtab");
 		P(c, "</li><li>");
-		A(c, fr_furl_other(sw, FR_FURL_FAQ, url), c->ui->faq, "navtab");
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_FAQ, url), c->ui->faq, "navtab");
 		P(c, "</li><li>");
-		A(c, fr_furl_other(sw, FR_FURL_SEARCH, url), c->ui->search, "navtab");
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_SEARCH, url), c->ui->search, "navtab");
 		P(c, "</li></ul></div></div>\n<div class=\"body_wrapper\">\n<div id=\"breadcrumb\" "
 		     "class=\"breadcrumb\"><ul class=\"floatcontainer\"><li class=\"navbithome\">");
 		A(c, "/", c->ui->forum, NULL);
 		P(c, "</li>");
 		if (b >= 0) {
 			P(c, "<li class=\"navbit\">");
-			A(c, fr_furl_board(f, (unsigned)b, 1, url), f->boards[b].name, NULL);
+			A(c, fr_tk_forum_url_board(f, (unsigned)b, 1, url), f->boards[b].name,
+			  NULL);
 			P(c, "</li>");
 		}
 		if (thread) {
@@ -273,7 +276,7 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		}
 		P(c, "</ul></div>\n");
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		P(c, "<body>\n<div id=\"wrapper\" style=\"width: 90%\">\n<div id=\"header\"><div "
 		     "class=\"frame\">\n<div id=\"top_section\"><h1 class=\"forumtitle\">");
 		A(c, "/index.php", f->name, NULL);
@@ -284,11 +287,12 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		     "id=\"menu_nav\"><li id=\"button_home\">");
 		A(c, "/index.php", c->ui->forum, "firstlevel active");
 		P(c, "</li><li id=\"button_help\">");
-		A(c, fr_furl_other(sw, FR_FURL_FAQ, url), c->ui->faq, "firstlevel");
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_FAQ, url), c->ui->faq, "firstlevel");
 		P(c, "</li><li id=\"button_search\">");
-		A(c, fr_furl_other(sw, FR_FURL_SEARCH, url), c->ui->search, "firstlevel");
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_SEARCH, url), c->ui->search,
+		  "firstlevel");
 		P(c, "</li><li id=\"button_login\">");
-		A(c, fr_furl_other(sw, FR_FURL_LOGIN, url), c->ui->login, "firstlevel");
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_LOGIN, url), c->ui->login, "firstlevel");
 		P(c, "</li><li id=\"button_register\">");
 		A(c, "/login.php?action=register", c->ui->reg, "firstlevel");
 		P(c, "</li></ul></div>\n<div class=\"navigate_section\"><ul><li>");
@@ -296,7 +300,8 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		P(c, "</li>");
 		if (b >= 0) {
 			P(c, "<li> &#187; ");
-			A(c, fr_furl_board(f, (unsigned)b, 1, url), f->boards[b].name, NULL);
+			A(c, fr_tk_forum_url_board(f, (unsigned)b, 1, url), f->boards[b].name,
+			  NULL);
 			P(c, "</li>");
 		}
 		if (thread) {
@@ -307,7 +312,7 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		P(c, "</ul></div>\n</div></div>\n<div id=\"content_section\"><div class=\"frame\">"
 		     "<div id=\"main_content_section\">\n");
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		F(c,
 		  "<body data-template=\"%s\">\n<div class=\"p-pageWrapper\" "
 		  "id=\"top\">\n<header class=\"p-header\" id=\"header\"><div "
@@ -321,12 +326,13 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		     "class=\"p-nav-list\"><li><div class=\"p-navEl is-selected\">");
 		A(c, "/", c->ui->forum, "p-navEl-link");
 		P(c, "</div></li><li><div class=\"p-navEl\">");
-		A(c, fr_furl_other(sw, FR_FURL_SEARCH, url), c->ui->search, "p-navEl-link");
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_SEARCH, url), c->ui->search,
+		  "p-navEl-link");
 		P(c, "</div></li><li><div class=\"p-navEl\">");
-		A(c, fr_furl_other(sw, FR_FURL_FAQ, url), c->ui->faq, "p-navEl-link");
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_FAQ, url), c->ui->faq, "p-navEl-link");
 		P(c, "</div></li></ul><div class=\"p-nav-opposite\"><div "
 		     "class=\"p-navgroup p-account p-navgroup--guest\">");
-		A(c, fr_furl_other(sw, FR_FURL_LOGIN, url), c->ui->login,
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_LOGIN, url), c->ui->login,
 		  "p-navgroup-link p-navgroup-link--logIn");
 		A(c, "/login/register", c->ui->reg, "p-navgroup-link p-navgroup-link--register");
 		P(c,
@@ -340,26 +346,27 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		if (b >= 0) {
 			P(c, "<li itemprop=\"itemListElement\" itemscope "
 			     "itemtype=\"https://schema.org/ListItem\">");
-			A(c, fr_furl_board(f, (unsigned)b, 1, url), f->boards[b].name, NULL);
+			A(c, fr_tk_forum_url_board(f, (unsigned)b, 1, url), f->boards[b].name,
+			  NULL);
 			P(c, "</li>");
 		}
 		P(c, "</ul></div>\n");
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		P(c, "<body id=\"nv_forum\" class=\"pg_forumdisplay\">\n<div id=\"toptb\" "
 		     "class=\"cl\"><div class=\"wp\"><div class=\"z\">");
 		A(c, "/", f->name, NULL);
 		P(c, "</div><div class=\"y\">");
-		A(c, fr_furl_other(sw, FR_FURL_LOGIN, url), c->ui->login, NULL);
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_LOGIN, url), c->ui->login, NULL);
 		P(c, " ");
 		A(c, "/login.php?mod=register", c->ui->reg, NULL);
 		P(c, "</div></div></div>\n<div id=\"hd\"><div class=\"wp\"><div "
 		     "id=\"nv\"><ul><li class=\"a\" id=\"mn_forum\">");
 		A(c, "/forum.php", c->ui->forum, NULL);
 		P(c, "</li><li id=\"mn_N12a7\">");
-		A(c, fr_furl_other(sw, FR_FURL_FAQ, url), c->ui->faq, NULL);
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_FAQ, url), c->ui->faq, NULL);
 		P(c, "</li><li id=\"mn_search\">");
-		A(c, fr_furl_other(sw, FR_FURL_SEARCH, url), c->ui->search, NULL);
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_SEARCH, url), c->ui->search, NULL);
 		P(c, "</li></ul></div></div></div>\n<div id=\"wp\" class=\"wp\">\n<div id=\"pt\" "
 		     "class=\"bm cl\"><div class=\"z\">");
 		A(c, "/", f->name, "nvhm");
@@ -367,27 +374,29 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		A(c, "/forum.php", c->ui->forum, NULL);
 		if (b >= 0) {
 			P(c, " <em>&rsaquo;</em> ");
-			A(c, fr_furl_board(f, (unsigned)b, 1, url), f->boards[b].name, NULL);
+			A(c, fr_tk_forum_url_board(f, (unsigned)b, 1, url), f->boards[b].name,
+			  NULL);
 		}
 		P(c, "</div></div>\n");
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		P(c, "<body>\n<table class=\"layout\" width=\"100%\"><tr><td "
 		     "class=\"top\">\n<div class=\"logo\">");
 		A(c, "/", f->name, NULL);
 		P(c, "</div>\n<div class=\"menu\">");
 		A(c, "/forum/", c->ui->forum, NULL);
 		P(c, " | ");
-		A(c, fr_furl_other(sw, FR_FURL_FAQ, url), c->ui->faq, NULL);
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_FAQ, url), c->ui->faq, NULL);
 		P(c, " | ");
-		A(c, fr_furl_other(sw, FR_FURL_SEARCH, url), c->ui->search, NULL);
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_SEARCH, url), c->ui->search, NULL);
 		P(c, " | ");
-		A(c, fr_furl_other(sw, FR_FURL_LOGIN, url), c->ui->login, NULL);
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_LOGIN, url), c->ui->login, NULL);
 		P(c, "</div>\n<div class=\"path\">");
 		A(c, "/forum/", c->ui->board_index, NULL);
 		if (b >= 0) {
 			P(c, " / ");
-			A(c, fr_furl_board(f, (unsigned)b, 1, url), f->boards[b].name, NULL);
+			A(c, fr_tk_forum_url_board(f, (unsigned)b, 1, url), f->boards[b].name,
+			  NULL);
 		}
 		P(c, "</div>\n</td></tr><tr><td class=\"content\">\n");
 		break;
@@ -397,22 +406,24 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 		  "id=\"sr-header-area\"><div class=\"sr-list\"><ul class=\"flat-list sr-bar\">");
 		for (unsigned i = 0; i < f->n_boards; i++) {
 			P(c, "<li>");
-			A(c, fr_furl_board(f, i, 1, url), f->boards[i].slug, "choice");
+			A(c, fr_tk_forum_url_board(f, i, 1, url), f->boards[i].slug, "choice");
 			P(c, "</li>");
 		}
 		P(c, "</ul></div></div>\n<div id=\"header-bottom-left\">");
 		A(c, "/", f->name, "default-header");
 		if (b >= 0) {
 			P(c, " <span class=\"hover pagename redditname\">");
-			A(c, fr_furl_board(f, (unsigned)b, 1, url), f->boards[b].slug, NULL);
+			A(c, fr_tk_forum_url_board(f, (unsigned)b, 1, url), f->boards[b].slug,
+			  NULL);
 			P(c, "</span>");
 		}
 		P(c, "</div>\n<div id=\"header-bottom-right\"><span class=\"user\">");
-		A(c, fr_furl_other(sw, FR_FURL_LOGIN, url), c->ui->login, "login-required");
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_LOGIN, url), c->ui->login,
+		  "login-required");
 		P(c, "</span> | ");
-		A(c, fr_furl_other(sw, FR_FURL_SEARCH, url), c->ui->search, NULL);
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_SEARCH, url), c->ui->search, NULL);
 		P(c, " | ");
-		A(c, fr_furl_other(sw, FR_FURL_FAQ, url), c->ui->faq, NULL);
+		A(c, fr_tk_forum_url_other(sw, FR_TK_FURL_FAQ, url), c->ui->faq, NULL);
 		P(c, "</div></div>\n<div class=\"content\" role=\"main\">\n");
 		break;
 	}
@@ -421,17 +432,17 @@ page_begin(struct rc *c, const char *title, const char *section, int b, const ch
 static void
 page_end(struct rc *c)
 {
-	enum fr_forum_sw sw = c->p->sw;
+	enum fr_tk_forum_sw sw = c->p->sw;
 
 	switch (sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		P(c, "</div>\n<div id=\"page-footer\" class=\"page-footer\" "
 		     "role=\"contentinfo\"><div class=\"navbar\"><ul class=\"linklist\"><li "
 		     "class=\"rightside\">");
 		X(c, c->ui->all_times);
 		P(c, "</li></ul></div>\n<div class=\"copyright\">");
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		P(c, "<div id=\"footer_time\" class=\"shade footer_time\">");
 		X(c, c->ui->all_times);
 		P(c, ". ");
@@ -441,11 +452,11 @@ page_end(struct rc *c)
 		P(c, ".</div>\n</div>\n<div class=\"below_body\"><div id=\"footer_copyright\" "
 		     "class=\"shade footer_copyright\">");
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		P(c, "</div></div></div>\n<div id=\"footer_section\"><div class=\"frame\"><ul "
 		     "class=\"reset\"><li class=\"copyright\">");
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		P(c, "</div></div>\n<footer class=\"p-footer\" id=\"footer\"><div "
 		     "class=\"p-footer-inner\"><div class=\"p-footer-row\">");
 		X(c, c->ui->all_times);
@@ -453,14 +464,14 @@ page_end(struct rc *c)
 		now_el(c);
 		P(c, "</div><div class=\"p-footer-copyright\">");
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		P(c, "</div>\n<div id=\"ft\" class=\"wp cl\"><div id=\"flk\" class=\"y\"><p>");
 		X(c, c->ui->all_times);
 		P(c, ", ");
 		now_el(c);
 		P(c, "</p></div><div id=\"frt\"><p>");
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		P(c, "</td></tr><tr><td class=\"bottom\">\n<p>");
 		X(c, c->ui->now_is);
 		P(c, ": ");
@@ -479,22 +490,22 @@ page_end(struct rc *c)
 	}
 	P(c, POWERED[sw]);
 	switch (sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		P(c, "</div>\n</div>\n</div>\n");
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		P(c, "</div></div>\n");
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		P(c, "</li></ul></div></div>\n</div>\n");
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		P(c, "</div></div></footer>\n</div>\n");
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		P(c, "</p></div></div>\n");
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		P(c, "</p>\n</td></tr></table>\n");
 		break;
 	default:
@@ -538,8 +549,8 @@ amp(char *buf)
 static char *
 pager_url(struct rc *c, const struct pager *pg, uint32_t page, char *buf)
 {
-	return amp(pg->thread ? fr_furl_thread(c->f, pg->i, page, buf)
-	                      : fr_furl_board(c->f, pg->b, page, buf));
+	return amp(pg->thread ? fr_tk_forum_url_thread(c->f, pg->i, page, buf)
+	                      : fr_tk_forum_url_board(c->f, pg->b, page, buf));
 }
 
 /* Pages shown: the first, the last, and the current one +- 2. */
@@ -552,13 +563,13 @@ shown_page(uint32_t p, uint32_t cur, uint32_t last)
 static void
 pager(struct rc *c, const struct pager *pg)
 {
-	enum fr_forum_sw sw = c->p->sw;
+	enum fr_tk_forum_sw sw = c->p->sw;
 	char url[U];
 	uint32_t p;
 	int gap;
 
 	switch (sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		F(c, "<div class=\"pagination\">%lu %s &bull; ", pg->items,
 		  pg->thread ? c->ui->posts : c->ui->topics);
 		if (pg->last <= 1) {
@@ -596,7 +607,7 @@ pager(struct rc *c, const struct pager *pg)
 			  pager_url(c, pg, pg->cur + 1, url), c->ui->next);
 		P(c, "</ul></div>\n");
 		return;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		if (pg->last <= 1)
 			return;
 		F(c,
@@ -628,7 +639,7 @@ pager(struct rc *c, const struct pager *pg)
 			  pager_url(c, pg, pg->cur + 1, url), c->ui->next);
 		P(c, "</form></div>\n");
 		return;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		F(c, "<div class=\"pagelinks floatleft\">%s: ", c->ui->page);
 		gap = 0;
 		for (p = 1; p <= pg->last; p++) {
@@ -647,7 +658,7 @@ pager(struct rc *c, const struct pager *pg)
 		}
 		P(c, "</div>\n");
 		return;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		if (pg->last <= 1)
 			return;
 		P(c, "<nav class=\"pageNavWrapper pageNavWrapper--mixed\"><div class=\"pageNav\">");
@@ -675,7 +686,7 @@ pager(struct rc *c, const struct pager *pg)
 			  pager_url(c, pg, pg->cur + 1, url), c->ui->next);
 		P(c, "</div></nav>\n");
 		return;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		if (pg->last <= 1)
 			return;
 		P(c, "<div class=\"pg\">");
@@ -700,7 +711,7 @@ pager(struct rc *c, const struct pager *pg)
 			  pager_url(c, pg, pg->cur + 1, url), c->ui->next);
 		P(c, "</div>\n");
 		return;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		if (pg->last <= 1)
 			return;
 		F(c, "<p class=\"pages\">%s:", c->ui->page);
@@ -740,7 +751,7 @@ pager(struct rc *c, const struct pager *pg)
 
 struct row {
 	size_t i;
-	const struct fr_fthread *th;
+	const struct fr_tk_fthread *th;
 	uint32_t n, pages, la_page;
 	int64_t created, last;
 	char title[200], url[U], la_url[U + 24];
@@ -754,15 +765,15 @@ pages_of(uint32_t items, unsigned per)
 
 /* The page of thread th on which its newest visible post is shown. */
 static uint32_t
-la_page(const struct rc *c, const struct fr_fthread *th, uint32_t n)
+la_page(const struct rc *c, const struct fr_tk_fthread *th, uint32_t n)
 {
 	uint32_t *order;
 	uint32_t pos = n - 1;
 
 	if (!c->p->nested)
-		return c->p->tsort == FR_FORUM_DSC ? 1 : pages_of(n, c->p->posts_pp);
+		return c->p->tsort == FR_TK_FORUM_DSC ? 1 : pages_of(n, c->p->posts_pp);
 	order = malloc(n * sizeof(*order));
-	if (order && fr_fgen_thread_order(c->f, th, n, order, NULL) == 0) {
+	if (order && fr_tk_forum_gen_thread_order(c->f, th, n, order, NULL) == 0) {
 		for (uint32_t k = 0; k < n; k++)
 			if (order[k] == n - 1)
 				pos = k;
@@ -774,20 +785,20 @@ la_page(const struct rc *c, const struct fr_fthread *th, uint32_t n)
 static void
 fill_row(struct rc *c, size_t i, struct row *r)
 {
-	const struct fr_forum *f = c->f;
-	static const char *const FRAG[FR_FORUM_N_SW] = {"#p",   "#post",  "#msg", "#post-",
+	const struct fr_tk_forum *f = c->f;
+	static const char *const FRAG[FR_TK_FORUM_N_SW] = {"#p",   "#post",  "#msg", "#post-",
 	                                                "#pid", "#post-", "#c"};
 
 	r->i = i;
 	r->th = &f->th[i];
-	r->n = fr_fgen_posts_at(r->th, c->now);
+	r->n = fr_tk_forum_gen_posts_at(r->th, c->now);
 	r->pages = pages_of(r->n, c->p->posts_pp);
 	r->created = r->th->t[0];
 	r->last = r->th->t[r->n - 1];
-	fr_fgen_title(f, i, r->title, sizeof(r->title));
-	fr_furl_thread(f, i, 1, r->url);
+	fr_tk_forum_gen_title(f, i, r->title, sizeof(r->title));
+	fr_tk_forum_url_thread(f, i, 1, r->url);
 	r->la_page = la_page(c, r->th, r->n);
-	fr_furl_thread(f, i, r->la_page, r->la_url);
+	fr_tk_forum_url_thread(f, i, r->la_page, r->la_url);
 	snprintf(r->la_url + strlen(r->la_url), sizeof(r->la_url) - strlen(r->la_url), "%s%u",
 	         FRAG[c->p->sw], (unsigned)r->th->pid[r->n - 1]);
 }
@@ -807,7 +818,7 @@ mini_pager(struct rc *c, const struct row *r, const char *open, const char *clos
 				P(c, " &hellip;");
 			continue;
 		}
-		F(c, " <a href=\"%s\">%u</a>", amp(fr_furl_thread(c->f, r->i, p, url)),
+		F(c, " <a href=\"%s\">%u</a>", amp(fr_tk_forum_url_thread(c->f, r->i, p, url)),
 		  (unsigned)p);
 	}
 	P(c, close);
@@ -816,24 +827,24 @@ mini_pager(struct rc *c, const struct row *r, const char *open, const char *clos
 static int
 show_created(const struct rc *c)
 {
-	return c->p->idates != FR_FORUM_IDATES_LAST;
+	return c->p->idates != FR_TK_FORUM_IDATES_LAST;
 }
 
 static int
 show_last(const struct rc *c)
 {
-	return c->p->idates != FR_FORUM_IDATES_CREATED;
+	return c->p->idates != FR_TK_FORUM_IDATES_CREATED;
 }
 
 static void
 index_row(struct rc *c, const struct row *r, int sticky)
 {
-	const struct fr_forum *f = c->f;
-	const struct fr_fthread *th = r->th;
-	uint32_t views = fr_fgen_views(f, r->i, c->now), replies = r->n - 1;
+	const struct fr_tk_forum *f = c->f;
+	const struct fr_tk_fthread *th = r->th;
+	uint32_t views = fr_tk_forum_gen_views(f, r->i, c->now), replies = r->n - 1;
 
 	switch (c->p->sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		F(c,
 		  "<li class=\"row bg%d%s\"><dl class=\"row-item %s\"><dt title=\"\"><div "
 		  "class=\"list-inner\">",
@@ -868,7 +879,7 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		}
 		P(c, "</span></dd></dl></li>\n");
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		F(c,
 		  "<li class=\"%sthreadbit%s\" id=\"thread_%u\"><div class=\"rating0 "
 		  "nonsticky\"><div class=\"threadinfo\"><div class=\"inner\"><h3 "
@@ -912,7 +923,7 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		}
 		P(c, "</dd></dl></li>\n");
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		F(c,
 		  "<tr><td class=\"icon1 %s\"><img src=\"/Themes/default/images/topic/%s.gif\" "
 		  "alt=\"\"></td><td class=\"subject %s\"><div><span id=\"msg_%u\">",
@@ -954,7 +965,7 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		member_link(c, th->author[r->n - 1], NULL);
 		P(c, "</td></tr>\n");
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		F(c,
 		  "<div class=\"structItem structItem--thread%s js-inlineModContainer "
 		  "js-threadListItem-%u\" data-author=\"",
@@ -962,7 +973,7 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		{
 			char name[64];
 
-			X(c, fr_fgen_member_name(c->f, th->author[0], name, sizeof(name)));
+			X(c, fr_tk_forum_gen_member_name(c->f, th->author[0], name, sizeof(name)));
 		}
 		P(c, "\"><div class=\"structItem-cell structItem-cell--main\" "
 		     "data-xf-init=\"touch-proxy\"><div class=\"structItem-title\">");
@@ -1007,7 +1018,7 @@ index_row(struct rc *c, const struct row *r, int sticky)
 		member_link(c, th->author[r->n - 1], "username");
 		P(c, "</div></div></div>\n");
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		F(c, "<tbody id=\"%s_%u\"><tr><td class=\"icn\"><a href=\"",
 		  sticky ? "stickthread" : "normalthread", (unsigned)th->id);
 		X(c, r->url);
@@ -1041,7 +1052,7 @@ index_row(struct rc *c, const struct row *r, int sticky)
 			P(c, "</a>");
 		P(c, "</em></td></tr></tbody>\n");
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		F(c, "<tr class=\"thread%s\" id=\"t%u\"><td class=\"title\">",
 		  sticky ? " pinned" : "", (unsigned)th->id);
 		if (sticky)
@@ -1105,35 +1116,35 @@ index_row(struct rc *c, const struct row *r, int sticky)
 static void
 index_open(struct rc *c, unsigned b)
 {
-	const struct fr_fboard *bd = &c->f->boards[b];
+	const struct fr_tk_fboard *bd = &c->f->boards[b];
 	char url[U];
 
 	switch (c->p->sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		P(c, "<h2 class=\"forum-title\">");
-		A(c, fr_furl_board(c->f, b, 1, url), bd->name, NULL);
+		A(c, fr_tk_forum_url_board(c->f, b, 1, url), bd->name, NULL);
 		P(c, "</h2>\n<p class=\"right responsive-center time\">");
 		X(c, c->ui->now_is);
 		P(c, " ");
 		now_el(c);
 		P(c, "</p>\n");
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		P(c, "<div id=\"pagetitle\"><h1>");
 		X(c, c->ui->forum);
 		P(c, ": <span class=\"forumtitle\">");
 		X(c, bd->name);
 		P(c, "</span></h1></div>\n");
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		P(c, "<div class=\"p-body-header\"><div class=\"p-title\"><h1 "
 		     "class=\"p-title-value\">");
 		X(c, bd->name);
 		P(c, "</h1></div></div>\n");
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		P(c, "<div class=\"bm bml pbn\"><div class=\"bm_h cl\"><h1 class=\"xs2\">");
-		A(c, fr_furl_board(c->f, b, 1, url), bd->name, NULL);
+		A(c, fr_tk_forum_url_board(c->f, b, 1, url), bd->name, NULL);
 		P(c, "</h1></div></div>\n");
 		break;
 	default:
@@ -1148,7 +1159,7 @@ static void
 rows_open(struct rc *c)
 {
 	switch (c->p->sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		F(c,
 		  "<div class=\"forumbg\"><div class=\"inner\"><ul class=\"topiclist\"><li "
 		  "class=\"header\"><dl class=\"row-item\"><dt><div "
@@ -1158,11 +1169,11 @@ rows_open(struct rc *c)
 		  "\n<ul class=\"topiclist topics\">\n",
 		  c->ui->topics, c->ui->replies, c->ui->views, c->ui->last_post);
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		P(c, "<div id=\"threadlist\" class=\"threadlist\"><ol id=\"threads\" "
 		     "class=\"threads\">\n");
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		F(c,
 		  "<div class=\"tborder topic_table\" id=\"messageindex\"><table "
 		  "class=\"table_grid\" cellspacing=\"0\"><thead><tr class=\"catbg\"><th "
@@ -1171,11 +1182,11 @@ rows_open(struct rc *c)
 		  "class=\"last_th\" width=\"22%%\">%s</th></tr></thead><tbody>\n",
 		  c->ui->topics, c->ui->replies, c->ui->last_post);
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		P(c, "<div class=\"block-container\"><div class=\"block-body\"><div "
 		     "class=\"structItemContainer\">\n");
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		F(c,
 		  "<div id=\"threadlist\" class=\"tl bm bmw\"><div class=\"th\"><table "
 		  "cellspacing=\"0\" cellpadding=\"0\"><tr><th colspan=\"2\">%s</th><td "
@@ -1184,7 +1195,7 @@ rows_open(struct rc *c)
 		  "cellpadding=\"0\" id=\"threadlisttableid\">\n",
 		  c->ui->topics, c->ui->by, c->ui->replies, c->ui->last_post);
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		F(c,
 		  "<table class=\"threads\" cellspacing=\"1\"><tr><th>%s</th><th>%s</th><th>"
 		  "%s</th><th>%s</th><th>%s</th><th>%s</th></tr>\n",
@@ -1200,7 +1211,7 @@ rows_open(struct rc *c)
 static void
 rows_close(struct rc *c)
 {
-	static const char *const CLOSE[FR_FORUM_N_SW] = {"</ul></div></div>\n",
+	static const char *const CLOSE[FR_TK_FORUM_N_SW] = {"</ul></div></div>\n",
 	                                                 "</ol></div>\n",
 	                                                 "</tbody></table></div>\n",
 	                                                 "</div></div></div>\n",
@@ -1221,14 +1232,14 @@ filters(struct rc *c, unsigned b)
 	                                 "&posticon=3"};
 	char url[U];
 
-	if (!c->p->filters || (c->p->sw != FR_FORUM_PHPBB && c->p->sw != FR_FORUM_VBULLETIN))
+	if (!c->p->filters || (c->p->sw != FR_TK_FORUM_PHPBB && c->p->sw != FR_TK_FORUM_VBULLETIN))
 		return;
 	P(c, "<div class=\"filters\">");
 	for (size_t i = 0; i < 3; i++) {
-		fr_furl_board(c->f, b, 1, url);
+		fr_tk_forum_url_board(c->f, b, 1, url);
 		F(c, " <a href=\"");
 		X(c, url);
-		X(c, c->p->sw == FR_FORUM_PHPBB ? php[i] : vb[i]);
+		X(c, c->p->sw == FR_TK_FORUM_PHPBB ? php[i] : vb[i]);
 		F(c, "\">%s %zu</a>", c->ui->page, i + 1);
 	}
 	P(c, "</div>\n");
@@ -1237,10 +1248,10 @@ filters(struct rc *c, unsigned b)
 static int
 board_page(struct rc *c, unsigned b, uint32_t page, int *found)
 {
-	const struct fr_forum *f = c->f;
-	const struct fr_fboard *bd = &f->boards[b];
+	const struct fr_tk_forum *f = c->f;
+	const struct fr_tk_fboard *bd = &f->boards[b];
 	uint32_t *order = NULL;
-	long n = fr_fgen_board_order(f, b, c->now, &order);
+	long n = fr_tk_forum_gen_board_order(f, b, c->now, &order);
 	uint32_t last;
 	struct pager pg;
 	struct row *r;
@@ -1306,15 +1317,15 @@ post_body(struct rc *c, size_t i, uint32_t j, int br)
 {
 	struct fr_text t = {0};
 	const char *s, *e;
-	long q = fr_fgen_post_quote(c->f, i, j);
+	long q = fr_tk_forum_gen_post_quote(c->f, i, j);
 
 	if (q >= 0) {
 		struct fr_text qt = {0};
 		char name[64];
 		size_t cut;
 
-		fr_fgen_post_text(c->f, i, (uint32_t)q, &qt);
-		if (qt.p && fr_forum_lang_spaced(c->p->lang)) {
+		fr_tk_forum_gen_post_text(c->f, i, (uint32_t)q, &qt);
+		if (qt.p && fr_tk_forum_lang_spaced(c->p->lang)) {
 			cut = strcspn(qt.p, ".!\n");
 		} else if (qt.p) {
 			const char *stop = strstr(qt.p, "。");
@@ -1323,11 +1334,11 @@ post_body(struct rc *c, size_t i, uint32_t j, int br)
 		} else {
 			cut = 0;
 		}
-		fr_fgen_member_name(c->f, c->f->th[i].author[q], name, sizeof(name));
+		fr_tk_forum_gen_member_name(c->f, c->f->th[i].author[q], name, sizeof(name));
 		if (qt.p)
 			qt.p[cut] = '\0';
 		switch (c->p->qstyle) {
-		case FR_FORUM_Q_HEADER: /* SMF: a header box, the quote, a footer */
+		case FR_TK_FORUM_Q_HEADER: /* SMF: a header box, the quote, a footer */
 			F(c, "<div class=\"quoteheader\"><div class=\"topslice_quote\"><a "
 			     "href=\"#\">");
 			X(c, name);
@@ -1337,7 +1348,7 @@ post_body(struct rc *c, size_t i, uint32_t j, int br)
 			P(c, " &hellip;</blockquote><div class=\"quotefooter\"><div "
 			     "class=\"botslice_quote\"></div></div>\n");
 			break;
-		case FR_FORUM_Q_BOX: /* vBulletin 4: boxes, no <blockquote> */
+		case FR_TK_FORUM_Q_BOX: /* vBulletin 4: boxes, no <blockquote> */
 			P(c, "<div class=\"bbcode_container\"><div class=\"bbcode_quote\"><div "
 			     "class=\"quote_container\"><div class=\"bbcode_postedby\"><strong>");
 			X(c, name);
@@ -1345,7 +1356,7 @@ post_body(struct rc *c, size_t i, uint32_t j, int br)
 			X(c, qt.p ? qt.p : "");
 			P(c, " &hellip;</div></div></div></div>\n");
 			break;
-		case FR_FORUM_Q_TABLE: /* vBulletin 3: "Quote:" over a table */
+		case FR_TK_FORUM_Q_TABLE: /* vBulletin 3: "Quote:" over a table */
 			P(c, "<div style=\"margin:20px; margin-top:5px\"><div "
 			     "class=\"smallfont\">Quote:</div><table cellpadding=\"6\" "
 			     "width=\"100%\"><tr><td class=\"alt2\"><div><strong>");
@@ -1366,7 +1377,7 @@ post_body(struct rc *c, size_t i, uint32_t j, int br)
 		}
 		fr_text_free(&qt);
 	}
-	fr_fgen_post_text(c->f, i, j, &t);
+	fr_tk_forum_gen_post_text(c->f, i, j, &t);
 	s = t.p ? t.p : "";
 	for (;;) {
 		char *para;
@@ -1398,25 +1409,25 @@ signature(struct rc *c, uint32_t m, const char *open, const char *close)
 	if (m % 3 != 1)
 		return;
 	P(c, open);
-	F(c, "&mdash; %s %s, %s %s", fr_forum_word(c->p->lang, m * 7 + 3),
-	  fr_forum_word(c->p->lang, m * 5 + 1), fr_forum_word(c->p->lang, m + 11),
-	  fr_forum_word(c->p->lang, m * 3 + 2));
+	F(c, "&mdash; %s %s, %s %s", fr_tk_forum_lang_word(c->p->lang, m * 7 + 3),
+	  fr_tk_forum_lang_word(c->p->lang, m * 5 + 1), fr_tk_forum_lang_word(c->p->lang, m + 11),
+	  fr_tk_forum_lang_word(c->p->lang, m * 3 + 2));
 	P(c, close);
 }
 
 static void
 post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title)
 {
-	const struct fr_forum *f = c->f;
-	const struct fr_fthread *th = &f->th[i];
+	const struct fr_tk_forum *f = c->f;
+	const struct fr_tk_fthread *th = &f->th[i];
 	uint32_t m = th->author[j], pid = th->pid[j];
 	unsigned no = (unsigned)j + 1;
-	int pinned = c->p->tsort == FR_FORUM_DSC && j == 0 && th->n > 1 && !c->p->nested;
+	int pinned = c->p->tsort == FR_TK_FORUM_DSC && j == 0 && th->n > 1 && !c->p->nested;
 	char name[64];
 
-	fr_fgen_member_name(f, m, name, sizeof(name));
+	fr_tk_forum_gen_member_name(f, m, name, sizeof(name));
 	switch (c->p->sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		F(c,
 		  "<div id=\"p%u\" class=\"%spost has-profile bg%d%s\"><div class=\"inner\">\n<dl "
 		  "class=\"postprofile\" id=\"profile%u\"><dt class=\"no-profile-rank "
@@ -1427,8 +1438,9 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		F(c,
 		  "</dt><dd class=\"profile-posts\"><strong>%s:</strong> %u</dd><dd "
 		  "class=\"profile-joined\"><strong>%s:</strong> ",
-		  c->ui->posts, (unsigned)fr_fgen_member_posts(f, m, c->now), c->ui->joined);
-		date_el(c, fr_fgen_member_joined(f, m), "date-joined");
+		  c->ui->posts, (unsigned)fr_tk_forum_gen_member_posts(f, m, c->now),
+		  c->ui->joined);
+		date_el(c, fr_tk_forum_gen_member_joined(f, m), "date-joined");
 		F(c,
 		  "</dd></dl>\n<div class=\"postbody\"><div id=\"post_content%u\"><h3%s><a "
 		  "href=\"#p%u\">%s",
@@ -1452,7 +1464,7 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		signature(c, m, "<div class=\"signature\">", "</div>");
 		P(c, "</div></div>\n</div></div>\n<hr class=\"divider\">\n");
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		F(c,
 		  "<li class=\"postbitlegacy postbitim postcontainer old\" id=\"post_%u\">\n"
 		  "<div class=\"posthead\"><span class=\"postdate old\">",
@@ -1466,14 +1478,15 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		  (unsigned)pid, (unsigned)pid, no);
 		member_link(c, m, "username offline popupctrl");
 		if (c->p->filters)
-			F(c, " <a href=\"/showthread.php?t=%u&amp;userid=%u\" rel=\"nofollow\">?</a>",
+			F(c,
+			  " <a href=\"/showthread.php?t=%u&amp;userid=%u\" rel=\"nofollow\">?</a>",
 			  (unsigned)th->id, (unsigned)(f->uid0 + m));
 		F(c, "</div><dl class=\"userinfo_extra\"><dt>%s</dt><dd>", c->ui->joined);
-		date_el(c, fr_fgen_member_joined(f, m), "date-joined");
+		date_el(c, fr_tk_forum_gen_member_joined(f, m), "date-joined");
 		F(c,
 		  "</dd><dt>%s</dt><dd>%u</dd></dl></div>\n<div class=\"postbody\"><div "
 		  "class=\"postrow\">",
-		  c->ui->posts, (unsigned)fr_fgen_member_posts(f, m, c->now));
+		  c->ui->posts, (unsigned)fr_tk_forum_gen_member_posts(f, m, c->now));
 		if (j == 0) {
 			P(c, "<h2 class=\"title icon\">");
 			X(c, title);
@@ -1491,7 +1504,7 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		          "</div></blockquote></div>");
 		P(c, "</div></div></div>\n</li>\n");
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		F(c,
 		  "<div class=\"%s\" id=\"msg%u\"><span class=\"topslice\"><span></span></span>\n"
 		  "<div class=\"post_wrapper\"><div class=\"poster\"><h4>",
@@ -1502,7 +1515,7 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		  "class=\"postcount\">%s: %u</li></ul></div>\n<div class=\"postarea\"><div "
 		  "class=\"flow_hidden\"><div class=\"keyinfo\"><h5 id=\"subject_%u\"><a "
 		  "href=\"#msg%u\" rel=\"nofollow\">%s",
-		  (unsigned)pid, c->ui->posts, (unsigned)fr_fgen_member_posts(f, m, c->now),
+		  (unsigned)pid, c->ui->posts, (unsigned)fr_tk_forum_gen_member_posts(f, m, c->now),
 		  (unsigned)pid, (unsigned)pid, j == 0 ? "" : "Re: ");
 		X(c, title);
 		P(c, "</a></h5><div class=\"smalltext\">&#171; ");
@@ -1520,7 +1533,7 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		P(c, "</div>\n<span class=\"botslice\"><span></span></span></div>\n<hr "
 		     "class=\"post_separator\">\n");
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		F(c,
 		  "<article class=\"%smessage message--post js-post js-inlineModContainer\" "
 		  "data-author=\"%s\" data-content=\"post-%u\" id=\"js-post-%u\">\n<span "
@@ -1534,15 +1547,15 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		  "</h4></div><div class=\"message-userExtras\"><dl class=\"pairs "
 		  "pairs--justified\"><dt>%s</dt><dd>",
 		  c->ui->joined);
-		date_el(c, fr_fgen_member_joined(f, m), "date-joined");
+		date_el(c, fr_tk_forum_gen_member_joined(f, m), "date-joined");
 		F(c,
 		  "</dd></dl><dl class=\"pairs pairs--justified\"><dt>%s</dt><dd>%u</dd></dl>"
 		  "</div></section></div>\n<div class=\"message-cell message-cell--main\"><div "
 		  "class=\"message-main\"><header class=\"message-attribution\"><ul "
 		  "class=\"message-attribution-main listInline\"><li class=\"%su-concealed\"><a "
 		  "href=\"#post-%u\" rel=\"nofollow\">",
-		  c->ui->posts, (unsigned)fr_fgen_member_posts(f, m, c->now), mark(c, 2, pid),
-		  (unsigned)pid);
+		  c->ui->posts, (unsigned)fr_tk_forum_gen_member_posts(f, m, c->now),
+		  mark(c, 2, pid), (unsigned)pid);
 		date_el(c, th->t[j], "date-post");
 		F(c,
 		  "</a></li></ul><ul class=\"message-attribution-opposite listInline\"><li><a "
@@ -1557,7 +1570,7 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		          "</div></aside>");
 		P(c, "</div></div></div></div>\n</article>\n");
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		F(c,
 		  "<div id=\"post_%u\"><table id=\"pid%u\" class=\"plhin\" summary=\"pid%u\" "
 		  "cellspacing=\"0\" cellpadding=\"0\"><tr><td class=\"pls\" rowspan=\"2\"><div "
@@ -1565,8 +1578,9 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		  (unsigned)pid, (unsigned)pid, (unsigned)pid);
 		member_link(c, m, "xw1");
 		F(c, "</div></div><dl class=\"pil cl\"><dt>%s</dt><dd>%u</dd><dt>%s</dt><dd>",
-		  c->ui->posts, (unsigned)fr_fgen_member_posts(f, m, c->now), c->ui->joined);
-		date_el(c, fr_fgen_member_joined(f, m), "date-joined");
+		  c->ui->posts, (unsigned)fr_tk_forum_gen_member_posts(f, m, c->now),
+		  c->ui->joined);
+		date_el(c, fr_tk_forum_gen_member_joined(f, m), "date-joined");
 		F(c,
 		  "</dd></dl></td><td class=\"plc\"><div class=\"pi\"><strong><a "
 		  "href=\"#pid%u\" id=\"postnum%u\">%u#</a></strong><div class=\"pti\"><div "
@@ -1583,7 +1597,7 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		signature(c, m, "<div class=\"sign\">", "</div>");
 		P(c, "</td></tr></table></div>\n");
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		F(c,
 		  "<div class=\"%spost%s\" id=\"post-%u\"><div class=\"%spost-head\"><span "
 		  "class=\"post-author\">",
@@ -1597,9 +1611,9 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 		  (unsigned)pid, no);
 		post_body(c, i, j, 0);
 		F(c, "</div>\n<div class=\"post-foot\">%s: ", c->ui->joined);
-		date_el(c, fr_fgen_member_joined(f, m), "date-joined");
+		date_el(c, fr_tk_forum_gen_member_joined(f, m), "date-joined");
 		F(c, ", %s: %u</div></div>\n", c->ui->posts,
-		  (unsigned)fr_fgen_member_posts(f, m, c->now));
+		  (unsigned)fr_tk_forum_gen_member_posts(f, m, c->now));
 		break;
 	default: /* threaded: comments; the opening post is rendered by thread_page */
 		F(c,
@@ -1618,11 +1632,11 @@ post_block(struct rc *c, size_t i, uint32_t j, uint32_t depth, const char *title
 }
 
 static int
-thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found)
+thread_page(struct rc *c, const struct fr_tk_fthread *th, uint32_t page, int *found)
 {
-	const struct fr_forum *f = c->f;
+	const struct fr_tk_forum *f = c->f;
 	size_t i = (size_t)(th - f->th);
-	uint32_t n = fr_fgen_posts_at(th, c->now), last, *order, *depth, from, to, open = 0;
+	uint32_t n = fr_tk_forum_gen_posts_at(th, c->now), last, *order, *depth, from, to, open = 0;
 	char title[200], ptitle[260];
 	struct pager pg;
 
@@ -1638,12 +1652,12 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 	*found = 1;
 	order = malloc(n * sizeof(*order));
 	depth = malloc(n * sizeof(*depth));
-	if (!order || !depth || fr_fgen_thread_order(f, th, n, order, depth) < 0) {
+	if (!order || !depth || fr_tk_forum_gen_thread_order(f, th, n, order, depth) < 0) {
 		free(order);
 		free(depth);
 		return -1;
 	}
-	fr_fgen_title(f, i, title, sizeof(title));
+	fr_tk_forum_gen_title(f, i, title, sizeof(title));
 	if (page > 1)
 		snprintf(ptitle, sizeof(ptitle), "%s - %s %u", title, c->ui->page, (unsigned)page);
 	else
@@ -1653,14 +1667,14 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 	from = (page - 1) * c->p->posts_pp;
 	to = from + c->p->posts_pp < n ? from + c->p->posts_pp : n;
 	switch (c->p->sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		P(c, "<h2 class=\"topic-title\">");
-		A(c, fr_furl_thread(f, i, 1, ptitle), title, NULL);
+		A(c, fr_tk_forum_url_thread(f, i, 1, ptitle), title, NULL);
 		P(c, "</h2>\n<div class=\"action-bar bar-top\">");
 		pager(c, &pg);
 		P(c, "</div>\n");
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		P(c, "<div id=\"pagetitle\" class=\"pagetitle\"><h1>");
 		X(c, title);
 		P(c, "</h1></div>\n<div id=\"above_postlist\" class=\"above_postlist\">");
@@ -1668,7 +1682,7 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 		P(c, "</div>\n<div id=\"postlist\" class=\"postlist restrain\"><ol id=\"posts\" "
 		     "class=\"posts\" start=\"1\">\n");
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		P(c, "<a id=\"top\"></a><div class=\"pagesection\">");
 		pager(c, &pg);
 		P(c, "</div>\n<div id=\"forumposts\"><div class=\"cat_bar\"><h3 "
@@ -1677,7 +1691,7 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 		P(c, "</h3></div><form action=\"/index.php?action=quickmod2\" method=\"post\" "
 		     "name=\"quickModForm\" id=\"quickModForm\" style=\"margin: 0;\">\n");
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		P(c, "<div class=\"p-body-header\"><div class=\"p-title\"><h1 "
 		     "class=\"p-title-value\">");
 		X(c, title);
@@ -1687,7 +1701,7 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 		P(c, "</div><div class=\"block-container lbContainer\"><div class=\"block-body "
 		     "js-replyNewMessageContainer\">\n");
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		P(c, "<div id=\"pgt\" class=\"pgs mbm cl\">");
 		pager(c, &pg);
 		P(c, "</div>\n<div id=\"postlist\" class=\"pl bm\"><table cellspacing=\"0\" "
@@ -1696,7 +1710,7 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 		X(c, title);
 		P(c, "</span></h1></td></tr></table>\n");
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		P(c, "<h1>");
 		X(c, title);
 		P(c, "</h1>\n");
@@ -1704,14 +1718,14 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 		P(c, "<div class=\"posts\">\n");
 		break;
 	default: {
-		const struct fr_fthread *t0 = th;
+		const struct fr_tk_fthread *t0 = th;
 
 		P(c, "<div id=\"siteTable\" class=\"sitetable linklisting\"><div class=\"thing "
 		     "link self\"><div class=\"entry\"");
 		if (page == 1)
 			F(c, " id=\"c%u\"", (unsigned)t0->pid[0]);
 		P(c, "><p class=\"title\">");
-		A(c, fr_furl_thread(f, i, 1, ptitle), title, "title may-blank");
+		A(c, fr_tk_forum_url_thread(f, i, 1, ptitle), title, "title may-blank");
 		P(c, "</p>");
 		if (page == 1) {
 			P(c, "<p class=\"tagline\">submitted ");
@@ -1735,7 +1749,7 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 	for (uint32_t k = from; k < to; k++) {
 		uint32_t d = depth[k];
 
-		if (c->p->sw != FR_FORUM_THREADED) {
+		if (c->p->sw != FR_TK_FORUM_THREADED) {
 			post_block(c, i, order[k], 0, title);
 			continue;
 		}
@@ -1762,7 +1776,7 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 		post_block(c, i, order[k], d, title);
 		open = d;
 	}
-	if (c->p->sw == FR_FORUM_THREADED) {
+	if (c->p->sw == FR_TK_FORUM_THREADED) {
 		while (open >= 1) {
 			P(c, "</li>");
 			open--;
@@ -1772,32 +1786,32 @@ thread_page(struct rc *c, const struct fr_fthread *th, uint32_t page, int *found
 		P(c, "</ul>\n");
 	}
 	switch (c->p->sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		P(c, "<div class=\"action-bar bar-bottom\">");
 		pager(c, &pg);
 		P(c, "</div>\n");
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		P(c, "</ol></div>\n<div id=\"below_postlist\" class=\"below_postlist\">");
 		pager(c, &pg);
 		P(c, "</div>\n");
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		P(c, "</form></div>\n<div class=\"pagesection\">");
 		pager(c, &pg);
 		P(c, "</div>\n");
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		P(c, "</div></div><div class=\"block-outer block-outer--after\">");
 		pager(c, &pg);
 		P(c, "</div></div>\n");
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		P(c, "</div>\n<div class=\"pgs mtm mbm cl\">");
 		pager(c, &pg);
 		P(c, "</div>\n");
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		P(c, "</div>\n");
 		pager(c, &pg);
 		break;
@@ -1824,17 +1838,17 @@ struct board_stats {
 static void
 stats_of(const struct rc *c, unsigned b, struct board_stats *st)
 {
-	const struct fr_forum *f = c->f;
-	size_t n = fr_fgen_threads_at(f, c->now);
+	const struct fr_tk_forum *f = c->f;
+	size_t n = fr_tk_forum_gen_threads_at(f, c->now);
 
 	memset(st, 0, sizeof(*st));
 	for (size_t i = 0; i < n; i++) {
-		const struct fr_fthread *th = &f->th[i];
+		const struct fr_tk_fthread *th = &f->th[i];
 		uint32_t np;
 
 		if (th->board != b)
 			continue;
-		np = fr_fgen_posts_at(th, c->now);
+		np = fr_tk_forum_gen_posts_at(th, c->now);
 		st->topics++;
 		st->posts += np;
 		if (!st->has_last || th->t[np - 1] > st->last ||
@@ -1850,21 +1864,21 @@ static void
 board_desc(struct rc *c, unsigned b)
 {
 	for (unsigned w = 0; w < 6; w++) {
-		if (w && fr_forum_lang_spaced(c->p->lang))
+		if (w && fr_tk_forum_lang_spaced(c->p->lang))
 			P(c, " ");
-		X(c, fr_forum_word(c->p->lang, b * 7 + w * 5 + c->f->k));
+		X(c, fr_tk_forum_lang_word(c->p->lang, b * 7 + w * 5 + c->f->k));
 	}
-	P(c, fr_forum_lang_spaced(c->p->lang) ? "." : "。");
+	P(c, fr_tk_forum_lang_spaced(c->p->lang) ? "." : "。");
 }
 
 static void
 entry_page(struct rc *c)
 {
-	const struct fr_forum *f = c->f;
+	const struct fr_tk_forum *f = c->f;
 	char url[U], title[200];
 
 	page_begin(c, NULL, "index", -1, NULL);
-	if (c->p->sw == FR_FORUM_PHPBB || c->p->sw == FR_FORUM_VBULLETIN) {
+	if (c->p->sw == FR_TK_FORUM_PHPBB || c->p->sw == FR_TK_FORUM_VBULLETIN) {
 		P(c, "<p class=\"right responsive-center time\">");
 		X(c, c->ui->now_is);
 		P(c, " ");
@@ -1872,7 +1886,7 @@ entry_page(struct rc *c)
 		P(c, "</p>\n");
 	}
 	switch (c->p->sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		F(c,
 		  "<div class=\"forabg\"><div class=\"inner\"><ul class=\"topiclist\"><li "
 		  "class=\"header\"><dl class=\"row-item\"><dt><div class=\"list-inner\">%s</div>"
@@ -1881,24 +1895,24 @@ entry_page(struct rc *c)
 		  "forums\">\n",
 		  c->ui->forum, c->ui->topics, c->ui->posts, c->ui->last_post);
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		P(c, "<ol id=\"forums\" class=\"floatcontainer\"><li class=\"forumbit_nopost\"><ol "
 		     "class=\"childforum\">\n");
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		P(c, "<div id=\"boardindex_table\"><table class=\"table_list\"><tbody "
 		     "class=\"content\">\n");
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		P(c, "<div class=\"block block--category\"><div class=\"block-container\"><div "
 		     "class=\"block-body\">\n");
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		P(c,
 		  "<div class=\"fl bm\"><div class=\"bm bmw cl\"><div id=\"category_1\" "
 		  "class=\"bm_c\"><table cellspacing=\"0\" cellpadding=\"0\" class=\"fl_tb\">\n");
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		F(c,
 		  "<h1>%s</h1>\n<table class=\"boards\"><tr><th>%s</th><th>%s</th><th>%s</th>"
 		  "<th>%s</th></tr>\n",
@@ -1910,12 +1924,12 @@ entry_page(struct rc *c)
 	}
 	for (unsigned b = 0; b < f->n_boards; b++) {
 		struct board_stats st;
-		const struct fr_fboard *bd = &f->boards[b];
+		const struct fr_tk_fboard *bd = &f->boards[b];
 
 		stats_of(c, b, &st);
-		fr_furl_board(f, b, 1, url);
+		fr_tk_forum_url_board(f, b, 1, url);
 		switch (c->p->sw) {
-		case FR_FORUM_PHPBB:
+		case FR_TK_FORUM_PHPBB:
 			P(c, "<li class=\"row\"><dl class=\"row-item forum_read\"><dt><div "
 			     "class=\"list-inner\">");
 			A(c, url, bd->name, "forumtitle");
@@ -1926,7 +1940,7 @@ entry_page(struct rc *c)
 			  "class=\"lastpost\"><span>",
 			  st.topics, st.posts);
 			break;
-		case FR_FORUM_VBULLETIN:
+		case FR_TK_FORUM_VBULLETIN:
 			F(c,
 			  "<li id=\"forum%u\" class=\"forumbit_post old L2\"><div "
 			  "class=\"forumrow table\"><div class=\"foruminfo td\"><div "
@@ -1943,7 +1957,7 @@ entry_page(struct rc *c)
 			  "class=\"lastposttitle\">",
 			  c->ui->topics, st.topics, c->ui->posts, st.posts);
 			break;
-		case FR_FORUM_SMF:
+		case FR_TK_FORUM_SMF:
 			F(c,
 			  "<tr id=\"board_%u\" class=\"windowbg2\"><td class=\"icon "
 			  "windowbg\"></td>"
@@ -1957,7 +1971,7 @@ entry_page(struct rc *c)
 			  "class=\"lastpost\"><p>",
 			  st.posts, c->ui->posts, st.topics, c->ui->topics);
 			break;
-		case FR_FORUM_XENFORO:
+		case FR_TK_FORUM_XENFORO:
 			F(c,
 			  "<div class=\"node node--id%u node--depth2 node--forum\"><div "
 			  "class=\"node-body\"><div class=\"node-main js-nodeMain\"><h3 "
@@ -1973,7 +1987,7 @@ entry_page(struct rc *c)
 			  "class=\"node-extra\">",
 			  c->ui->topics, st.topics, c->ui->posts, st.posts);
 			break;
-		case FR_FORUM_DISCUZ:
+		case FR_TK_FORUM_DISCUZ:
 			P(c, "<tr><td class=\"fl_g\"><dl><dt>");
 			A(c, url, bd->name, NULL);
 			P(c, "</dt><dd>");
@@ -1981,7 +1995,7 @@ entry_page(struct rc *c)
 			F(c, "</dd><dd><em>%s: %lu</em>, <em>%s: %lu</em></dd><dd>", c->ui->topics,
 			  st.topics, c->ui->posts, st.posts);
 			break;
-		case FR_FORUM_CUSTOM:
+		case FR_TK_FORUM_CUSTOM:
 			P(c, "<tr><td>");
 			A(c, url, bd->name, "board");
 			P(c, "<br><small>");
@@ -1998,11 +2012,11 @@ entry_page(struct rc *c)
 			break;
 		}
 		if (st.has_last) {
-			const struct fr_fthread *th = &f->th[st.last_i];
-			uint32_t np = fr_fgen_posts_at(th, c->now);
+			const struct fr_tk_fthread *th = &f->th[st.last_i];
+			uint32_t np = fr_tk_forum_gen_posts_at(th, c->now);
 
-			A(c, fr_furl_thread(f, st.last_i, 1, url),
-			  fr_fgen_title(f, st.last_i, title, sizeof(title)), "lastsubject");
+			A(c, fr_tk_forum_url_thread(f, st.last_i, 1, url),
+			  fr_tk_forum_gen_title(f, st.last_i, title, sizeof(title)), "lastsubject");
 			P(c, "<br>");
 			X(c, c->ui->by);
 			P(c, " ");
@@ -2013,22 +2027,22 @@ entry_page(struct rc *c)
 			X(c, c->ui->no_posts);
 		}
 		switch (c->p->sw) {
-		case FR_FORUM_PHPBB:
+		case FR_TK_FORUM_PHPBB:
 			P(c, "</span></dd></dl></li>\n");
 			break;
-		case FR_FORUM_VBULLETIN:
+		case FR_TK_FORUM_VBULLETIN:
 			P(c, "</p></div></div></li>\n");
 			break;
-		case FR_FORUM_SMF:
+		case FR_TK_FORUM_SMF:
 			P(c, "</p></td></tr>\n");
 			break;
-		case FR_FORUM_XENFORO:
+		case FR_TK_FORUM_XENFORO:
 			P(c, "</div></div></div>\n");
 			break;
-		case FR_FORUM_DISCUZ:
+		case FR_TK_FORUM_DISCUZ:
 			P(c, "</dd></dl></td></tr>\n");
 			break;
-		case FR_FORUM_CUSTOM:
+		case FR_TK_FORUM_CUSTOM:
 			P(c, "</td></tr>\n");
 			break;
 		default:
@@ -2037,7 +2051,7 @@ entry_page(struct rc *c)
 		}
 	}
 	{
-		static const char *const CLOSE[FR_FORUM_N_SW] = {"</ul></div></div>\n",
+		static const char *const CLOSE[FR_TK_FORUM_N_SW] = {"</ul></div></div>\n",
 		                                                 "</ol></li></ol>\n",
 		                                                 "</tbody></table></div>\n",
 		                                                 "</div></div></div>\n",
@@ -2048,21 +2062,21 @@ entry_page(struct rc *c)
 		P(c, CLOSE[c->p->sw]);
 	}
 	F(c, "<div class=\"stat\"><h3>%s</h3><p>%s: %lu &bull; %s: %lu</p></div>\n", c->ui->members,
-	  c->ui->members, (unsigned long)fr_fgen_members_at(f, c->now), c->ui->topics,
-	  (unsigned long)fr_fgen_threads_at(f, c->now));
+	  c->ui->members, (unsigned long)fr_tk_forum_gen_members_at(f, c->now), c->ui->topics,
+	  (unsigned long)fr_tk_forum_gen_threads_at(f, c->now));
 	page_end(c);
 }
 
 /* ---- other pages ---- */
 
 static void
-other_page(struct rc *c, enum fr_furl_kind kind, uint32_t m)
+other_page(struct rc *c, enum fr_tk_furl_kind kind, uint32_t m)
 {
 	char name[64], url[U];
 
 	switch (kind) {
-	case FR_FURL_PROFILE:
-		fr_fgen_member_name(c->f, m, name, sizeof(name));
+	case FR_TK_FURL_PROFILE:
+		fr_tk_forum_gen_member_name(c->f, m, name, sizeof(name));
 		{
 			char title[128];
 
@@ -2079,11 +2093,11 @@ other_page(struct rc *c, enum fr_furl_kind kind, uint32_t m)
 		  c->ui->username);
 		X(c, name);
 		F(c, "</span></dd><dt>%s:</dt><dd>", c->ui->joined);
-		date_el(c, fr_fgen_member_joined(c->f, m), "date-joined");
+		date_el(c, fr_tk_forum_gen_member_joined(c->f, m), "date-joined");
 		F(c, "</dd><dt>%s:</dt><dd>%u</dd></dl></div>\n", c->ui->posts,
-		  (unsigned)fr_fgen_member_posts(c->f, m, c->now));
+		  (unsigned)fr_tk_forum_gen_member_posts(c->f, m, c->now));
 		break;
-	case FR_FURL_FAQ:
+	case FR_TK_FURL_FAQ:
 		page_begin(c, c->ui->faq, "faq", -1, NULL);
 		F(c,
 		  "<h2 class=\"faq-title\">%s</h2>\n<div class=\"panel bg1\" id=\"faqlinks\"><dl "
@@ -2094,21 +2108,21 @@ other_page(struct rc *c, enum fr_furl_kind kind, uint32_t m)
 		X(c, c->ui->faq_a1);
 		P(c, "</dd></dl></div>\n");
 		break;
-	case FR_FURL_SEARCH:
+	case FR_TK_FURL_SEARCH:
 		page_begin(c, c->ui->search, "search", -1, NULL);
 		F(c, "<h2 class=\"search-title\">%s</h2>\n<form method=\"get\" action=\"",
 		  c->ui->search);
-		X(c, fr_furl_other(c->p->sw, FR_FURL_SEARCH, url));
+		X(c, fr_tk_forum_url_other(c->p->sw, FR_TK_FURL_SEARCH, url));
 		P(c, "\" id=\"search\"><fieldset><input type=\"search\" name=\"keywords\" "
 		     "id=\"keywords\" size=\"40\" value=\"\"><input type=\"submit\" value=\"");
 		X(c, c->ui->search);
 		P(c, "\"></fieldset></form>\n");
 		break;
-	case FR_FURL_LOGIN:
+	case FR_TK_FURL_LOGIN:
 		page_begin(c, c->ui->login, "ucp", -1, NULL);
 		F(c, "<h2 class=\"login-title\">%s</h2>\n<form method=\"post\" action=\"",
 		  c->ui->login);
-		X(c, fr_furl_other(c->p->sw, FR_FURL_LOGIN, url));
+		X(c, fr_tk_forum_url_other(c->p->sw, FR_TK_FURL_LOGIN, url));
 		F(c,
 		  "\" id=\"login\"><fieldset><dl><dt><label for=\"username\">%s:</label></dt><dd>"
 		  "<input type=\"text\" name=\"username\" id=\"username\" size=\"25\"></dd></dl>"
@@ -2124,7 +2138,7 @@ other_page(struct rc *c, enum fr_furl_kind kind, uint32_t m)
 		P(c, "</h1><p>");
 		board_desc(c, 0);
 		P(c, "</p><p class=\"enter\">");
-		A(c, fr_furl_entry(c->p->sw, url), c->ui->board_index, "enter-forum");
+		A(c, fr_tk_forum_url_entry(c->p->sw, url), c->ui->board_index, "enter-forum");
 		P(c, "</p></div>\n");
 		break;
 	}
@@ -2163,19 +2177,20 @@ not_found(struct fr_serve_resp *resp)
 
 /* Whether the slugs of u fit board b / thread i's canonical URL. */
 static int
-slugs_fit(const struct fr_forum *f, const struct fr_furl *u, int b, const struct fr_fthread *th)
+slugs_fit(const struct fr_tk_forum *f, const struct fr_tk_furl *u, int b,
+          const struct fr_tk_fthread *th)
 {
 	char title[200], slug[72];
-	enum fr_forum_sw sw = f->prof.sw;
+	enum fr_tk_forum_sw sw = f->prof.sw;
 
-	if (sw != FR_FORUM_XENFORO && sw != FR_FORUM_CUSTOM && sw != FR_FORUM_THREADED)
+	if (sw != FR_TK_FORUM_XENFORO && sw != FR_TK_FORUM_CUSTOM && sw != FR_TK_FORUM_THREADED)
 		return 1;
 	if (th) {
 		size_t i = (size_t)(th - f->th);
 
-		fr_fgen_slug(fr_fgen_title(f, i, title, sizeof(title)), "thread", slug,
-		             sizeof(slug));
-		if (sw == FR_FORUM_XENFORO)
+		fr_tk_forum_gen_slug(fr_tk_forum_gen_title(f, i, title, sizeof(title)), "thread",
+		                     slug, sizeof(slug));
+		if (sw == FR_TK_FORUM_XENFORO)
 			return !strcmp(u->slug, slug);
 		return !strcmp(u->slug2, slug) && !strcmp(u->slug, f->boards[th->board].slug);
 	}
@@ -2185,14 +2200,14 @@ slugs_fit(const struct fr_forum *f, const struct fr_furl *u, int b, const struct
 /* The session id a cookieless visitor gets at forum time now_s: a new
  * one each half hour. Writes "NAME=VALUE" into buf. */
 static void
-session_param(const struct fr_forum *f, double now_s, char *buf, size_t len)
+session_param(const struct fr_tk_forum *f, double now_s, char *buf, size_t len)
 {
 	uint64_t h = f->seed * 0x9e3779b97f4a7c15ull + f->k * 0xbf58476d1ce4e5b9ull +
 	             (uint64_t)(now_s / 1800.0);
 	uint64_t a = fnv1a((const char *)&h, sizeof(h)), b = fnv1a((const char *)&a, sizeof(a));
 
 	switch (f->prof.sess) {
-	case FR_FORUM_SESS_PHP: {
+	case FR_TK_FORUM_SESS_PHP: {
 		static const char al[] = "abcdefghijklmnopqrstuvwxyz0123456789";
 		char v[27];
 
@@ -2206,8 +2221,9 @@ session_param(const struct fr_forum *f, double now_s, char *buf, size_t len)
 		break;
 	}
 	default:
-		snprintf(buf, len, "%s=%016llx%016llx", f->prof.sess == FR_FORUM_SESS_S ? "s" : "sid",
-		         (unsigned long long)a, (unsigned long long)b);
+		snprintf(buf, len, "%s=%016llx%016llx",
+		         f->prof.sess == FR_TK_FORUM_SESS_S ? "s" : "sid", (unsigned long long)a,
+		         (unsigned long long)b);
 		break;
 	}
 }
@@ -2215,7 +2231,7 @@ session_param(const struct fr_forum *f, double now_s, char *buf, size_t len)
 /* body with the session id in every link into the forum (before a
  * fragment); NULL when out of memory. Frees body. */
 static char *
-with_session(const struct fr_forum *f, double now_s, char *body, size_t *len)
+with_session(const struct fr_tk_forum *f, double now_s, char *body, size_t *len)
 {
 	struct fr_text t = {NULL, 0, 0, PAGE_MAX * 2, 0};
 	char param[64];
@@ -2246,71 +2262,73 @@ with_session(const struct fr_forum *f, double now_s, char *body, size_t *len)
 }
 
 int
-fr_fhtml_answer(const struct fr_forum *f, const char *host, const struct fr_furl *u, double now_s,
-                struct fr_serve_resp *resp)
+fr_tk_forum_html_answer(const struct fr_tk_forum *f, const char *host, const struct fr_tk_furl *u,
+                        double now_s, struct fr_serve_resp *resp)
 {
 	struct fr_text t = {NULL, 0, 0, PAGE_MAX, 0};
-	struct rc c = {f, &f->prof, fr_forum_ui(f->prof.lang), host, now_s, (int64_t)now_s, &t};
+	struct rc c = {f, &f->prof, fr_tk_forum_lang_ui(f->prof.lang), host, now_s, (int64_t)now_s,
+	               &t};
 	int found = 1, rc = 0;
 	char *body;
 	size_t len;
 
 	switch (u->kind) {
-	case FR_FURL_ROBOTS:
+	case FR_TK_FURL_ROBOTS:
 		resp->status = 200;
 		resp->content_type = "text/plain; charset=utf-8";
 		resp->body = ROBOTS;
 		resp->len = sizeof(ROBOTS) - 1;
 		return 0;
-	case FR_FURL_ENTRY:
+	case FR_TK_FURL_ENTRY:
 		entry_page(&c);
 		break;
-	case FR_FURL_BOARD: {
+	case FR_TK_FURL_BOARD: {
 		int b = -1;
 
-		if (f->prof.sw == FR_FORUM_CUSTOM || f->prof.sw == FR_FORUM_THREADED) {
+		if (f->prof.sw == FR_TK_FORUM_CUSTOM || f->prof.sw == FR_TK_FORUM_THREADED) {
 			for (unsigned k = 0; k < f->n_boards; k++)
 				if (!strcmp(f->boards[k].slug, u->slug))
 					b = (int)k;
 		} else {
-			b = fr_fgen_board_by_id(f, u->id);
+			b = fr_tk_forum_gen_board_by_id(f, u->id);
 		}
 		if (b < 0 || !slugs_fit(f, u, b, NULL))
 			return not_found(resp);
 		rc = board_page(&c, (unsigned)b, u->page, &found);
 		break;
 	}
-	case FR_FURL_THREAD: {
-		const struct fr_fthread *th = fr_fgen_thread_by_id(f, u->id);
+	case FR_TK_FURL_THREAD: {
+		const struct fr_tk_fthread *th = fr_tk_forum_gen_thread_by_id(f, u->id);
 
 		if (!th || th->created > c.now || !slugs_fit(f, u, -1, th))
 			return not_found(resp);
 		rc = thread_page(&c, th, u->page, &found);
 		break;
 	}
-	case FR_FURL_PROFILE:
-		if (u->id >= fr_fgen_members_at(f, c.now))
+	case FR_TK_FURL_PROFILE:
+		if (u->id >= fr_tk_forum_gen_members_at(f, c.now))
 			return not_found(resp);
-		if (f->prof.sw == FR_FORUM_THREADED) {
+		if (f->prof.sw == FR_TK_FORUM_THREADED) {
 			char name[64];
 
-			if (strcmp(u->slug2, fr_fgen_member_name(f, u->id, name, sizeof(name))) !=
-			    0)
+			if (strcmp(u->slug2,
+			           fr_tk_forum_gen_member_name(f, u->id, name, sizeof(name))) != 0)
 				return not_found(resp);
-		} else if (f->prof.sw == FR_FORUM_XENFORO) {
+		} else if (f->prof.sw == FR_TK_FORUM_XENFORO) {
 			char name[64], slug[72];
 
-			fr_fgen_slug(fr_fgen_member_name(f, u->id, name, sizeof(name)), "member",
-			             slug, sizeof(slug));
+			fr_tk_forum_gen_slug(
+			    fr_tk_forum_gen_member_name(f, u->id, name, sizeof(name)), "member",
+			    slug, sizeof(slug));
 			if (strcmp(u->slug, slug) != 0)
 				return not_found(resp);
 		}
 		other_page(&c, u->kind, u->id);
 		break;
-	case FR_FURL_HOME:
-	case FR_FURL_FAQ:
-	case FR_FURL_LOGIN:
-	case FR_FURL_SEARCH:
+	case FR_TK_FURL_HOME:
+	case FR_TK_FURL_FAQ:
+	case FR_TK_FURL_LOGIN:
+	case FR_TK_FURL_SEARCH:
 		other_page(&c, u->kind, 0);
 		break;
 	default:
@@ -2321,7 +2339,7 @@ fr_fhtml_answer(const struct fr_forum *f, const char *host, const struct fr_furl
 		return rc < 0 ? -1 : not_found(resp);
 	}
 	body = fr_text_take(&t, &len);
-	if (body && f->prof.sess != FR_FORUM_SESS_NONE)
+	if (body && f->prof.sess != FR_TK_FORUM_SESS_NONE)
 		body = with_session(f, now_s, body, &len);
 	if (!body)
 		return -1;

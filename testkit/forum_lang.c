@@ -6,8 +6,8 @@
 
 #include <time.h>
 
-/* NOTE: keep in the order of enum fr_forum_lang. */
-static const struct fr_forum_ui LANGS[FR_FORUM_N_LANGS] = {
+/* NOTE: keep in the order of enum fr_tk_forum_lang. */
+static const struct fr_tk_forum_ui LANGS[FR_TK_FORUM_N_LANGS] = {
     {"en",
      "Board index",
      "Forum",
@@ -352,7 +352,7 @@ static const struct fr_forum_ui LANGS[FR_FORUM_N_LANGS] = {
 
 /* Filler words: no month, weekday or number words, so that the only dates
  * on a page are the ones the forum prints. */
-static const char *const WORDS[FR_FORUM_N_LANGS][32] = {
+static const char *const WORDS[FR_TK_FORUM_N_LANGS][32] = {
     {"river",   "garden",  "letter",  "harbour", "winter",  "lantern",  "orchard", "quiet",
      "bright",  "railway", "kitchen", "market",  "meadow",  "silver",   "window",  "forest",
      "village", "copper",  "island",  "journey", "library", "mountain", "paper",   "signal",
@@ -403,7 +403,7 @@ static const char *const EN_WDAY[7] = {"Sun", "Mon", "Tue", "Wed", "Thu", "Fri",
 
 /* Month names as the long form uses them (genitive where the language
  * declines: Russian, Polish). */
-static const char *const MONTHS[FR_FORUM_N_LANGS][12] = {
+static const char *const MONTHS[FR_TK_FORUM_N_LANGS][12] = {
     {"January", "February", "March", "April", "May", "June", "July", "August", "September",
      "October", "November", "December"},
     {"Januar", "Februar", "März", "April", "Mai", "Juni", "Juli", "August", "September", "Oktober",
@@ -433,7 +433,7 @@ struct relwords {
 	const char *today, *yesterday; /* "%s" is the time of day */
 };
 
-static const struct relwords REL[FR_FORUM_N_LANGS] = {
+static const struct relwords REL[FR_TK_FORUM_N_LANGS] = {
     {"just now",
      {"%d minute ago", "%d minutes ago", "%d minutes ago"},
      {"%d hour ago", "%d hours ago", "%d hours ago"},
@@ -496,38 +496,38 @@ static const struct relwords REL[FR_FORUM_N_LANGS] = {
      "昨天 %s"},
 };
 
-static const char *const DSTYLE_NAMES[FR_FORUM_N_DSTYLES] = {"en-phpbb", "en-long", "en-short",
+static const char *const DSTYLE_NAMES[FR_TK_FORUM_N_DSTYLES] = {"en-phpbb", "en-long", "en-short",
                                                              "num-mdy",  "num-dmy", "num-dot",
                                                              "num-dot2", "num-ymd", "text"};
 
-const struct fr_forum_ui *
-fr_forum_ui(enum fr_forum_lang lang)
+const struct fr_tk_forum_ui *
+fr_tk_forum_lang_ui(enum fr_tk_forum_lang lang)
 {
-	return &LANGS[(unsigned)lang < FR_FORUM_N_LANGS ? lang : FR_FORUM_EN];
+	return &LANGS[(unsigned)lang < FR_TK_FORUM_N_LANGS ? lang : FR_TK_FORUM_EN];
 }
 
 const char *
-fr_forum_word(enum fr_forum_lang lang, uint64_t i)
+fr_tk_forum_lang_word(enum fr_tk_forum_lang lang, uint64_t i)
 {
-	return WORDS[(unsigned)lang < FR_FORUM_N_LANGS ? lang : FR_FORUM_EN][i % 32];
+	return WORDS[(unsigned)lang < FR_TK_FORUM_N_LANGS ? lang : FR_TK_FORUM_EN][i % 32];
 }
 
 int
-fr_forum_lang_spaced(enum fr_forum_lang lang)
+fr_tk_forum_lang_spaced(enum fr_tk_forum_lang lang)
 {
-	return lang != FR_FORUM_ZH;
+	return lang != FR_TK_FORUM_ZH;
 }
 
 const char *
-fr_forum_dstyle_name(enum fr_forum_dstyle ds)
+fr_tk_forum_lang_dstyle_name(enum fr_tk_forum_dstyle ds)
 {
-	return (unsigned)ds < FR_FORUM_N_DSTYLES ? DSTYLE_NAMES[ds] : "?";
+	return (unsigned)ds < FR_TK_FORUM_N_DSTYLES ? DSTYLE_NAMES[ds] : "?";
 }
 
 const char *
-fr_forum_rel_name(enum fr_forum_rel rel)
+fr_tk_forum_lang_rel_name(enum fr_tk_forum_rel rel)
 {
-	return rel == FR_FORUM_REL_DAY ? "day" : rel == FR_FORUM_REL_AGO ? "ago" : "none";
+	return rel == FR_TK_FORUM_REL_DAY ? "day" : rel == FR_TK_FORUM_REL_AGO ? "ago" : "none";
 }
 
 static void
@@ -554,26 +554,26 @@ clock12(struct fr_text *out, const struct tm *tm, int pad, int lower, int secs)
 
 /* The time of day as the style writes it, for the relative day words. */
 static void
-time_of_day(struct fr_text *out, enum fr_forum_lang lang, enum fr_forum_dstyle ds,
+time_of_day(struct fr_text *out, enum fr_tk_forum_lang lang, enum fr_tk_forum_dstyle ds,
             const struct tm *tm)
 {
 	switch (ds) {
-	case FR_FORUM_DS_EN_PHPBB:
+	case FR_TK_FORUM_DS_EN_PHPBB:
 		clock12(out, tm, 0, 1, 0);
 		return;
-	case FR_FORUM_DS_EN_LONG:
+	case FR_TK_FORUM_DS_EN_LONG:
 		clock12(out, tm, 1, 0, 1);
 		return;
-	case FR_FORUM_DS_EN_SHORT:
-	case FR_FORUM_DS_NUM_MDY:
+	case FR_TK_FORUM_DS_EN_SHORT:
+	case FR_TK_FORUM_DS_NUM_MDY:
 		clock12(out, tm, 1, 0, 0);
 		return;
-	case FR_FORUM_DS_TEXT:
-		if (lang == FR_FORUM_FR) {
+	case FR_TK_FORUM_DS_TEXT:
+		if (lang == FR_TK_FORUM_FR) {
 			fr_text_printf(out, "%02dh%02d", tm->tm_hour, tm->tm_min);
 			return;
 		}
-		if (lang == FR_FORUM_EN) {
+		if (lang == FR_TK_FORUM_EN) {
 			clock12(out, tm, 1, 0, 0);
 			return;
 		}
@@ -585,32 +585,32 @@ time_of_day(struct fr_text *out, enum fr_forum_lang lang, enum fr_forum_dstyle d
 }
 
 static void
-text_form(struct fr_text *out, enum fr_forum_lang lang, const struct tm *tm)
+text_form(struct fr_text *out, enum fr_tk_forum_lang lang, const struct tm *tm)
 {
 	int d = tm->tm_mday, y = tm->tm_year + 1900;
 	const char *m = MONTHS[lang][tm->tm_mon];
 
 	switch (lang) {
-	case FR_FORUM_EN:
+	case FR_TK_FORUM_EN:
 		fr_text_printf(out, "%d %s %d, ", d, m, y);
 		clock12(out, tm, 1, 0, 0);
 		return;
-	case FR_FORUM_DE:
+	case FR_TK_FORUM_DE:
 		fr_text_printf(out, "%d. %s %d um %02d:%02d", d, m, y, tm->tm_hour, tm->tm_min);
 		return;
-	case FR_FORUM_FR:
+	case FR_TK_FORUM_FR:
 		fr_text_printf(out, "%d %s %d à %02dh%02d", d, m, y, tm->tm_hour, tm->tm_min);
 		return;
-	case FR_FORUM_ES:
+	case FR_TK_FORUM_ES:
 		fr_text_printf(out, "%d de %s de %d, %02d:%02d", d, m, y, tm->tm_hour, tm->tm_min);
 		return;
-	case FR_FORUM_TR:
+	case FR_TK_FORUM_TR:
 		fr_text_printf(out, "%d %s %d %02d:%02d", d, m, y, tm->tm_hour, tm->tm_min);
 		return;
-	case FR_FORUM_NL:
+	case FR_TK_FORUM_NL:
 		fr_text_printf(out, "%d %s %d om %02d:%02d", d, m, y, tm->tm_hour, tm->tm_min);
 		return;
-	case FR_FORUM_ZH:
+	case FR_TK_FORUM_ZH:
 		fr_text_printf(out, "%d年%d月%d日 %02d:%02d", y, tm->tm_mon + 1, d, tm->tm_hour,
 		               tm->tm_min);
 		return;
@@ -621,47 +621,47 @@ text_form(struct fr_text *out, enum fr_forum_lang lang, const struct tm *tm)
 }
 
 void
-fr_forum_date_abs(struct fr_text *out, enum fr_forum_lang lang, enum fr_forum_dstyle ds,
-                  int64_t t_s)
+fr_tk_forum_lang_date_abs(struct fr_text *out, enum fr_tk_forum_lang lang,
+                          enum fr_tk_forum_dstyle ds, int64_t t_s)
 {
 	struct tm tm;
 	int y;
 
 	utc(t_s, &tm);
 	y = tm.tm_year + 1900;
-	if ((unsigned)lang >= FR_FORUM_N_LANGS)
-		lang = FR_FORUM_EN;
+	if ((unsigned)lang >= FR_TK_FORUM_N_LANGS)
+		lang = FR_TK_FORUM_EN;
 	switch (ds) {
-	case FR_FORUM_DS_EN_PHPBB:
+	case FR_TK_FORUM_DS_EN_PHPBB:
 		fr_text_printf(out, "%s %s %d, %d ", EN_WDAY[tm.tm_wday], EN_MON[tm.tm_mon],
 		               tm.tm_mday, y);
 		clock12(out, &tm, 0, 1, 0);
 		break;
-	case FR_FORUM_DS_EN_LONG:
+	case FR_TK_FORUM_DS_EN_LONG:
 		fr_text_printf(out, "%s %d, %d, ", EN_MONTHS[tm.tm_mon], tm.tm_mday, y);
 		clock12(out, &tm, 1, 0, 1);
 		break;
-	case FR_FORUM_DS_EN_SHORT:
+	case FR_TK_FORUM_DS_EN_SHORT:
 		fr_text_printf(out, "%s %d, %d, ", EN_MON[tm.tm_mon], tm.tm_mday, y);
 		clock12(out, &tm, 1, 0, 0);
 		break;
-	case FR_FORUM_DS_NUM_MDY:
+	case FR_TK_FORUM_DS_NUM_MDY:
 		fr_text_printf(out, "%02d-%02d-%d, ", tm.tm_mon + 1, tm.tm_mday, y);
 		clock12(out, &tm, 1, 0, 0);
 		break;
-	case FR_FORUM_DS_NUM_DMY:
+	case FR_TK_FORUM_DS_NUM_DMY:
 		fr_text_printf(out, "%02d/%02d/%d, %02d:%02d", tm.tm_mday, tm.tm_mon + 1, y,
 		               tm.tm_hour, tm.tm_min);
 		break;
-	case FR_FORUM_DS_NUM_DOT:
+	case FR_TK_FORUM_DS_NUM_DOT:
 		fr_text_printf(out, "%02d.%02d.%d, %02d:%02d", tm.tm_mday, tm.tm_mon + 1, y,
 		               tm.tm_hour, tm.tm_min);
 		break;
-	case FR_FORUM_DS_NUM_DOT2:
+	case FR_TK_FORUM_DS_NUM_DOT2:
 		fr_text_printf(out, "%02d.%02d.%02d %02d:%02d", tm.tm_mday, tm.tm_mon + 1, y % 100,
 		               tm.tm_hour, tm.tm_min);
 		break;
-	case FR_FORUM_DS_NUM_YMD:
+	case FR_TK_FORUM_DS_NUM_YMD:
 		fr_text_printf(out, "%d-%02d-%02d %02d:%02d", y, tm.tm_mon + 1, tm.tm_mday,
 		               tm.tm_hour, tm.tm_min);
 		break;
@@ -672,7 +672,7 @@ fr_forum_date_abs(struct fr_text *out, enum fr_forum_lang lang, enum fr_forum_ds
 }
 
 int
-fr_forum_same_year(int64_t a, int64_t b)
+fr_tk_forum_lang_same_year(int64_t a, int64_t b)
 {
 	struct tm ta, tb;
 
@@ -682,37 +682,37 @@ fr_forum_same_year(int64_t a, int64_t b)
 }
 
 void
-fr_forum_date_noyear(struct fr_text *out, enum fr_forum_dstyle ds, int64_t t_s)
+fr_tk_forum_lang_date_noyear(struct fr_text *out, enum fr_tk_forum_dstyle ds, int64_t t_s)
 {
 	struct tm tm;
 
 	utc(t_s, &tm);
-	if (ds == FR_FORUM_DS_NUM_YMD)
+	if (ds == FR_TK_FORUM_DS_NUM_YMD)
 		fr_text_printf(out, "%02d/%02d %02d:%02d", tm.tm_mon + 1, tm.tm_mday, tm.tm_hour,
 		               tm.tm_min);
-	else if (ds == FR_FORUM_DS_NUM_DMY)
+	else if (ds == FR_TK_FORUM_DS_NUM_DMY)
 		fr_text_printf(out, "%02d/%02d, %02d:%02d", tm.tm_mday, tm.tm_mon + 1, tm.tm_hour,
 		               tm.tm_min);
 	else
-		fr_forum_date_abs(out, FR_FORUM_EN, ds, t_s);
+		fr_tk_forum_lang_date_abs(out, FR_TK_FORUM_EN, ds, t_s);
 }
 
 /* Plural form 0 (one), 1 (few) or 2 (many) of n in lang. */
 static int
-plural(enum fr_forum_lang lang, long n)
+plural(enum fr_tk_forum_lang lang, long n)
 {
 	long m10 = n % 10, m100 = n % 100;
 
 	switch (lang) {
-	case FR_FORUM_RU:
+	case FR_TK_FORUM_RU:
 		if (m10 == 1 && m100 != 11)
 			return 0;
 		return m10 >= 2 && m10 <= 4 && (m100 < 12 || m100 > 14) ? 1 : 2;
-	case FR_FORUM_PL:
+	case FR_TK_FORUM_PL:
 		if (n == 1)
 			return 0;
 		return m10 >= 2 && m10 <= 4 && (m100 < 12 || m100 > 14) ? 1 : 2;
-	case FR_FORUM_FR:
+	case FR_TK_FORUM_FR:
 		return n <= 1 ? 0 : 1;
 	default:
 		return n == 1 ? 0 : 1;
@@ -720,16 +720,17 @@ plural(enum fr_forum_lang lang, long n)
 }
 
 int
-fr_forum_date_shown(struct fr_text *out, enum fr_forum_lang lang, enum fr_forum_dstyle ds,
-                    enum fr_forum_rel rel, int64_t t_s, double now_s)
+fr_tk_forum_lang_date_shown(struct fr_text *out, enum fr_tk_forum_lang lang,
+                            enum fr_tk_forum_dstyle ds, enum fr_tk_forum_rel rel, int64_t t_s,
+                            double now_s)
 {
 	const struct relwords *w;
 	double age = now_s - (double)t_s;
 
-	if ((unsigned)lang >= FR_FORUM_N_LANGS)
-		lang = FR_FORUM_EN;
+	if ((unsigned)lang >= FR_TK_FORUM_N_LANGS)
+		lang = FR_TK_FORUM_EN;
 	w = &REL[lang];
-	if (rel == FR_FORUM_REL_AGO && age >= 0 && age < 7 * 86400.0) {
+	if (rel == FR_TK_FORUM_REL_AGO && age >= 0 && age < 7 * 86400.0) {
 		long n;
 		const char *const *forms;
 
@@ -750,7 +751,7 @@ fr_forum_date_shown(struct fr_text *out, enum fr_forum_lang lang, enum fr_forum_
 		fr_text_printf(out, forms[plural(lang, n)], (int)n);
 		return 1;
 	}
-	if (rel == FR_FORUM_REL_DAY && age >= 0) {
+	if (rel == FR_TK_FORUM_REL_DAY && age >= 0) {
 		int64_t day = (int64_t)(t_s >= 0 ? t_s / 86400 : (t_s - 86399) / 86400);
 		int64_t today = (int64_t)(now_s / 86400);
 
@@ -766,12 +767,12 @@ fr_forum_date_shown(struct fr_text *out, enum fr_forum_lang lang, enum fr_forum_
 			return 1;
 		}
 	}
-	fr_forum_date_abs(out, lang, ds, t_s);
+	fr_tk_forum_lang_date_abs(out, lang, ds, t_s);
 	return 0;
 }
 
 void
-fr_forum_date_iso(struct fr_text *out, int64_t t_s)
+fr_tk_forum_lang_date_iso(struct fr_text *out, int64_t t_s)
 {
 	struct tm tm;
 

@@ -7,51 +7,51 @@
 #include <stdio.h>
 #include <string.h>
 
-#define U FR_FORUMS_URL_MAX
+#define U FR_TK_FORUMS_URL_MAX
 
 char *
-fr_furl_entry(enum fr_forum_sw sw, char *buf)
+fr_tk_forum_url_entry(enum fr_tk_forum_sw sw, char *buf)
 {
 	snprintf(buf, U, "%s",
-	         sw == FR_FORUM_DISCUZ   ? "/forum.php"
-	         : sw == FR_FORUM_CUSTOM ? "/forum/"
+	         sw == FR_TK_FORUM_DISCUZ   ? "/forum.php"
+	         : sw == FR_TK_FORUM_CUSTOM ? "/forum/"
 	                                 : "/");
 	return buf;
 }
 
 char *
-fr_furl_board(const struct fr_forum *f, unsigned b, uint32_t page, char *buf)
+fr_tk_forum_url_board(const struct fr_tk_forum *f, unsigned b, uint32_t page, char *buf)
 {
-	const struct fr_fboard *bd = &f->boards[b];
+	const struct fr_tk_fboard *bd = &f->boards[b];
 	unsigned id = (unsigned)bd->id, pg = page ? (unsigned)page : 1;
 	unsigned off = (pg - 1) * f->prof.threads_pp;
 
 	switch (f->prof.sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		if (pg > 1)
 			snprintf(buf, U, "/viewforum.php?f=%u&start=%u", id, off);
 		else
 			snprintf(buf, U, "/viewforum.php?f=%u", id);
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		if (pg > 1)
 			snprintf(buf, U, "/forumdisplay.php?f=%u&page=%u", id, pg);
 		else
 			snprintf(buf, U, "/forumdisplay.php?f=%u", id);
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		snprintf(buf, U, "/index.php?board=%u.%u", id, off);
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		if (pg > 1)
 			snprintf(buf, U, "/forums/%s.%u/page-%u", bd->slug, id, pg);
 		else
 			snprintf(buf, U, "/forums/%s.%u/", bd->slug, id);
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		snprintf(buf, U, "/forum-%u-%u.html", id, pg);
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		if (pg > 1)
 			snprintf(buf, U, "/forum/%s/%u.html", bd->slug, pg);
 		else
@@ -68,44 +68,44 @@ fr_furl_board(const struct fr_forum *f, unsigned b, uint32_t page, char *buf)
 }
 
 char *
-fr_furl_thread(const struct fr_forum *f, size_t i, uint32_t page, char *buf)
+fr_tk_forum_url_thread(const struct fr_tk_forum *f, size_t i, uint32_t page, char *buf)
 {
-	const struct fr_fthread *th = &f->th[i];
-	const struct fr_fboard *bd = &f->boards[th->board];
+	const struct fr_tk_fthread *th = &f->th[i];
+	const struct fr_tk_fboard *bd = &f->boards[th->board];
 	unsigned id = (unsigned)th->id, pg = page ? (unsigned)page : 1;
 	unsigned off = (pg - 1) * f->prof.posts_pp;
 	char title[200], slug[72];
 
-	if (f->prof.sw == FR_FORUM_XENFORO || f->prof.sw == FR_FORUM_CUSTOM ||
-	    f->prof.sw == FR_FORUM_THREADED)
-		fr_fgen_slug(fr_fgen_title(f, i, title, sizeof(title)), "thread", slug,
-		             sizeof(slug));
+	if (f->prof.sw == FR_TK_FORUM_XENFORO || f->prof.sw == FR_TK_FORUM_CUSTOM ||
+	    f->prof.sw == FR_TK_FORUM_THREADED)
+		fr_tk_forum_gen_slug(fr_tk_forum_gen_title(f, i, title, sizeof(title)), "thread",
+		                     slug, sizeof(slug));
 	switch (f->prof.sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		if (pg > 1)
 			snprintf(buf, U, "/viewtopic.php?t=%u&start=%u", id, off);
 		else
 			snprintf(buf, U, "/viewtopic.php?t=%u", id);
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		if (pg > 1)
 			snprintf(buf, U, "/showthread.php?t=%u&page=%u", id, pg);
 		else
 			snprintf(buf, U, "/showthread.php?t=%u", id);
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		snprintf(buf, U, "/index.php?topic=%u.%u", id, off);
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		if (pg > 1)
 			snprintf(buf, U, "/threads/%s.%u/page-%u", slug, id, pg);
 		else
 			snprintf(buf, U, "/threads/%s.%u/", slug, id);
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		snprintf(buf, U, "/thread-%u-%u-1.html", id, pg);
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		if (pg > 1)
 			snprintf(buf, U, "/forum/%s/%u-%s/%u.html", bd->slug, id, slug, pg);
 		else
@@ -122,67 +122,67 @@ fr_furl_thread(const struct fr_forum *f, size_t i, uint32_t page, char *buf)
 }
 
 char *
-fr_furl_profile(const struct fr_forum *f, uint32_t m, char *buf)
+fr_tk_forum_url_profile(const struct fr_tk_forum *f, uint32_t m, char *buf)
 {
 	unsigned uid = (unsigned)(f->uid0 + m);
 	char name[64];
 
 	switch (f->prof.sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		snprintf(buf, U, "/memberlist.php?mode=viewprofile&u=%u", uid);
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		snprintf(buf, U, "/member.php?u=%u", uid);
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		snprintf(buf, U, "/index.php?action=profile;u=%u", uid);
 		break;
-	case FR_FORUM_XENFORO:
-		fr_fgen_member_name(f, m, name, sizeof(name));
-		fr_fgen_slug(name, "member", name, sizeof(name));
+	case FR_TK_FORUM_XENFORO:
+		fr_tk_forum_gen_member_name(f, m, name, sizeof(name));
+		fr_tk_forum_gen_slug(name, "member", name, sizeof(name));
 		snprintf(buf, U, "/members/%s.%u/", name, uid);
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		snprintf(buf, U, "/home.php?mod=space&uid=%u", uid);
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		snprintf(buf, U, "/forum/user/%u/", uid);
 		break;
 	default:
-		snprintf(buf, U, "/u/%s/", fr_fgen_member_name(f, m, name, sizeof(name)));
+		snprintf(buf, U, "/u/%s/", fr_tk_forum_gen_member_name(f, m, name, sizeof(name)));
 		break;
 	}
 	return buf;
 }
 
 char *
-fr_furl_other(enum fr_forum_sw sw, enum fr_furl_kind kind, char *buf)
+fr_tk_forum_url_other(enum fr_tk_forum_sw sw, enum fr_tk_furl_kind kind, char *buf)
 {
-	static const char *const FAQ[FR_FORUM_N_SW] = {
+	static const char *const FAQ[FR_TK_FORUM_N_SW] = {
 	    "/faq.php",   "/faq.php",          "/index.php?action=help",
 	    "/help/faq/", "/misc.php?mod=faq", "/forum/faq.html",
 	    "/help/"};
-	static const char *const LOGIN[FR_FORUM_N_SW] = {"/login.php",
+	static const char *const LOGIN[FR_TK_FORUM_N_SW] = {"/login.php",
 	                                                 "/login.php?do=login",
 	                                                 "/login.php?action=login",
 	                                                 "/login/",
 	                                                 "/login.php?mod=logging&action=login",
 	                                                 "/login",
 	                                                 "/login"};
-	static const char *const SEARCH[FR_FORUM_N_SW] = {
+	static const char *const SEARCH[FR_TK_FORUM_N_SW] = {
 	    "/search.php", "/search.php",           "/search.php?action=search",
 	    "/search/",    "/search.php?mod=forum", "/search",
 	    "/search"};
-	unsigned s = (unsigned)sw < FR_FORUM_N_SW ? (unsigned)sw : 0;
+	unsigned s = (unsigned)sw < FR_TK_FORUM_N_SW ? (unsigned)sw : 0;
 
 	switch (kind) {
-	case FR_FURL_FAQ:
+	case FR_TK_FURL_FAQ:
 		snprintf(buf, U, "%s", FAQ[s]);
 		break;
-	case FR_FURL_LOGIN:
+	case FR_TK_FURL_LOGIN:
 		snprintf(buf, U, "%s", LOGIN[s]);
 		break;
-	case FR_FURL_SEARCH:
+	case FR_TK_FURL_SEARCH:
 		snprintf(buf, U, "%s", SEARCH[s]);
 		break;
 	default:
@@ -261,7 +261,7 @@ off_page(uint32_t off, unsigned per)
 
 /* "SLUG.ID/" with an optional "page-P" after it, as XenForo writes them. */
 static void
-xf_item(const char *s, enum fr_furl_kind kind, struct fr_furl *out)
+xf_item(const char *s, enum fr_tk_furl_kind kind, struct fr_tk_furl *out)
 {
 	const char *slash = strchr(s, '/'), *dot;
 	size_t n;
@@ -297,7 +297,7 @@ xf_item(const char *s, enum fr_furl_kind kind, struct fr_furl *out)
 }
 
 static uint32_t
-member_of(const struct fr_forum *f, uint32_t uid)
+member_of(const struct fr_tk_forum *f, uint32_t uid)
 {
 	return uid >= f->uid0 ? uid - f->uid0 : UINT32_MAX;
 }
@@ -353,38 +353,39 @@ no_session(const char *q, char *buf, size_t len)
 }
 
 void
-fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct fr_furl *out)
+fr_tk_forum_url_parse(const struct fr_tk_forum *f, const char *path, const char *q,
+                      struct fr_tk_furl *out)
 {
-	const struct fr_forum_profile *p = &f->prof;
+	const struct fr_tk_forum_profile *p = &f->prof;
 	uint32_t v, o;
 	char b[32];
 
-	char qb[2 * FR_FORUMS_URL_MAX];
+	char qb[2 * FR_TK_FORUMS_URL_MAX];
 
 	memset(out, 0, sizeof(*out));
 	q = no_session(q, qb, sizeof(qb));
 	if (!strcmp(path, "/robots.txt") && !*q) {
-		out->kind = FR_FURL_ROBOTS;
+		out->kind = FR_TK_FURL_ROBOTS;
 		return;
 	}
 	if (!strncmp(path, "/login", 6)) {
-		out->kind = FR_FURL_LOGIN;
+		out->kind = FR_TK_FURL_LOGIN;
 		return;
 	}
 	if (!strncmp(path, "/search", 7)) {
-		out->kind = FR_FURL_SEARCH;
+		out->kind = FR_TK_FURL_SEARCH;
 		return;
 	}
 	switch (p->sw) {
-	case FR_FORUM_PHPBB:
-	case FR_FORUM_VBULLETIN: {
-		int php = p->sw == FR_FORUM_PHPBB;
+	case FR_TK_FORUM_PHPBB:
+	case FR_TK_FORUM_VBULLETIN: {
+		int php = p->sw == FR_TK_FORUM_PHPBB;
 		const char *pkey = php ? "start" : "page";
 
 		if ((!strcmp(path, "/") || !strcmp(path, "/index.php")) && !*q) {
-			out->kind = FR_FURL_ENTRY;
+			out->kind = FR_TK_FURL_ENTRY;
 		} else if (!strcmp(path, "/faq.php")) {
-			out->kind = FR_FURL_FAQ;
+			out->kind = FR_TK_FURL_FAQ;
 		} else if (!strcmp(path, php ? "/viewforum.php" : "/forumdisplay.php") ||
 		           !strcmp(path, php ? "/viewtopic.php" : "/showthread.php")) {
 			int board = !strcmp(path, php ? "/viewforum.php" : "/forumdisplay.php");
@@ -395,26 +396,26 @@ fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct 
 			if (qget(q, pkey, b, sizeof(b)) == 0 && !whole_num(b, &o))
 				return;
 			out->page = php ? off_page(o, board ? p->threads_pp : p->posts_pp) : o;
-			out->kind = board ? FR_FURL_BOARD : FR_FURL_THREAD;
+			out->kind = board ? FR_TK_FURL_BOARD : FR_TK_FURL_THREAD;
 		} else if (php && !strcmp(path, "/memberlist.php")) {
 			if (qget(q, "mode", b, sizeof(b)) == 0 && !strcmp(b, "viewprofile") &&
 			    qnum(q, "u", &v) == 0) {
-				out->kind = FR_FURL_PROFILE;
+				out->kind = FR_TK_FURL_PROFILE;
 				out->id = member_of(f, v);
 			}
 		} else if (!php && !strcmp(path, "/member.php")) {
 			if (qnum(q, "u", &v) == 0) {
-				out->kind = FR_FURL_PROFILE;
+				out->kind = FR_TK_FURL_PROFILE;
 				out->id = member_of(f, v);
 			}
 		}
 		return;
 	}
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		if (strcmp(path, "/") != 0 && strcmp(path, "/index.php") != 0)
 			return;
 		if (!*q) {
-			out->kind = FR_FURL_ENTRY;
+			out->kind = FR_TK_FURL_ENTRY;
 			return;
 		}
 		if (qget(q, "board", b, sizeof(b)) == 0 || qget(q, "topic", b, sizeof(b)) == 0) {
@@ -424,48 +425,48 @@ fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct 
 			if (!e || *e != '.' || !whole_num(e + 1, &o))
 				return;
 			out->page = off_page(o, board ? p->threads_pp : p->posts_pp);
-			out->kind = board ? FR_FURL_BOARD : FR_FURL_THREAD;
+			out->kind = board ? FR_TK_FURL_BOARD : FR_TK_FURL_THREAD;
 		} else if (qget(q, "action", b, sizeof(b)) == 0) {
 			if (!strcmp(b, "help")) {
-				out->kind = FR_FURL_FAQ;
+				out->kind = FR_TK_FURL_FAQ;
 			} else if (!strcmp(b, "profile") && qnum(q, "u", &v) == 0) {
-				out->kind = FR_FURL_PROFILE;
+				out->kind = FR_TK_FURL_PROFILE;
 				out->id = member_of(f, v);
 			}
 		}
 		return;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		if (*q)
 			return;
 		if (!strcmp(path, "/"))
-			out->kind = FR_FURL_ENTRY;
+			out->kind = FR_TK_FURL_ENTRY;
 		else if (!strcmp(path, "/help/faq/"))
-			out->kind = FR_FURL_FAQ;
+			out->kind = FR_TK_FURL_FAQ;
 		else if (!strncmp(path, "/forums/", 8))
-			xf_item(path + 8, FR_FURL_BOARD, out);
+			xf_item(path + 8, FR_TK_FURL_BOARD, out);
 		else if (!strncmp(path, "/threads/", 9))
-			xf_item(path + 9, FR_FURL_THREAD, out);
+			xf_item(path + 9, FR_TK_FURL_THREAD, out);
 		else if (!strncmp(path, "/members/", 9)) {
-			xf_item(path + 9, FR_FURL_PROFILE, out);
-			if (out->kind == FR_FURL_PROFILE) {
+			xf_item(path + 9, FR_TK_FURL_PROFILE, out);
+			if (out->kind == FR_TK_FURL_PROFILE) {
 				if (path[strlen(path) - 1] != '/' || strstr(path + 9, "page-"))
-					out->kind = FR_FURL_NONE;
+					out->kind = FR_TK_FURL_NONE;
 				out->id = member_of(f, out->id);
 			}
 		}
 		return;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		if (!strcmp(path, "/") && !*q) {
-			out->kind = FR_FURL_HOME;
+			out->kind = FR_TK_FURL_HOME;
 		} else if (!strcmp(path, "/forum.php") && !*q) {
-			out->kind = FR_FURL_ENTRY;
+			out->kind = FR_TK_FURL_ENTRY;
 		} else if (!strcmp(path, "/misc.php")) {
 			if (qget(q, "mod", b, sizeof(b)) == 0 && !strcmp(b, "faq"))
-				out->kind = FR_FURL_FAQ;
+				out->kind = FR_TK_FURL_FAQ;
 		} else if (!strcmp(path, "/home.php")) {
 			if (qget(q, "mod", b, sizeof(b)) == 0 && !strcmp(b, "space") &&
 			    qnum(q, "uid", &v) == 0) {
-				out->kind = FR_FURL_PROFILE;
+				out->kind = FR_TK_FURL_PROFILE;
 				out->id = member_of(f, v);
 			}
 		} else if (!*q && !strncmp(path, "/forum-", 7)) {
@@ -473,7 +474,7 @@ fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct 
 
 			if (e && *e == '-' && (e = num(e + 1, &v)) && !strcmp(e, ".html") && v) {
 				out->page = v;
-				out->kind = FR_FURL_BOARD;
+				out->kind = FR_TK_FURL_BOARD;
 			}
 		} else if (!*q && !strncmp(path, "/thread-", 8)) {
 			const char *e = num(path + 8, &out->id);
@@ -481,31 +482,31 @@ fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct 
 			if (e && *e == '-' && (e = num(e + 1, &v)) && *e == '-' && v &&
 			    (e = num(e + 1, &o)) && !strcmp(e, ".html") && o) {
 				out->page = v;
-				out->kind = FR_FURL_THREAD;
+				out->kind = FR_TK_FURL_THREAD;
 			}
 		}
 		return;
-	case FR_FORUM_CUSTOM: {
+	case FR_TK_FORUM_CUSTOM: {
 		const char *s;
 
 		if (*q)
 			return;
 		if (!strcmp(path, "/")) {
-			out->kind = FR_FURL_HOME;
+			out->kind = FR_TK_FURL_HOME;
 			return;
 		}
 		if (strncmp(path, "/forum/", 7) != 0)
 			return;
 		s = path + 7;
 		if (!*s) {
-			out->kind = FR_FURL_ENTRY;
+			out->kind = FR_TK_FURL_ENTRY;
 		} else if (!strcmp(s, "faq.html")) {
-			out->kind = FR_FURL_FAQ;
+			out->kind = FR_TK_FURL_FAQ;
 		} else if (!strncmp(s, "user/", 5)) {
 			const char *e = num(s + 5, &v);
 
 			if (e && !strcmp(e, "/")) {
-				out->kind = FR_FURL_PROFILE;
+				out->kind = FR_TK_FURL_PROFILE;
 				out->id = member_of(f, v);
 			}
 		} else if ((s = segment(s, out->slug, sizeof(out->slug)))) {
@@ -513,18 +514,18 @@ fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct 
 			const char *e;
 
 			if (!*s) {
-				out->kind = FR_FURL_BOARD;
+				out->kind = FR_TK_FURL_BOARD;
 				out->page = 1;
 			} else if ((e = num(s, &v)) && !strcmp(e, ".html")) {
-				out->kind = v ? FR_FURL_BOARD : FR_FURL_NONE;
+				out->kind = v ? FR_TK_FURL_BOARD : FR_TK_FURL_NONE;
 				out->page = v;
 			} else if ((e = num(s, &out->id)) && *e == '-' &&
 			           (s = segment(e + 1, out->slug2, sizeof(out->slug2)))) {
 				if (!*s) {
-					out->kind = FR_FURL_THREAD;
+					out->kind = FR_TK_FURL_THREAD;
 					out->page = 1;
 				} else if ((e = num(s, &v)) && !strcmp(e, ".html") && v) {
-					out->kind = FR_FURL_THREAD;
+					out->kind = FR_TK_FURL_THREAD;
 					out->page = v;
 				}
 			}
@@ -541,9 +542,9 @@ fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct 
 				return;
 		}
 		if (!strcmp(path, "/") && !*q) {
-			out->kind = FR_FURL_ENTRY;
+			out->kind = FR_TK_FURL_ENTRY;
 		} else if (!strcmp(path, "/help/") && !*q) {
-			out->kind = FR_FURL_FAQ;
+			out->kind = FR_TK_FURL_FAQ;
 		} else if (!strncmp(path, "/u/", 3) && !*q) {
 			s = segment(path + 3, out->slug2, sizeof(out->slug2));
 			if (s && !*s) {
@@ -553,7 +554,7 @@ fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct 
 				       out->slug2[d - 1] <= '9')
 					d--;
 				if (d < n && whole_num(out->slug2 + d, &v)) {
-					out->kind = FR_FURL_PROFILE;
+					out->kind = FR_TK_FURL_PROFILE;
 					out->id = v;
 				}
 			}
@@ -562,11 +563,11 @@ fr_furl_parse(const struct fr_forum *f, const char *path, const char *q, struct 
 			const char *e;
 
 			if (!*s)
-				out->kind = FR_FURL_BOARD;
+				out->kind = FR_TK_FURL_BOARD;
 			else if (!strncmp(s, "comments/", 9) && (e = num(s + 9, &out->id)) &&
 			         *e == '/' &&
 			         (s = segment(e + 1, out->slug2, sizeof(out->slug2))) && !*s)
-				out->kind = FR_FURL_THREAD;
+				out->kind = FR_TK_FURL_THREAD;
 		}
 		return;
 	}

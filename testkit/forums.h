@@ -7,7 +7,7 @@
  * time); what is kept per forum is only the deterministic timeline of its
  * threads and posts, generated lazily as far as the clock has gone.
  *
- * Forum k's structure is row k % FR_FORUMS_N_PROFILES of this table
+ * Forum k's structure is row k % FR_TK_FORUMS_N_PROFILES of this table
  * (software k % 7; tpp/ppp: threads per index page, posts per thread page):
  *
  *  row software   lang date      rel  attr   index  thread idx-dates la stk tpp ppp
@@ -67,7 +67,7 @@
  * - filters: sort and filter links beside the board pagers ("&sk=t&sd=d",
  *   "&posticon=2", "&daysprune=30"), and per post a "posts by this user"
  *   (vBulletin) or a permalink "?p=N" (phpBB) link.
- * - quotes: see enum fr_forum_qstyle. SMF shows "Today"/"Yesterday" in a
+ * - quotes: see enum fr_tk_forum_qstyle. SMF shows "Today"/"Yesterday" in a
  *   <strong> with the time after it in the parent's text.
  * - no year: dates of the forum's current year without the year.
  * Forums with k % 8 == 3 are busy (12-30 new threads a day), the others
@@ -83,8 +83,8 @@
  *   threaded   /  /c/SLUG/[?page=P]  /c/SLUG/comments/ID/SLUG/[?page=P]
  * plus "other" pages linked from everywhere (member profiles, FAQ, login,
  * search) and /robots.txt: everything allowed but /login and /search. */
-#ifndef FR_SERVE_FORUMS_H
-#define FR_SERVE_FORUMS_H
+#ifndef FR_TESTKIT_FORUMS_H
+#define FR_TESTKIT_FORUMS_H
 
 #include "testkit/forum_lang.h"
 
@@ -96,137 +96,147 @@ struct fr_serve_req;
 struct fr_serve_resp;
 struct fr_serve_clock;
 
-#define FR_FORUMS_MAX 10000u     /* most forums in a world */
-#define FR_FORUMS_N_PROFILES 14u /* rows of the table above */
-#define FR_FORUMS_URL_MAX 256    /* longest URL, with the NUL */
+#define FR_TK_FORUMS_MAX 10000u     /* most forums in a world */
+#define FR_TK_FORUMS_N_PROFILES 14u /* rows of the table above */
+#define FR_TK_FORUMS_URL_MAX 256    /* longest URL, with the NUL */
 
 /* NOTE: keep in the order of SW_NAMES in forums.c. */
-enum fr_forum_sw {
-	FR_FORUM_PHPBB,
-	FR_FORUM_VBULLETIN,
-	FR_FORUM_SMF,
-	FR_FORUM_XENFORO,
-	FR_FORUM_DISCUZ,
-	FR_FORUM_CUSTOM,
-	FR_FORUM_THREADED,
-	FR_FORUM_N_SW
+enum fr_tk_forum_sw {
+	FR_TK_FORUM_PHPBB,
+	FR_TK_FORUM_VBULLETIN,
+	FR_TK_FORUM_SMF,
+	FR_TK_FORUM_XENFORO,
+	FR_TK_FORUM_DISCUZ,
+	FR_TK_FORUM_CUSTOM,
+	FR_TK_FORUM_THREADED,
+	FR_TK_FORUM_N_SW
 };
 
-enum fr_forum_isort { FR_FORUM_CRD, FR_FORUM_LAD };
-enum fr_forum_tsort { FR_FORUM_ASC, FR_FORUM_DSC };
-enum fr_forum_idates { FR_FORUM_IDATES_BOTH, FR_FORUM_IDATES_CREATED, FR_FORUM_IDATES_LAST };
-enum fr_forum_attr {
-	FR_FORUM_ATTR_NONE,
-	FR_FORUM_ATTR_TIME,
-	FR_FORUM_ATTR_TITLE,
-	FR_FORUM_ATTR_DATA
+enum fr_tk_forum_isort { FR_TK_FORUM_CRD, FR_TK_FORUM_LAD };
+enum fr_tk_forum_tsort { FR_TK_FORUM_ASC, FR_TK_FORUM_DSC };
+enum fr_tk_forum_idates {
+	FR_TK_FORUM_IDATES_BOTH,
+	FR_TK_FORUM_IDATES_CREATED,
+	FR_TK_FORUM_IDATES_LAST
+};
+enum fr_tk_forum_attr {
+	FR_TK_FORUM_ATTR_NONE,
+	FR_TK_FORUM_ATTR_TIME,
+	FR_TK_FORUM_ATTR_TITLE,
+	FR_TK_FORUM_ATTR_DATA
 };
 
 /* How a forum's pagination carries its specific number. */
-enum fr_forum_pag {
-	FR_FORUM_PAG_PARAM_OFFSET, /* phpBB: &start=O */
-	FR_FORUM_PAG_PARAM_PAGE,   /* vBulletin &page=P, threaded ?page=P */
-	FR_FORUM_PAG_OFFSET,       /* SMF: board=ID.O, topic=ID.O */
-	FR_FORUM_PAG_PATH          /* XenForo page-P, Discuz! -P-, custom P.html */
+enum fr_tk_forum_pag {
+	FR_TK_FORUM_PAG_PARAM_OFFSET, /* phpBB: &start=O */
+	FR_TK_FORUM_PAG_PARAM_PAGE,   /* vBulletin &page=P, threaded ?page=P */
+	FR_TK_FORUM_PAG_OFFSET,       /* SMF: board=ID.O, topic=ID.O */
+	FR_TK_FORUM_PAG_PATH          /* XenForo page-P, Discuz! -P-, custom P.html */
 };
 
 /* Session ids in links (a new one each half hour of forum time, as a
  * cookieless visitor gets): phpBB "sid", vBulletin "s", SMF "PHPSESSID". */
-enum fr_forum_sess { FR_FORUM_SESS_NONE, FR_FORUM_SESS_SID, FR_FORUM_SESS_S, FR_FORUM_SESS_PHP };
+enum fr_tk_forum_sess {
+	FR_TK_FORUM_SESS_NONE,
+	FR_TK_FORUM_SESS_SID,
+	FR_TK_FORUM_SESS_S,
+	FR_TK_FORUM_SESS_PHP
+};
 
 /* Quotes: <blockquote> with a <cite> header; a header box then a
  * <blockquote> (SMF); a box of boxes with "Originally Posted by" (vBulletin
  * 4); a "Quote:" label over a table (vBulletin 3, phpBB 2). */
-enum fr_forum_qstyle {
-	FR_FORUM_Q_BLOCKQUOTE,
-	FR_FORUM_Q_HEADER,
-	FR_FORUM_Q_BOX,
-	FR_FORUM_Q_TABLE
+enum fr_tk_forum_qstyle {
+	FR_TK_FORUM_Q_BLOCKQUOTE,
+	FR_TK_FORUM_Q_HEADER,
+	FR_TK_FORUM_Q_BOX,
+	FR_TK_FORUM_Q_TABLE
 };
 
 /* One row of the table above. */
-struct fr_forum_profile {
-	enum fr_forum_sw sw;
-	enum fr_forum_lang lang;
-	enum fr_forum_dstyle dstyle;
-	enum fr_forum_rel rel;
-	enum fr_forum_attr attr;
-	enum fr_forum_isort isort;
-	enum fr_forum_tsort tsort;
-	enum fr_forum_idates idates;
+struct fr_tk_forum_profile {
+	enum fr_tk_forum_sw sw;
+	enum fr_tk_forum_lang lang;
+	enum fr_tk_forum_dstyle dstyle;
+	enum fr_tk_forum_rel rel;
+	enum fr_tk_forum_attr attr;
+	enum fr_tk_forum_isort isort;
+	enum fr_tk_forum_tsort tsort;
+	enum fr_tk_forum_idates idates;
 	int la_links;
 	unsigned stickies;
 	unsigned threads_pp, posts_pp;
 	int nested;
 	/* Traits of real forums (issue 28), the table's second part. */
-	enum fr_forum_sess sess; /* a session id in every link of the forum's pages */
+	enum fr_tk_forum_sess sess; /* a session id in every link of the forum's pages */
 	int marks;               /* rows and posts marked read/unread by a first class */
 	int filters;             /* filter and sort links beside the pagers */
-	enum fr_forum_qstyle qstyle; /* how quotes are laid out */
+	enum fr_tk_forum_qstyle qstyle; /* how quotes are laid out */
 	int noyear;              /* dates of the current year shown without it */
 };
 
 /* The structure of forum k. */
-void fr_forums_profile(uint32_t k, struct fr_forum_profile *out);
+void fr_tk_forums_profile(uint32_t k, struct fr_tk_forum_profile *out);
 
 /* The pagination kind of a software. */
-enum fr_forum_pag fr_forums_pagination(enum fr_forum_sw sw);
+enum fr_tk_forum_pag fr_tk_forums_pagination(enum fr_tk_forum_sw sw);
 
 /* Names for tables and messages: "phpbb", "vbulletin", "smf", "xenforo",
  * "discuz", "custom", "threaded"; "CRD"/"LAD"; "ASC"/"DSC"; "param-offset",
  * "param-page", "offset", "path"; "both", "created", "last"; "none", "time",
  * "title", "data". Static strings. */
-const char *fr_forums_sw_name(enum fr_forum_sw sw);
-const char *fr_forums_isort_name(enum fr_forum_isort s);
-const char *fr_forums_tsort_name(enum fr_forum_tsort s);
-const char *fr_forums_pag_name(enum fr_forum_pag p);
-const char *fr_forums_idates_name(enum fr_forum_idates d);
-const char *fr_forums_attr_name(enum fr_forum_attr a);
+const char *fr_tk_forums_sw_name(enum fr_tk_forum_sw sw);
+const char *fr_tk_forums_isort_name(enum fr_tk_forum_isort s);
+const char *fr_tk_forums_tsort_name(enum fr_tk_forum_tsort s);
+const char *fr_tk_forums_pag_name(enum fr_tk_forum_pag p);
+const char *fr_tk_forums_idates_name(enum fr_tk_forum_idates d);
+const char *fr_tk_forums_attr_name(enum fr_tk_forum_attr a);
 
 /* Forum k's entry URL ("http://forum<k>.test/", "/forum/" for custom,
  * "/forum.php" for Discuz!) into buf; returns buf. */
-char *fr_forums_entry_url(uint32_t k, char *buf, size_t len);
+char *fr_tk_forums_entry_url(uint32_t k, char *buf, size_t len);
 
-struct fr_forums_config {
-	uint32_t n_forums;                  /* 1 .. FR_FORUMS_MAX */
+struct fr_tk_forums_config {
+	uint32_t n_forums;                  /* 1 .. FR_TK_FORUMS_MAX */
 	uint64_t seed;                      /* everything random: rates, times, words */
 	const struct fr_serve_clock *clock; /* borrowed, outlives the world: forum time
 	                                       (start_s, speed); history is generated
 	                                       before start_s */
 };
 
-struct fr_forums;
+struct fr_tk_forums;
 
 /* A world of forums. Returns NULL with err set on a bad config or out of
- * memory. Free with fr_forums_free. */
-struct fr_forums *fr_forums_new(const struct fr_forums_config *cfg, char *err, size_t errlen);
-void fr_forums_free(struct fr_forums *w);
+ * memory. Free with fr_tk_forums_free. */
+struct fr_tk_forums *fr_tk_forums_new(const struct fr_tk_forums_config *cfg, char *err,
+                                      size_t errlen);
+void fr_tk_forums_free(struct fr_tk_forums *w);
 
 /* Number of forums. */
-uint32_t fr_forums_n(const struct fr_forums *w);
+uint32_t fr_tk_forums_n(const struct fr_tk_forums *w);
 
 /* The handler for the server's any-host mode (ctx = the world): answers
  * Host forum<k>.test (k < N) at forum time clock(req->wall_s); any other
  * host is 404. Bodies are malloc'd per answer (released with free); 200s
  * carry a strong ETag (a hash of the body). Thread-safe. Returns -1 on out
  * of memory. */
-int fr_forums_handle(void *ctx, const struct fr_serve_req *req, struct fr_serve_resp *resp);
+int fr_tk_forums_handle(void *ctx, const struct fr_serve_req *req, struct fr_serve_resp *resp);
 
 /* Writes the truth at forum time t_s to out, TSV with a header:
  *   host thread_id thread_url post_no post_id author published_s text_hash
  *   sticky_thread pinned_post parent_no
  * one line per post that exists at t_s (published_s <= t_s), forums in
  * order, threads by id, posts by number (0 is the opening post). text_hash
- * is fr_forums_text_hash of the post's text; parent_no is the number of the
+ * is fr_tk_forums_text_hash of the post's text; parent_no is the number of the
  * post replied to in nested forums, else -1. *rows (may be NULL) gets the
  * number of posts. Returns 0, or -1 with err naming name (write error or
  * out of memory). */
-int fr_forums_write_truth(struct fr_forums *w, FILE *out, double t_s, size_t *rows,
+int fr_tk_forums_write_truth(struct fr_tk_forums *w, FILE *out, double t_s, size_t *rows,
                           const char *name, char *err, size_t errlen);
 
 /* Writes every forum's entry URL, one a line. Returns 0, or -1 with err set
  * naming name on a write error. */
-int fr_forums_write_list(const struct fr_forums *w, FILE *out, const char *name, char *err,
+int fr_tk_forums_write_list(const struct fr_tk_forums *w, FILE *out, const char *name, char *err,
                          size_t errlen);
 
 /* Writes the structure of every forum, TSV with a header:
@@ -234,11 +244,11 @@ int fr_forums_write_list(const struct fr_forums *w, FILE *out, const char *name,
  *   relative attr index_dates last_activity_links stickies threads_per_page
  *   posts_per_page nested busy threads_per_day boards born_s
  * Returns 0, or -1 with err set naming name on a write error. */
-int fr_forums_write_describe(struct fr_forums *w, FILE *out, const char *name, char *err,
+int fr_tk_forums_write_describe(struct fr_tk_forums *w, FILE *out, const char *name, char *err,
                              size_t errlen);
 
 /* FNV-1a 64 of a post's text as the truth hashes it: its paragraphs joined
  * by "\n\n", without markup, quotes or signature. */
-uint64_t fr_forums_text_hash(const char *text, size_t len);
+uint64_t fr_tk_forums_text_hash(const char *text, size_t len);
 
 #endif

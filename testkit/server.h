@@ -4,8 +4,8 @@
  * mode, every Host name passed as it is to the handler. What is served
  * (feeds, a web of sites, forums later) comes from a handler behind a small
  * interface. */
-#ifndef FR_SERVE_SERVER_H
-#define FR_SERVE_SERVER_H
+#ifndef FR_TESTKIT_SERVER_H
+#define FR_TESTKIT_SERVER_H
 
 #include <stddef.h>
 #include <stdint.h>

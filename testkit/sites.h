@@ -2,8 +2,8 @@
  * TSV manifest lists is answered from a file, a generated feed, a status, a
  * redirect or a literal text, on any host name (the server's any-host
  * mode). For testing feed discovery against pages saved from real sites. */
-#ifndef FR_SERVE_SITES_H
-#define FR_SERVE_SITES_H
+#ifndef FR_TESTKIT_SITES_H
+#define FR_TESTKIT_SITES_H
 
 #include <stddef.h>
 

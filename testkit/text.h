@@ -1,8 +1,8 @@
 /* text.h - a growable text buffer with a maximum size, for the bodies that
  * `freshet serve` builds (feeds, webs, forums): append, printf, XML and JSON
  * escaping. Running out of memory or over the cap voids the text. */
-#ifndef FR_SERVE_TEXT_H
-#define FR_SERVE_TEXT_H
+#ifndef FR_TESTKIT_TEXT_H
+#define FR_TESTKIT_TEXT_H
 
 #include <stddef.h>
 

@@ -49,8 +49,8 @@
  * Feeds have 5 items and the title "site<k> feed <name>". Any other URL is
  * 404 (robots.txt of the CDN hosts too: allow all); a query string is 404
  * except where a shape uses one. NOTE: keep docs/serve.md in sync. */
-#ifndef FR_SERVE_WEB_H
-#define FR_SERVE_WEB_H
+#ifndef FR_TESTKIT_WEB_H
+#define FR_TESTKIT_WEB_H
 
 #include <stddef.h>
 #include <stdint.h>

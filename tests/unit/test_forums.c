@@ -29,12 +29,12 @@
 
 static struct fr_serve_clock CLOCK = {START, START + 1e9, 1, START};
 
-static struct fr_forums *
+static struct fr_tk_forums *
 world(uint64_t seed, uint32_t n)
 {
-	struct fr_forums_config c = {n, seed, &CLOCK};
+	struct fr_tk_forums_config c = {n, seed, &CLOCK};
 	char err[256];
-	struct fr_forums *w = fr_forums_new(&c, err, sizeof(err));
+	struct fr_tk_forums *w = fr_tk_forums_new(&c, err, sizeof(err));
 
 	if (!w)
 		fprintf(stderr, "  %s\n", err);
@@ -50,7 +50,7 @@ struct page {
 /* GET http://forum<k>.test<url> at forum time t (the clock runs at speed 1
  * from START, so wall time = forum time). */
 static void
-fetch(struct fr_forums *w, uint32_t k, const char *url, double t, struct page *pg)
+fetch(struct fr_tk_forums *w, uint32_t k, const char *url, double t, struct page *pg)
 {
 	struct fr_serve_req req;
 	struct fr_serve_resp resp;
@@ -70,7 +70,7 @@ fetch(struct fr_forums *w, uint32_t k, const char *url, double t, struct page *p
 	pg->status = -1;
 	pg->body = NULL;
 	pg->len = 0;
-	if (fr_forums_handle(w, &req, &resp) < 0)
+	if (fr_tk_forums_handle(w, &req, &resp) < 0)
 		return;
 	pg->status = resp.status;
 	pg->body = malloc(resp.len + 1);
@@ -113,7 +113,7 @@ cmp_kpid(const void *a, const void *b)
 /* The truth at t, as text (caller frees) and parsed (sorted by forum and
  * post id). */
 static char *
-truth_at(struct fr_forums *w, double t, struct truth *tr)
+truth_at(struct fr_tk_forums *w, double t, struct truth *tr)
 {
 	FILE *f = tmpfile();
 	char err[256], line[1024], *all = NULL;
@@ -124,7 +124,7 @@ truth_at(struct fr_forums *w, double t, struct truth *tr)
 	tr->n = 0;
 	if (!f)
 		return NULL;
-	CHECK(fr_forums_write_truth(w, f, t, &rows, "truth", err, sizeof(err)) == 0);
+	CHECK(fr_tk_forums_write_truth(w, f, t, &rows, "truth", err, sizeof(err)) == 0);
 	sz = ftell(f);
 	rewind(f);
 	all = malloc((size_t)sz + 1);
@@ -488,28 +488,28 @@ hour12(long h, int pm)
 
 /* An absolute date of style ds in lang: 0 and *t, or -1. */
 static int
-parse_abs(enum fr_forum_dstyle ds, const char *lang, const char *s, int64_t *t)
+parse_abs(enum fr_tk_forum_dstyle ds, const char *lang, const char *s, int64_t *t)
 {
 	struct toks k;
 	long y, m, d, h, mi, sec = 0;
 
 	tokens(s, lang, &k);
 	switch (ds) {
-	case FR_FORUM_DS_NUM_MDY:
+	case FR_TK_FORUM_DS_NUM_MDY:
 		if (k.n != 5)
 			return -1;
 		m = k.num[0], d = k.num[1], y = k.num[2], h = hour12(k.num[3], k.pm), mi = k.num[4];
 		break;
-	case FR_FORUM_DS_NUM_DMY:
-	case FR_FORUM_DS_NUM_DOT:
-	case FR_FORUM_DS_NUM_DOT2:
+	case FR_TK_FORUM_DS_NUM_DMY:
+	case FR_TK_FORUM_DS_NUM_DOT:
+	case FR_TK_FORUM_DS_NUM_DOT2:
 		if (k.n != 5)
 			return -1;
 		d = k.num[0], m = k.num[1], y = k.num[2], h = k.num[3], mi = k.num[4];
 		if (k.nd[2] == 2)
 			y += 2000;
 		break;
-	case FR_FORUM_DS_NUM_YMD:
+	case FR_TK_FORUM_DS_NUM_YMD:
 		if (k.n != 5)
 			return -1;
 		y = k.num[0], m = k.num[1], d = k.num[2], h = k.num[3], mi = k.num[4];
@@ -537,16 +537,17 @@ parse_abs(enum fr_forum_dstyle ds, const char *lang, const char *s, int64_t *t)
 /* A date as shown (absolute, or relative to now) for forum profile p: the
  * range [lo, hi] the time must be in. 0, or -1 when it does not parse. */
 static int
-parse_shown(const struct fr_forum_profile *p, const char *s, int64_t now, int64_t *lo, int64_t *hi)
+parse_shown(const struct fr_tk_forum_profile *p, const char *s, int64_t now, int64_t *lo,
+            int64_t *hi)
 {
-	const char *lang = fr_forum_ui(p->lang)->code;
+	const char *lang = fr_tk_forum_lang_ui(p->lang)->code;
 	const struct relw *r = NULL;
 	int64_t t;
 
 	for (size_t i = 0; i < sizeof(REL) / sizeof(REL[0]); i++)
 		if (!strcmp(REL[i].lang, lang))
 			r = &REL[i];
-	if (p->rel != FR_FORUM_REL_NONE && r) {
+	if (p->rel != FR_TK_FORUM_REL_NONE && r) {
 		struct toks k;
 
 		tokens(s, lang, &k);
@@ -586,7 +587,7 @@ parse_shown(const struct fr_forum_profile *p, const char *s, int64_t now, int64_
 /* Checks a date element against the time it must show (exactly, or within
  * the relative text's precision), its attributes too. Returns 0 if right. */
 static int
-check_date(const struct fr_forum_profile *p, xmlNodePtr el, int64_t want, int64_t now)
+check_date(const struct fr_tk_forum_profile *p, xmlNodePtr el, int64_t want, int64_t now)
 {
 	xmlChar *text = xmlNodeGetContent(el);
 	xmlChar *dt = xmlGetProp(el, (const xmlChar *)"datetime");
@@ -606,8 +607,8 @@ check_date(const struct fr_forum_profile *p, xmlNodePtr el, int64_t want, int64_
 
 		gmtime_r(&nt, &tm);
 		if (sscanf((const char *)text, "%u/%u%*[, ]%u:%u", &a, &b, &h, &mi) == 4) {
-			unsigned mo = p->dstyle == FR_FORUM_DS_NUM_YMD ? a : b,
-			         d = p->dstyle == FR_FORUM_DS_NUM_YMD ? b : a;
+			unsigned mo = p->dstyle == FR_TK_FORUM_DS_NUM_YMD ? a : b,
+			         d = p->dstyle == FR_TK_FORUM_DS_NUM_YMD ? b : a;
 			int64_t v = (int64_t)fr_days_from_civil(tm.tm_year + 1900, mo, d) * 86400 +
 			            h * 3600 + mi * 60;
 
@@ -624,9 +625,10 @@ check_date(const struct fr_forum_profile *p, xmlNodePtr el, int64_t want, int64_
 	}
 	if (data && strtoll((const char *)data, NULL, 10) != want)
 		bad = 3;
-	if (title && (parse_abs(p->attr == FR_FORUM_ATTR_TITLE ? FR_FORUM_DS_NUM_YMD : p->dstyle,
-	                        fr_forum_ui(p->lang)->code, (const char *)title, &t) < 0 ||
-	              t != want))
+	if (title &&
+	    (parse_abs(p->attr == FR_TK_FORUM_ATTR_TITLE ? FR_TK_FORUM_DS_NUM_YMD : p->dstyle,
+	               fr_tk_forum_lang_ui(p->lang)->code, (const char *)title, &t) < 0 ||
+	     t != want))
 		bad = 4;
 	if (bad)
 		fprintf(stderr,
@@ -647,24 +649,24 @@ test_date_parser_sees_formats(void)
 {
 	/* The test's own parser against hand-written strings, so that a
 	 * broken parser cannot pass the page checks. */
-	struct fr_forum_profile p;
+	struct fr_tk_forum_profile p;
 	int64_t lo, hi, want = utc(2019, 11, 25, 21, 15, 0), now = utc(2019, 11, 26, 1, 0, 0);
 
-	fr_forums_profile(0, &p); /* en, en-phpbb */
+	fr_tk_forums_profile(0, &p); /* en, en-phpbb */
 	CHECK(parse_shown(&p, "Mon Nov 25, 2019 9:15 pm", now, &lo, &hi) == 0 && lo == want);
-	fr_forums_profile(8, &p); /* en, num-mdy */
+	fr_tk_forums_profile(8, &p); /* en, num-mdy */
 	CHECK(parse_shown(&p, "11-25-2019, 09:15 PM", now, &lo, &hi) == 0 && lo == want);
-	fr_forums_profile(5, &p); /* ru text */
+	fr_tk_forums_profile(5, &p); /* ru text */
 	CHECK(parse_shown(&p, "25 ноября 2019, 21:15", now, &lo, &hi) == 0 && lo == want);
-	fr_forums_profile(7, &p); /* fr text */
+	fr_tk_forums_profile(7, &p); /* fr text */
 	CHECK(parse_shown(&p, "25 novembre 2019 à 21h15", now, &lo, &hi) == 0 && lo == want);
-	fr_forums_profile(11, &p); /* tr text */
+	fr_tk_forums_profile(11, &p); /* tr text */
 	CHECK(parse_shown(&p, "25 Kasım 2019 21:15", now, &lo, &hi) == 0 && lo == want);
-	fr_forums_profile(13, &p); /* de num-dot2, ago */
+	fr_tk_forums_profile(13, &p); /* de num-dot2, ago */
 	CHECK(parse_shown(&p, "25.11.19 21:15", now, &lo, &hi) == 0 && lo == want);
 	CHECK(parse_shown(&p, "vor 3 Stunden", now, &lo, &hi) == 0 && lo <= now - 3 * 3600 &&
 	      hi == now - 3 * 3600);
-	fr_forums_profile(2, &p); /* en-long, day words */
+	fr_tk_forums_profile(2, &p); /* en-long, day words */
 	CHECK(parse_shown(&p, "Yesterday at 09:15:00 PM", now, &lo, &hi) == 0 && lo == want);
 	CHECK(parse_shown(&p, "November 25, 2019, 09:15:00 PM", now, &lo, &hi) == 0 && lo == want);
 	CHECK(parse_shown(&p, "Nov 35, 2019, 09:15:00 PM", now, &lo, &hi) < 0);
@@ -673,9 +675,9 @@ test_date_parser_sees_formats(void)
 		struct fr_text t = {0};
 		int64_t x = utc(2023, 2, 7, 4, 5, 0), v = 0;
 
-		fr_forums_profile(k, &p);
-		fr_forum_date_abs(&t, p.lang, p.dstyle, x);
-		CHECK(t.p && parse_abs(p.dstyle, fr_forum_ui(p.lang)->code, t.p, &v) == 0 &&
+		fr_tk_forums_profile(k, &p);
+		fr_tk_forum_lang_date_abs(&t, p.lang, p.dstyle, x);
+		CHECK(t.p && parse_abs(p.dstyle, fr_tk_forum_lang_ui(p.lang)->code, t.p, &v) == 0 &&
 		      v == x);
 		free(t.p);
 	}
@@ -688,19 +690,19 @@ test_table_covers_styles(void)
 {
 	unsigned sw = 0, isort = 0, tsort = 0, langs = 0, pag = 0, nested = 0, la = 0, stk = 0,
 	         idates = 0, rel = 0, attr = 0, ds = 0;
-	struct fr_forum_profile p;
-	struct fr_forums *w = world(1, NF);
+	struct fr_tk_forum_profile p;
+	struct fr_tk_forums *w = world(1, NF);
 	FILE *f = tmpfile();
 	char err[256], line[1024];
 	int n = 0;
 
 	for (uint32_t k = 0; k < NF; k++) {
-		fr_forums_profile(k, &p);
+		fr_tk_forums_profile(k, &p);
 		sw |= 1u << p.sw;
 		isort |= 1u << p.isort;
 		tsort |= 1u << p.tsort;
 		langs |= 1u << p.lang;
-		pag |= 1u << fr_forums_pagination(p.sw);
+		pag |= 1u << fr_tk_forums_pagination(p.sw);
 		nested |= 1u << p.nested;
 		la |= 1u << p.la_links;
 		stk |= 1u << (p.stickies > 0);
@@ -712,21 +714,21 @@ test_table_covers_styles(void)
 		CHECK(p.posts_pp >= 10 && p.posts_pp <= 15);
 		CHECK(p.stickies <= 3);
 	}
-	CHECK(sw == (1u << FR_FORUM_N_SW) - 1);
+	CHECK(sw == (1u << FR_TK_FORUM_N_SW) - 1);
 	CHECK(isort == 3 && tsort == 3 && nested == 3 && la == 3 && stk == 3);
 	CHECK(__builtin_popcount(langs) >= 6);
 	CHECK(pag == 15 && idates == 7 && rel == 7 && attr == 15);
-	CHECK(ds == (1u << FR_FORUM_N_DSTYLES) - 1);
+	CHECK(ds == (1u << FR_TK_FORUM_N_DSTYLES) - 1);
 	/* The table repeats every 14 forums. */
 	{
-		struct fr_forum_profile q;
+		struct fr_tk_forum_profile q;
 
-		fr_forums_profile(3, &p);
-		fr_forums_profile(3 + FR_FORUMS_N_PROFILES, &q);
+		fr_tk_forums_profile(3, &p);
+		fr_tk_forums_profile(3 + FR_TK_FORUMS_N_PROFILES, &q);
 		CHECK(!memcmp(&p, &q, sizeof(p)));
 	}
 	/* --describe says the same. */
-	CHECK(w && f && fr_forums_write_describe(w, f, "describe", err, sizeof(err)) == 0);
+	CHECK(w && f && fr_tk_forums_write_describe(w, f, "describe", err, sizeof(err)) == 0);
 	rewind(f);
 	while (f && fgets(line, sizeof(line), f)) {
 		char host[32], url[128], swn[32], is[8], ts[8];
@@ -736,16 +738,16 @@ test_table_covers_styles(void)
 			               47));
 			continue;
 		}
-		fr_forums_profile((uint32_t)(n - 2), &p);
+		fr_tk_forums_profile((uint32_t)(n - 2), &p);
 		CHECK(sscanf(line, "%31s\t%127s\t%31s\t%7s\t%7s", host, url, swn, is, ts) == 5);
-		CHECK(!strcmp(swn, fr_forums_sw_name(p.sw)));
-		CHECK(!strcmp(is, fr_forums_isort_name(p.isort)));
-		CHECK(!strcmp(ts, fr_forums_tsort_name(p.tsort)));
+		CHECK(!strcmp(swn, fr_tk_forums_sw_name(p.sw)));
+		CHECK(!strcmp(is, fr_tk_forums_isort_name(p.isort)));
+		CHECK(!strcmp(ts, fr_tk_forums_tsort_name(p.tsort)));
 	}
 	CHECK(n == (int)NF + 1);
 	if (f)
 		fclose(f);
-	fr_forums_free(w);
+	fr_tk_forums_free(w);
 }
 
 /* ---- determinism and time ---- */
@@ -753,7 +755,7 @@ test_table_covers_styles(void)
 static void
 test_deterministic(void)
 {
-	struct fr_forums *a = world(7, NF), *b = world(7, NF), *c = world(8, NF);
+	struct fr_tk_forums *a = world(7, NF), *b = world(7, NF), *c = world(8, NF);
 	double t1 = START + 3600, t2 = START + 3 * 86400 + 1234;
 	struct truth ta, tb;
 	char *sa, *sb, *sc;
@@ -803,15 +805,15 @@ test_deterministic(void)
 	free(sc);
 	free(ta.p);
 	free(tb.p);
-	fr_forums_free(a);
-	fr_forums_free(b);
-	fr_forums_free(c);
+	fr_tk_forums_free(a);
+	fr_tk_forums_free(b);
+	fr_tk_forums_free(c);
 }
 
 static void
 test_posts_appear(void)
 {
-	struct fr_forums *w = world(5, NF);
+	struct fr_tk_forums *w = world(5, NF);
 	double t1 = START + 600, t2 = START + 2 * 86400;
 	struct truth a, b;
 	char *sa, *sb;
@@ -872,18 +874,18 @@ test_posts_appear(void)
 	free(sb);
 	free(a.p);
 	free(b.p);
-	fr_forums_free(w);
+	fr_tk_forums_free(w);
 }
 
 /* ---- pages: pagination, order, dates, HTML ---- */
 
 /* Post elements of software sw: their id's prefix and tag. */
 static int
-post_pid(enum fr_forum_sw sw, xmlNodePtr n, uint32_t *pid)
+post_pid(enum fr_tk_forum_sw sw, xmlNodePtr n, uint32_t *pid)
 {
-	static const char *const PREFIX[FR_FORUM_N_SW] = {"p",     "post_", "msg", "js-post-",
+	static const char *const PREFIX[FR_TK_FORUM_N_SW] = {"p",     "post_", "msg", "js-post-",
 	                                                  "post_", "post-", "c"};
-	static const char *const TAG[FR_FORUM_N_SW] = {"div", "li",  "div", "article",
+	static const char *const TAG[FR_TK_FORUM_N_SW] = {"div", "li",  "div", "article",
 	                                               "div", "div", ""};
 	xmlChar *id = xmlGetProp(n, (const xmlChar *)"id");
 	size_t l = strlen(PREFIX[sw]);
@@ -901,7 +903,7 @@ post_pid(enum fr_forum_sw sw, xmlNodePtr n, uint32_t *pid)
 }
 
 struct collect {
-	enum fr_forum_sw sw;
+	enum fr_tk_forum_sw sw;
 	uint32_t ids[64];
 	xmlNodePtr nodes[64];
 	int n;
@@ -921,7 +923,7 @@ collect_posts(xmlNodePtr n, void *cls)
 
 /* The title links of thread rows on an index page. */
 static int
-title_link(enum fr_forum_sw sw, xmlNodePtr n)
+title_link(enum fr_tk_forum_sw sw, xmlNodePtr n)
 {
 	xmlChar *id;
 	int ok;
@@ -929,25 +931,25 @@ title_link(enum fr_forum_sw sw, xmlNodePtr n)
 	if (!is(n, "a"))
 		return 0;
 	switch (sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		return has_class(n, "topictitle");
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		id = xmlGetProp(n, (const xmlChar *)"id");
 		ok = id && !strncmp((const char *)id, "thread_title_", 13);
 		xmlFree(id);
 		return ok;
-	case FR_FORUM_SMF: /* td.subject > div > span#msg_N > [strong >] a */
+	case FR_TK_FORUM_SMF: /* td.subject > div > span#msg_N > [strong >] a */
 		for (xmlNodePtr a = n->parent; a; a = a->parent)
 			if (is(a, "td"))
 				return has_class(a, "subject") && is(n->parent, "strong")
 				           ? is(n->parent->parent, "span")
 				           : is(n->parent, "span");
 		return 0;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		return n->parent && has_class(n->parent, "structItem-title");
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		return has_class(n, "xst");
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		return has_class(n, "thread-title");
 	default:
 		return has_class(n, "title") && n->parent && is(n->parent, "p");
@@ -955,7 +957,7 @@ title_link(enum fr_forum_sw sw, xmlNodePtr n)
 }
 
 struct rows {
-	enum fr_forum_sw sw;
+	enum fr_tk_forum_sw sw;
 	xmlNodePtr links[64];
 	int n;
 };
@@ -1002,7 +1004,7 @@ thread_by_path(const struct tthread *th, size_t n, uint32_t k, const char *path)
 /* The URL of page p of a board or thread whose first page is url, for
  * software sw and page size per, built here from the documented shapes. */
 static void
-page_url(enum fr_forum_sw sw, int thread, const char *url, unsigned p, unsigned per, char *buf,
+page_url(enum fr_tk_forum_sw sw, int thread, const char *url, unsigned p, unsigned per, char *buf,
          size_t len)
 {
 	size_t n = strlen(url);
@@ -1012,25 +1014,25 @@ page_url(enum fr_forum_sw sw, int thread, const char *url, unsigned p, unsigned 
 		return;
 	}
 	switch (sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		snprintf(buf, len, "%s&start=%u", url, (p - 1) * per);
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		snprintf(buf, len, "%s&page=%u", url, p);
 		break;
-	case FR_FORUM_SMF: /* ...=ID.0 */
+	case FR_TK_FORUM_SMF: /* ...=ID.0 */
 		snprintf(buf, len, "%.*s%u", (int)(n - 1), url, (p - 1) * per);
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		snprintf(buf, len, "%spage-%u", url, p);
 		break;
-	case FR_FORUM_DISCUZ: { /* forum-ID-1.html, thread-ID-1-1.html */
+	case FR_TK_FORUM_DISCUZ: { /* forum-ID-1.html, thread-ID-1-1.html */
 		const char *one = thread ? strrchr(url, '-') - 1 : strrchr(url, '-') + 1;
 
 		snprintf(buf, len, "%.*s%u%s", (int)(one - url), url, p, one + 1);
 		break;
 	}
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		snprintf(buf, len, "%s%u.html", url, p);
 		break;
 	default:
@@ -1043,7 +1045,7 @@ page_url(enum fr_forum_sw sw, int thread, const char *url, unsigned p, unsigned 
  * exactly one page, in the thread's order, pages full but the last, every
  * post date right. Returns the number of pages. */
 static unsigned
-check_thread(struct fr_forums *w, const struct fr_forum_profile *p, uint32_t k,
+check_thread(struct fr_tk_forums *w, const struct fr_tk_forum_profile *p, uint32_t k,
              const struct tthread *t, int64_t now)
 {
 	unsigned pages = (t->n + p->posts_pp - 1) / p->posts_pp, pg;
@@ -1119,7 +1121,7 @@ check_thread(struct fr_forums *w, const struct fr_forum_profile *p, uint32_t k,
 					if ((long)order[x] == par)
 						at = 1;
 				CHECK(at);
-			} else if (p->tsort == FR_FORUM_ASC) {
+			} else if (p->tsort == FR_TK_FORUM_ASC) {
 				CHECK(order[i] == i);
 			} else {
 				CHECK(order[i] == got - i);
@@ -1132,7 +1134,7 @@ check_thread(struct fr_forums *w, const struct fr_forum_profile *p, uint32_t k,
 				if (t->posts[order[i]]->parent != 0)
 					continue;
 				if (prev >= 0)
-					CHECK(p->tsort == FR_FORUM_ASC ? (long)order[i] > prev
+					CHECK(p->tsort == FR_TK_FORUM_ASC ? (long)order[i] > prev
 					                               : (long)order[i] < prev);
 				prev = (long)order[i];
 			}
@@ -1147,28 +1149,28 @@ check_thread(struct fr_forums *w, const struct fr_forum_profile *p, uint32_t k,
 struct boards {
 	char url[16][256];
 	int n;
-	enum fr_forum_sw sw;
+	enum fr_tk_forum_sw sw;
 };
 
 static void
 collect_boards(xmlNodePtr n, void *cls)
 {
 	struct boards *b = cls;
-	static const char *const CLS[FR_FORUM_N_SW] = {"forumtitle", NULL,    "subject",       NULL,
-	                                               NULL,         "board", "community-name"};
+	static const char *const CLS[FR_TK_FORUM_N_SW] = {
+	    "forumtitle", NULL, "subject", NULL, NULL, "board", "community-name"};
 	xmlChar *href;
 	int ok;
 
 	if (!is(n, "a") || b->n >= 16)
 		return;
 	switch (b->sw) {
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		ok = n->parent && has_class(n->parent, "forumtitle");
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		ok = n->parent && has_class(n->parent, "node-title");
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		ok = n->parent && is(n->parent, "dt");
 		break;
 	default:
@@ -1199,7 +1201,7 @@ collect_boards(xmlNodePtr n, void *cls)
 static void
 test_pages(void)
 {
-	struct fr_forums *w = world(11, NF);
+	struct fr_tk_forums *w = world(11, NF);
 	int64_t now = (int64_t)START + 5 * 86400 + 7 * 3600 + 13 * 60 + 20;
 	struct truth tr;
 	char *s;
@@ -1212,15 +1214,15 @@ test_pages(void)
 	s = truth_at(w, (double)now, &tr);
 	th = threads_of(&tr, &n_th);
 	for (uint32_t k = 0; k < NF; k++) {
-		struct fr_forum_profile p;
+		struct fr_tk_forum_profile p;
 		struct page entry;
 		struct boards bl;
 		htmlDocPtr doc;
 		size_t listed = 0, in_truth = 0, sampled = 0;
 		char url[300];
 
-		fr_forums_profile(k, &p);
-		fr_forums_entry_url(k, url, sizeof(url));
+		fr_tk_forums_profile(k, &p);
+		fr_tk_forums_entry_url(k, url, sizeof(url));
 		fetch(w, k, strchr(url + 7, '/'), (double)now, &entry);
 		CHECK(entry.status == 200);
 		memset(&bl, 0, sizeof(bl));
@@ -1278,16 +1280,17 @@ test_pages(void)
 						CHECK(pg == 1 && nonsticky == 0);
 					} else {
 						nonsticky++;
-						key =
-						    p.isort == FR_FORUM_CRD ? t->created : t->last;
+						key = p.isort == FR_TK_FORUM_CRD ? t->created
+						                                 : t->last;
 						CHECK(key <= prev);
 						prev = key;
 					}
 					dc = find_class(row, "date-created");
 					dl = find_class(row, "date-last");
-					CHECK((dc != NULL) == (p.idates != FR_FORUM_IDATES_LAST));
+					CHECK((dc != NULL) ==
+					      (p.idates != FR_TK_FORUM_IDATES_LAST));
 					CHECK((dl != NULL) ==
-					      (p.idates != FR_FORUM_IDATES_CREATED));
+					      (p.idates != FR_TK_FORUM_IDATES_CREATED));
 					if (dc && check_date(&p, dc, t->created, now) < 0)
 						bad_dates++;
 					if (dl && check_date(&p, dl, t->last, now) < 0)
@@ -1301,7 +1304,7 @@ test_pages(void)
 					/* To the minute, or the second in SMF's style. */
 					if (dn)
 						CHECK(check_date(&p, dn,
-						                 p.dstyle == FR_FORUM_DS_EN_LONG
+						                 p.dstyle == FR_TK_FORUM_DS_EN_LONG
 						                     ? now
 						                     : now / 60 * 60,
 						                 now) == 0);
@@ -1345,7 +1348,7 @@ test_pages(void)
 	threads_free(th, n_th);
 	free(s);
 	free(tr.p);
-	fr_forums_free(w);
+	fr_tk_forums_free(w);
 }
 
 /* ---- other pages, robots.txt, errors ---- */
@@ -1353,7 +1356,7 @@ test_pages(void)
 static void
 test_other_pages(void)
 {
-	struct fr_forums *w = world(2, NF);
+	struct fr_tk_forums *w = world(2, NF);
 	double t = START + 86400;
 	struct page pg;
 	struct truth tr;
@@ -1424,7 +1427,7 @@ test_other_pages(void)
 			req.query = "";
 			req.host_name = hosts[i];
 			req.wall_s = t;
-			CHECK(fr_forums_handle(w, &req, &resp) == 0 && resp.status == 404);
+			CHECK(fr_tk_forums_handle(w, &req, &resp) == 0 && resp.status == 404);
 		}
 	}
 	/* A thread that does not exist yet is 404, and 200 once it does; a
@@ -1456,7 +1459,7 @@ test_other_pages(void)
 		char err[256], line[256];
 		int n = 0;
 
-		CHECK(f && fr_forums_write_list(w, f, "list", err, sizeof(err)) == 0);
+		CHECK(f && fr_tk_forums_write_list(w, f, "list", err, sizeof(err)) == 0);
 		rewind(f);
 		while (f && fgets(line, sizeof(line), f)) {
 			if (n == 4)
@@ -1471,7 +1474,7 @@ test_other_pages(void)
 		if (f)
 			fclose(f);
 	}
-	fr_forums_free(w);
+	fr_tk_forums_free(w);
 }
 
 int

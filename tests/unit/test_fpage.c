@@ -76,13 +76,13 @@ save_failed(const struct page *pg, const char *url)
 }
 
 /* FPAGE_SEED picks another world (default 1). */
-static struct fr_forums *
+static struct fr_tk_forums *
 world(void)
 {
 	const char *seed = getenv("FPAGE_SEED");
-	struct fr_forums_config cfg = {NF, seed ? strtoull(seed, NULL, 10) : 1, &CLOCK};
+	struct fr_tk_forums_config cfg = {NF, seed ? strtoull(seed, NULL, 10) : 1, &CLOCK};
 	char err[256];
-	struct fr_forums *w = fr_forums_new(&cfg, err, sizeof(err));
+	struct fr_tk_forums *w = fr_tk_forums_new(&cfg, err, sizeof(err));
 
 	if (!w)
 		fprintf(stderr, "  %s\n", err);
@@ -91,7 +91,7 @@ world(void)
 
 /* GET url (absolute, on forum<k>.test) at forum time t. */
 static void
-fetch(struct fr_forums *w, const char *url, double t, struct page *pg)
+fetch(struct fr_tk_forums *w, const char *url, double t, struct page *pg)
 {
 	struct fr_serve_req req;
 	struct fr_serve_resp resp;
@@ -115,7 +115,7 @@ fetch(struct fr_forums *w, const char *url, double t, struct page *pg)
 	req.wall_s = t;
 	memset(&resp, 0, sizeof(resp));
 	resp.last_modified_s = -1;
-	if (fr_forums_handle(w, &req, &resp) < 0)
+	if (fr_tk_forums_handle(w, &req, &resp) < 0)
 		return;
 	pg->status = resp.status;
 	pg->body = malloc(resp.len + 1);
@@ -191,14 +191,14 @@ cmp_post(const void *a, const void *b)
 }
 
 static int
-truth_load(struct fr_forums *w, double t, struct truth *tr)
+truth_load(struct fr_tk_forums *w, double t, struct truth *tr)
 {
 	FILE *f = tmpfile();
 	char err[256], line[1024];
 	size_t cap = 0;
 
 	memset(tr, 0, sizeof(*tr));
-	if (!f || fr_forums_write_truth(w, f, t, NULL, "truth", err, sizeof(err)) != 0) {
+	if (!f || fr_tk_forums_write_truth(w, f, t, NULL, "truth", err, sizeof(err)) != 0) {
 		if (f)
 			fclose(f);
 		return -1;
@@ -282,8 +282,8 @@ thread_by_url(const struct truth *tr, const char *url)
 /* url of page P (1-based) of a board (board 1) or thread (board 0) whose
  * first page is first; per page items. */
 static void
-page_url(enum fr_forum_sw sw, int board, const char *first, unsigned page, unsigned per, char *buf,
-         size_t len)
+page_url(enum fr_tk_forum_sw sw, int board, const char *first, unsigned page, unsigned per,
+         char *buf, size_t len)
 {
 	unsigned off = (page - 1) * per;
 	const char *dot;
@@ -293,20 +293,20 @@ page_url(enum fr_forum_sw sw, int board, const char *first, unsigned page, unsig
 		return;
 	}
 	switch (sw) {
-	case FR_FORUM_PHPBB:
+	case FR_TK_FORUM_PHPBB:
 		snprintf(buf, len, "%s&start=%u", first, off);
 		break;
-	case FR_FORUM_VBULLETIN:
+	case FR_TK_FORUM_VBULLETIN:
 		snprintf(buf, len, "%s&page=%u", first, page);
 		break;
-	case FR_FORUM_SMF:
+	case FR_TK_FORUM_SMF:
 		dot = strrchr(first, '.');
 		snprintf(buf, len, "%.*s.%u", (int)(dot - first), first, off);
 		break;
-	case FR_FORUM_XENFORO:
+	case FR_TK_FORUM_XENFORO:
 		snprintf(buf, len, "%spage-%u", first, page);
 		break;
-	case FR_FORUM_DISCUZ:
+	case FR_TK_FORUM_DISCUZ:
 		/* /forum-ID-1.html, /thread-ID-1-1.html */
 		if (board) {
 			dot = strrchr(first, '-');
@@ -316,7 +316,7 @@ page_url(enum fr_forum_sw sw, int board, const char *first, unsigned page, unsig
 			snprintf(buf, len, "%.*s-%u-1.html", (int)(dot - first), first, page);
 		}
 		break;
-	case FR_FORUM_CUSTOM:
+	case FR_TK_FORUM_CUSTOM:
 		snprintf(buf, len, "%s%u.html", first, page);
 		break;
 	default:
@@ -346,17 +346,17 @@ visit(const struct tthread *th, uint32_t j, uint32_t d, int rev_top, uint32_t *o
 }
 
 static void
-display_order(const struct fr_forum_profile *pr, const struct tthread *th, uint32_t *order,
+display_order(const struct fr_tk_forum_profile *pr, const struct tthread *th, uint32_t *order,
               uint32_t *depth)
 {
 	uint32_t k = 0;
 
 	if (pr->nested) {
-		visit(th, 0, 0, pr->tsort == FR_FORUM_DSC, order, depth, &k);
+		visit(th, 0, 0, pr->tsort == FR_TK_FORUM_DSC, order, depth, &k);
 		return;
 	}
 	for (uint32_t i = 0; i < th->n; i++) {
-		order[i] = i == 0 || pr->tsort == FR_FORUM_ASC ? i : th->n - i;
+		order[i] = i == 0 || pr->tsort == FR_TK_FORUM_ASC ? i : th->n - i;
 		depth[i] = 0;
 	}
 }
@@ -376,16 +376,16 @@ date_ok(int64_t d, unsigned gran, int64_t t, int exact)
 }
 
 static int
-exact_dates(const struct fr_forum_profile *pr)
+exact_dates(const struct fr_tk_forum_profile *pr)
 {
-	return pr->rel != FR_FORUM_REL_AGO || pr->attr != FR_FORUM_ATTR_NONE;
+	return pr->rel != FR_TK_FORUM_REL_AGO || pr->attr != FR_TK_FORUM_ATTR_NONE;
 }
 
 static void
-check_thread_page(struct fr_forums *w, uint32_t k, const struct tthread *th, unsigned page,
+check_thread_page(struct fr_tk_forums *w, uint32_t k, const struct tthread *th, unsigned page,
                   int *profile_done)
 {
-	struct fr_forum_profile pr;
+	struct fr_tk_forum_profile pr;
 	struct page pg;
 	struct fr_fpage *p;
 	char url[512];
@@ -393,7 +393,7 @@ check_thread_page(struct fr_forums *w, uint32_t k, const struct tthread *th, uns
 	uint32_t from, to;
 	int ok = 1;
 
-	fr_forums_profile(k, &pr);
+	fr_tk_forums_profile(k, &pr);
 	if (!order || !depth)
 		goto done;
 	display_order(&pr, th, order, depth);
@@ -428,7 +428,7 @@ check_thread_page(struct fr_forums *w, uint32_t k, const struct tthread *th, uns
 		F.date_ok += dok;
 		F.author_ok += aok;
 		F.text_ok += tok;
-		F.hash_ok += tok && fr_forums_text_hash(r->text, strlen(r->text)) == tp->hash;
+		F.hash_ok += tok && fr_tk_forums_text_hash(r->text, strlen(r->text)) == tp->hash;
 		if (pr.nested) {
 			F.nested_posts++;
 			F.depth_ok += r->depth == want_depth;
@@ -436,7 +436,7 @@ check_thread_page(struct fr_forums *w, uint32_t k, const struct tthread *th, uns
 				fprintf(stderr, "  %s post %u: depth %u want %u\n", url,
 				        (unsigned)i, r->depth, (unsigned)want_depth);
 		}
-		if (tok && fr_forums_text_hash(r->text, strlen(r->text)) != tp->hash &&
+		if (tok && fr_tk_forums_text_hash(r->text, strlen(r->text)) != tp->hash &&
 		    getenv("FPAGE_VERBOSE"))
 			fprintf(stderr, "  %s post %u: text [%s]\n", url, (unsigned)i, r->text);
 		if (!dok || !aok || !tok) {
@@ -493,16 +493,16 @@ done:
 /* Checks an index page's rows against the truth; returns its thread rows
  * (title links to threads) or -1 when the page is missing. */
 static long
-check_board_page(struct fr_forums *w, uint32_t k, const struct truth *tr, const char *url,
+check_board_page(struct fr_tk_forums *w, uint32_t k, const struct truth *tr, const char *url,
                  int empty)
 {
-	struct fr_forum_profile pr;
+	struct fr_tk_forum_profile pr;
 	struct page pg;
 	struct fr_fpage *p;
 	long rows = 0;
 	int ok = 1;
 
-	fr_forums_profile(k, &pr);
+	fr_tk_forums_profile(k, &pr);
 	fetch(w, url, T_CHECK, &pg);
 	if (pg.status != 200) {
 		free(pg.body);
@@ -527,7 +527,7 @@ check_board_page(struct fr_forums *w, uint32_t k, const struct truth *tr, const 
 		ok = 0;
 	}
 	CHECK(p->kind == FR_FPAGE_INDEX);
-	CHECK(p->n_date_cols == (pr.idates == FR_FORUM_IDATES_BOTH ? 2u : 1u));
+	CHECK(p->n_date_cols == (pr.idates == FR_TK_FORUM_IDATES_BOTH ? 2u : 1u));
 	for (size_t i = 0; i < p->n_recs; i++) {
 		const struct fr_fpage_record *r = &p->recs[i];
 		const struct tthread *th =
@@ -547,12 +547,12 @@ check_board_page(struct fr_forums *w, uint32_t k, const struct truth *tr, const 
 		created = th->posts[0]->t;
 		last = th->posts[th->n - 1]->t;
 		switch (pr.idates) {
-		case FR_FORUM_IDATES_BOTH:
+		case FR_TK_FORUM_IDATES_BOTH:
 			dok = date_ok(r->created_s, r->date_gran, created, exact_dates(&pr)) &&
 			      date_ok(r->last_s, r->date_gran, last, exact_dates(&pr)) &&
 			      r->date_s == r->last_s;
 			break;
-		case FR_FORUM_IDATES_CREATED:
+		case FR_TK_FORUM_IDATES_CREATED:
 			dok = date_ok(r->date_s, r->date_gran, created, exact_dates(&pr));
 			break;
 		default:
@@ -566,7 +566,7 @@ check_board_page(struct fr_forums *w, uint32_t k, const struct truth *tr, const 
 			    "  %s row %zu: dates %lld/%lld/%lld want created %lld last %lld (%s)\n",
 			    url, i, (long long)r->created_s, (long long)r->last_s,
 			    (long long)r->date_s, (long long)created, (long long)last,
-			    fr_forums_idates_name(pr.idates));
+			    fr_tk_forums_idates_name(pr.idates));
 			ok = 0;
 		}
 	}
@@ -581,7 +581,7 @@ check_board_page(struct fr_forums *w, uint32_t k, const struct truth *tr, const 
 
 /* The last page of a board: the largest page that answers 200. */
 static unsigned
-last_board_page(struct fr_forums *w, enum fr_forum_sw sw, const char *first, unsigned per)
+last_board_page(struct fr_tk_forums *w, enum fr_tk_forum_sw sw, const char *first, unsigned per)
 {
 	unsigned lo = 1, hi = 2;
 	char url[512];
@@ -613,20 +613,21 @@ last_board_page(struct fr_forums *w, enum fr_forum_sw sw, const char *first, uns
 }
 
 static void
-check_forum(struct fr_forums *w, const struct truth *tr, uint32_t k)
+check_forum(struct fr_tk_forums *w, const struct truth *tr, uint32_t k)
 {
-	struct fr_forum_profile pr;
-	char entry[FR_FORUMS_URL_MAX], url[512], path[FR_FORUMS_URL_MAX];
+	struct fr_tk_forum_profile pr;
+	char entry[FR_TK_FORUMS_URL_MAX], url[512], path[FR_TK_FORUMS_URL_MAX];
 	struct page pg;
 	struct fr_fpage *p;
 	char **boards = NULL;
 	int *empty = NULL;
 	size_t n_boards = 0, n_th = 0, longest = SIZE_MAX, singles = 0;
 	int profile_done = 0;
-	static const enum fr_furl_kind OTHER[] = {FR_FURL_FAQ, FR_FURL_LOGIN, FR_FURL_SEARCH};
+	static const enum fr_tk_furl_kind OTHER[] = {FR_TK_FURL_FAQ, FR_TK_FURL_LOGIN,
+	                                             FR_TK_FURL_SEARCH};
 
-	fr_forums_profile(k, &pr);
-	fr_forums_entry_url(k, entry, sizeof(entry));
+	fr_tk_forums_profile(k, &pr);
+	fr_tk_forums_entry_url(k, entry, sizeof(entry));
 	/* The entry page: rows of boards. */
 	fetch(w, entry, T_CHECK, &pg);
 	CHECK(pg.status == 200);
@@ -718,7 +719,7 @@ check_forum(struct fr_forums *w, const struct truth *tr, uint32_t k)
 	CHECK(profile_done);
 	/* Other pages. */
 	for (size_t i = 0; i < sizeof(OTHER) / sizeof(OTHER[0]); i++) {
-		fr_furl_other(pr.sw, OTHER[i], path);
+		fr_tk_forum_url_other(pr.sw, OTHER[i], path);
 		snprintf(url, sizeof(url), "http://forum%u.test%s", (unsigned)k, path);
 		fetch(w, url, T_CHECK, &pg);
 		p = pg.status == 200 ? analyse(&pg, url, T_CHECK) : NULL;
@@ -738,7 +739,7 @@ check_forum(struct fr_forums *w, const struct truth *tr, uint32_t k)
 static void
 test_synthetic_forums(void)
 {
-	struct fr_forums *w = world();
+	struct fr_tk_forums *w = world();
 	struct truth tr;
 	const char *only = getenv("FPAGE_FORUM");
 
@@ -766,7 +767,7 @@ test_synthetic_forums(void)
 	 * earlier page reads as flat (docs/forum-pages.md). */
 	CHECK(F.depth_ok * 100 >= F.nested_posts * 99);
 	truth_free(&tr);
-	fr_forums_free(w);
+	fr_tk_forums_free(w);
 }
 
 /* ---- the contract on a small page ---- */

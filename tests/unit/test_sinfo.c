@@ -23,7 +23,7 @@ static struct fr_fdate *fd;
 /* Fetches url from the world at forum time t; feeds the cycle. Returns
  * the body length. */
 static size_t
-answer(struct fr_forums *w, struct fr_sinfo_cycle *cy, const char *url, double t)
+answer(struct fr_tk_forums *w, struct fr_sinfo_cycle *cy, const char *url, double t)
 {
 	char host[128] = "", path[1024] = "/", query[1024] = "";
 	const char *p = strstr(url, "://");
@@ -46,7 +46,7 @@ answer(struct fr_forums *w, struct fr_sinfo_cycle *cy, const char *url, double t
 	req.path = path;
 	req.query = query;
 	req.wall_s = t;
-	if (fr_forums_handle(w, &req, &resp) < 0) {
+	if (fr_tk_forums_handle(w, &req, &resp) < 0) {
 		fr_sinfo_cycle_feed(cy, 0, NULL, 0, t);
 		return 0;
 	}
@@ -59,7 +59,7 @@ answer(struct fr_forums *w, struct fr_sinfo_cycle *cy, const char *url, double t
 
 /* Runs one cycle at t (a fetch a second); returns the new posts. */
 static size_t
-cycle(struct fr_forums *w, struct fr_sinfo *f, enum fr_sinfo_mode mode, double t,
+cycle(struct fr_tk_forums *w, struct fr_sinfo *f, enum fr_sinfo_mode mode, double t,
       struct fr_sinfo_cycle_stats *st, int *phase)
 {
 	struct fr_sinfo_opts o = {.mode = mode, .dates = fd};
@@ -88,7 +88,7 @@ cycle(struct fr_forums *w, struct fr_sinfo *f, enum fr_sinfo_mode mode, double t
 
 /* Posts the world holds for host at t (its truth). */
 static size_t
-truth_posts(struct fr_forums *w, const char *host, double t)
+truth_posts(struct fr_tk_forums *w, const char *host, double t)
 {
 	char *buf = NULL, err[256];
 	size_t len = 0, rows = 0, n = 0;
@@ -97,7 +97,7 @@ truth_posts(struct fr_forums *w, const char *host, double t)
 	CHECK(m != NULL);
 	if (!m)
 		return 0;
-	CHECK(fr_forums_write_truth(w, m, t, &rows, "truth", err, sizeof(err)) == 0);
+	CHECK(fr_tk_forums_write_truth(w, m, t, &rows, "truth", err, sizeof(err)) == 0);
 	fclose(m);
 	size_t hl = strlen(host);
 	for (char *line = buf; line && *line;) {
@@ -115,9 +115,9 @@ truth_posts(struct fr_forums *w, const char *host, double t)
 static void
 forum_cycles(uint32_t k, enum fr_sinfo_sort isort, enum fr_sinfo_sort tsort)
 {
-	struct fr_forums_config cfg = {.n_forums = 14, .seed = 7, .clock = &clk};
-	char err[256], url[FR_FORUMS_URL_MAX], host[32];
-	struct fr_forums *w = fr_forums_new(&cfg, err, sizeof(err));
+	struct fr_tk_forums_config cfg = {.n_forums = 14, .seed = 7, .clock = &clk};
+	char err[256], url[FR_TK_FORUMS_URL_MAX], host[32];
+	struct fr_tk_forums *w = fr_tk_forums_new(&cfg, err, sizeof(err));
 	struct fr_sinfo *f;
 	struct fr_sinfo_cycle_stats st;
 	int phase;
@@ -126,7 +126,7 @@ forum_cycles(uint32_t k, enum fr_sinfo_sort isort, enum fr_sinfo_sort tsort)
 	if (!w)
 		return;
 	snprintf(host, sizeof(host), "forum%u.test", k);
-	fr_forums_entry_url(k, url, sizeof(url));
+	fr_tk_forums_entry_url(k, url, sizeof(url));
 	CHECK(fr_sinfo_new(url, &f, err, sizeof(err)) == 0);
 
 	size_t total = cycle(w, f, FR_SINFO_INCREMENTAL, T0, &st, &phase);
@@ -169,7 +169,7 @@ forum_cycles(uint32_t k, enum fr_sinfo_sort isort, enum fr_sinfo_sort tsort)
 	CHECK(d && strstr(d, "entry http://") && strstr(d, "thread-pagination"));
 	free(d);
 	fr_sinfo_free(f);
-	fr_forums_free(w);
+	fr_tk_forums_free(w);
 }
 
 static void
@@ -199,9 +199,9 @@ crd_dsc_custom_counts_only(void)
 static void
 an_older_state_goes_on(void)
 {
-	struct fr_forums_config cfg = {.n_forums = 14, .seed = 7, .clock = &clk};
+	struct fr_tk_forums_config cfg = {.n_forums = 14, .seed = 7, .clock = &clk};
 	char err[256], path[512];
-	struct fr_forums *w = fr_forums_new(&cfg, err, sizeof(err));
+	struct fr_tk_forums *w = fr_tk_forums_new(&cfg, err, sizeof(err));
 	struct fr_sinfo *f = NULL;
 	struct fr_sinfo_cycle_stats st;
 	int phase;
@@ -213,7 +213,7 @@ an_older_state_goes_on(void)
 	if (!w || !in) {
 		if (in)
 			fclose(in);
-		fr_forums_free(w);
+		fr_tk_forums_free(w);
 		return;
 	}
 	char *blob = malloc(1 << 20);
@@ -223,7 +223,7 @@ an_older_state_goes_on(void)
 	CHECK(fr_sinfo_load(blob, len, &f, err, sizeof(err)) == 0);
 	free(blob);
 	if (!f) {
-		fr_forums_free(w);
+		fr_tk_forums_free(w);
 		return;
 	}
 	size_t total = 290; /* what phase 1 found */
@@ -242,15 +242,15 @@ an_older_state_goes_on(void)
 	CHECK(l2 > 8 && memcmp(b2, "FSINFO5", 7) == 0);
 	free(b2);
 	fr_sinfo_free(f);
-	fr_forums_free(w);
+	fr_tk_forums_free(w);
 }
 
 static void
 focus_recrawls_everything(void)
 {
-	struct fr_forums_config cfg = {.n_forums = 14, .seed = 7, .clock = &clk};
-	char err[256], url[FR_FORUMS_URL_MAX];
-	struct fr_forums *w = fr_forums_new(&cfg, err, sizeof(err));
+	struct fr_tk_forums_config cfg = {.n_forums = 14, .seed = 7, .clock = &clk};
+	char err[256], url[FR_TK_FORUMS_URL_MAX];
+	struct fr_tk_forums *w = fr_tk_forums_new(&cfg, err, sizeof(err));
 	struct fr_sinfo *f;
 	struct fr_sinfo_cycle_stats st1, st2;
 	int phase;
@@ -258,7 +258,7 @@ focus_recrawls_everything(void)
 	CHECK(w != NULL);
 	if (!w)
 		return;
-	fr_forums_entry_url(7, url, sizeof(url));
+	fr_tk_forums_entry_url(7, url, sizeof(url));
 	CHECK(fr_sinfo_new(url, &f, err, sizeof(err)) == 0);
 	cycle(w, f, FR_SINFO_FOCUS, T0, &st1, &phase);
 	cycle(w, f, FR_SINFO_FOCUS, T0 + 86400, &st2, &phase);
@@ -267,7 +267,7 @@ focus_recrawls_everything(void)
 	CHECK(st2.pages * 10 >= st1.pages * 9);
 	CHECK(st2.pages_new * 5 < st2.pages);
 	fr_sinfo_free(f);
-	fr_forums_free(w);
+	fr_tk_forums_free(w);
 }
 
 static void

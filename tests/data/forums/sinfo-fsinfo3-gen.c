@@ -18,7 +18,7 @@
 #include <string.h>
 #define T0 1709294400.0
 static struct fr_serve_clock clk = {T0, T0 + 400 * 86400.0, 1, T0};
-static void answer(struct fr_forums *w, struct fr_sinfo_cycle *cy, const char *url, double t) {
+static void answer(struct fr_tk_forums *w, struct fr_sinfo_cycle *cy, const char *url, double t) {
 	char host[128] = "", path[1024] = "/", query[1024] = "";
 	const char *p = strstr(url, "://");
 	struct fr_serve_req req; struct fr_serve_resp resp;
@@ -31,17 +31,20 @@ static void answer(struct fr_forums *w, struct fr_sinfo_cycle *cy, const char *u
 	if (p[pl] == '?') snprintf(query, sizeof(query), "%.*s", (int)strcspn(p + pl + 1, "#"), p + pl + 1);
 	memset(&req, 0, sizeof(req)); memset(&resp, 0, sizeof(resp)); resp.last_modified_s = -1;
 	req.host_name = host; req.path = path; req.query = query; req.wall_s = t;
-	if (fr_forums_handle(w, &req, &resp) < 0) { fr_sinfo_cycle_feed(cy, 0, NULL, 0, t); return; }
+	if (fr_tk_forums_handle(w, &req, &resp) < 0) {
+		fr_sinfo_cycle_feed(cy, 0, NULL, 0, t);
+		return;
+	}
 	fr_sinfo_cycle_feed(cy, resp.status, resp.body, resp.len, t);
 	if (resp.release) resp.release(resp.release_cls);
 }
 int main(int argc, char **argv) {
-	struct fr_forums_config cfg = {.n_forums = 14, .seed = 7, .clock = &clk};
-	char err[256], url[FR_FORUMS_URL_MAX];
-	struct fr_forums *w = fr_forums_new(&cfg, err, sizeof(err));
+	struct fr_tk_forums_config cfg = {.n_forums = 14, .seed = 7, .clock = &clk};
+	char err[256], url[FR_TK_FORUMS_URL_MAX];
+	struct fr_tk_forums *w = fr_tk_forums_new(&cfg, err, sizeof(err));
 	struct fr_fdate *fd; fr_fdate_new(&fd);
 	struct fr_sinfo *f; struct fr_sinfo_cycle *cy;
-	fr_forums_entry_url(atoi(argv[1]), url, sizeof(url));
+	fr_tk_forums_entry_url(atoi(argv[1]), url, sizeof(url));
 	fr_sinfo_new(url, &f, err, sizeof(err));
 	struct fr_sinfo_opts o = {.mode = FR_SINFO_INCREMENTAL, .dates = fd};
 	double t = T0; const char *u;
