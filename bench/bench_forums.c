@@ -130,7 +130,7 @@ struct truth {
 	size_t *by_path;   /* thread indices by (k, path) */
 };
 
-/* The id prefix of a post's element per software (testkit/forum_html.c's
+/* The id prefix of a post's element per software (testkit/forum_html_*.c's
  * post blocks): phpBB id="p1", vBulletin id="post_1", SMF id="msg1",
  * XenForo and custom id="post-1", Discuz! id="pid1", threaded id="c1". */
 static const char *

@@ -3,7 +3,7 @@
  * from (seed, forum) and generated lazily as far as the serve clock has
  * gone. Deterministic: the same (seed, forum, birth) gives the same
  * threads, posts, times, ids and authors, however the generation is cut
- * into steps. Internal to testkit/ (forums.c, forum_html.c).
+ * into steps. Internal to testkit/ (forums.c, forum_html*.c).
  *
  * The model. Threads arrive as a Poisson process (thinned by a daily cycle)
  * at the forum's rate from its birth; each thread is drawn whole when it
