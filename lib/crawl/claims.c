@@ -94,8 +94,10 @@ fr_crawl_slot_done(struct crawl *c, uint32_t i, double next_in_s)
 void
 fr_crawl_slot_sent(struct crawl *c, uint32_t i, double now)
 {
+	uint32_t h = c->src[i].at_host != NO_HOST ? c->src[i].at_host : c->src[i].host;
+
 	(void)now;
-	fr_crawl_slot_done(c, i, fr_crawl_slack(c, c->hosts[c->src[i].host].gap_s));
+	fr_crawl_slot_done(c, i, fr_crawl_slack(c, c->hosts[h].gap_s));
 }
 
 /* ---- several workers on one store: leases -------------------------------- */
@@ -290,6 +292,7 @@ fr_crawl_renew(struct crawl *c, uint32_t i, double now)
 	cs->hop_url = NULL;
 	cs->hops = 0;
 	cs->hop_robots = 0;
+	fr_crawl_host_leave(c, i);
 	cs->busy = 0;
 	struct fr_fetch f = {now, FR_FETCH_ERROR, 0, NULL, NULL};
 	fr_sched_finish(c->sched, i, &f);

@@ -26,12 +26,22 @@ struct fr_strmap;
 /* Response tags: the source id, and this bit for its host's robots.txt. */
 #define TAG_ROBOTS 1u
 
+/* A host: the sources' hosts (indexes 0 .. n_sched_hosts - 1, the
+ * scheduler's), then hosts only redirects lead to, added as met. */
 struct host {
 	double gap_s;      /* this host's gap: the run's, or its longer Crawl-delay */
 	double last_sent_s; /* when this run's latest request to it went out */
+	double answered_s;  /* when its latest answer came (any source's) */
 	double paused_until_s; /* a 429 or 503 paused it until then (stats) */
+	uint32_t holders;   /* fetches whose current request chain is on it (at_host) */
 	char *name;
 };
+
+/* No host (csrc.at_host). */
+#define NO_HOST UINT32_MAX
+/* A redirect's hop waiting for a host another fetch holds asks again this
+ * often. */
+#define HOP_RECHECK_S 0.1
 
 struct csrc {
 	struct fr_store_source row;
@@ -47,6 +57,9 @@ struct csrc {
 	int hop_robots; /* 1: hop_url is on another host, whose robots.txt is asked first */
 	char *slot_host; /* the host whose shared slot its request in flight holds
 			  * (fr_store_host_claim), else NULL */
+	uint32_t at_host; /* the host its fetch's requests are on now (robots.txt,
+			   * the feed, a redirect's hop), held from the request
+			   * until the fetch ends or leaves it; NO_HOST: none */
 	int hops;       /* redirects followed in this fetch */
 	int all_permanent; /* every one of them 301 or 308 */
 	/* Forums: the learned state, and the cycle under way (its pages go
@@ -74,7 +87,10 @@ struct crawl {
 	struct csrc *src;
 	uint32_t n;
 	struct host *hosts;
-	uint32_t n_hosts;
+	uint32_t n_hosts;        /* all hosts met, with redirects' targets */
+	uint32_t n_sched_hosts;  /* the sources' hosts, the scheduler's */
+	uint32_t host_cap;
+	struct fr_strmap *host_ids; /* name -> index in hosts */
 	struct fr_rng rng;
 	struct fr_hold_opts hold; /* the holds' rules (hold.h), from o */
 	/* Borrowed by the scheduler and the policy for their life. */
@@ -166,6 +182,18 @@ size_t fr_crawl_in_flight(struct crawl *c);
 double fr_crawl_now(const struct crawl *c);
 
 /* ---- hosts.c: robots.txt, gaps, host holds ---- */
+/* The index of url's host, added when new (a redirect's target); NO_HOST
+ * when out of memory. */
+uint32_t fr_crawl_host_id(struct crawl *c, const char *url);
+/* Source i's requests are on host h from now (it leaves the one before). */
+void fr_crawl_host_take(struct crawl *c, uint32_t i, uint32_t h);
+/* Source i's fetch leaves the host it was on. */
+void fr_crawl_host_leave(struct crawl *c, uint32_t i);
+/* When source i's redirect may go to host h: no other fetch on it, its
+ * gap run since its latest answer, its pause over (<= now: at once). */
+double fr_crawl_hop_wait(struct crawl *c, uint32_t i, uint32_t h, double now);
+/* Sends rq for source i: its host is taken (fr_crawl_host_take) first. */
+int fr_crawl_send(struct crawl *c, uint32_t i, const struct fr_request *rq, char *e, size_t elen);
 /* The gap kept for a host whose gap is gap_s, with room for the send's
  * variance. */
 double fr_crawl_slack(const struct crawl *c, double gap_s);

@@ -106,6 +106,7 @@ fr_crawl_finish(struct crawl *c, uint32_t i, const struct fr_response *res, cons
 		c->stats.ok++;
 
 	fr_crawl_commit(c, i, &oc, res, error, now);
+	fr_crawl_host_leave(c, i);
 	cs->busy = 0;
 	free(items);
 	fr_feed_free(feed);
@@ -130,7 +131,7 @@ fr_crawl_submit(struct crawl *c, uint32_t i)
 				cs->row.last_modified, (uint64_t)i << 1};
 	char e[256];
 
-	if (fr_fetchq_submit(c->fetcher, &rq, e, sizeof(e)) < 0) {
+	if (fr_crawl_send(c, i, &rq, e, sizeof(e)) < 0) {
 		fr_crawl_finish(c, i, NULL, e, fr_crawl_now(c));
 		return -1;
 	}
@@ -146,13 +147,31 @@ fr_crawl_hop_start(struct crawl *c, uint32_t i, double now)
 	struct csrc *cs = &c->src[i];
 	enum fr_robots_verdict v;
 	char *u, e[256];
+	double cd = -1;
 
 	cs->hop_robots = 0;
 	if (!c->robots) {
 		fr_crawl_submit(c, i);
 		return;
 	}
-	v = fr_robots_cache_check(c->robots, cs->hop_url, now, NULL);
+	v = fr_robots_cache_check(c->robots, cs->hop_url, now, &cd);
+	if (v == FR_ROBOTS_ALLOWED && cd >= 0) {
+		/* The target's Crawl-delay is its gap; a longer one than it
+		 * had waits (fr_crawl_hop_wait) before the hop goes. */
+		uint32_t h = fr_crawl_host_id(c, cs->hop_url);
+
+		if (h != NO_HOST && cs->at_host != h) {
+			fr_crawl_take_crawl_delay(c, h, cd);
+			double w = fr_crawl_hop_wait(c, i, h, now);
+			if (w > now) {
+				fr_crawl_slot_done(c, i, 0);
+				cs->hop_robots = 1;
+				cs->feed_at = w;
+				c->deferred[c->n_deferred++] = i;
+				return;
+			}
+		}
+	}
 	if (v == FR_ROBOTS_DENIED) {
 		fr_crawl_deny(c, i, now);
 		return;
@@ -167,7 +186,7 @@ fr_crawl_hop_start(struct crawl *c, uint32_t i, double now)
 	}
 	if (v == FR_ROBOTS_FETCH && (u = fr_robots_url(cs->hop_url)) != NULL) {
 		struct fr_request rq = {u, NULL, NULL, (uint64_t)i << 1 | TAG_ROBOTS};
-		int ok = fr_fetchq_submit(c->fetcher, &rq, e, sizeof(e)) == 0;
+		int ok = fr_crawl_send(c, i, &rq, e, sizeof(e)) == 0;
 
 		free(u);
 		if (ok) {
@@ -187,8 +206,7 @@ int
 fr_crawl_follow(struct crawl *c, uint32_t i, const struct fr_response *res, double now)
 {
 	struct csrc *cs = &c->src[i];
-	char *host;
-	int same;
+	uint32_t to, from = cs->at_host != NO_HOST ? cs->at_host : cs->host;
 
 	if (cs->hops >= c->max_hops)
 		return 0;
@@ -198,20 +216,32 @@ fr_crawl_follow(struct crawl *c, uint32_t i, const struct fr_response *res, doub
 	if (res->status != 301 && res->status != 308)
 		cs->all_permanent = 0;
 	fr_crawl_set_str(&cs->hop_url, res->location);
-	host = fr_url_host(res->location);
-	same = host && cs->row.host && !strcmp(host, cs->row.host);
-	free(host);
-	if (same) {
-		cs->feed_at = cs->req_at + fr_crawl_slack(c, c->hosts[cs->host].gap_s);
+	to = fr_crawl_host_id(c, res->location);
+	if (to == from || to == NO_HOST) {
+		/* The host the chain is on (or no room to know another):
+		 * after its gap, in the slot the fetch holds. */
+		cs->feed_at = cs->req_at + fr_crawl_slack(c, c->hosts[from].gap_s);
 		c->deferred[c->n_deferred++] = i;
 	} else {
-		/* Another host: its robots.txt first, then the hop, at once
-		 * (its own sources' gaps are not tracked across this chain;
-		 * see docs/crawl.md), when that host's shared slot is free,
-		 * else once it is (the deferred list). */
-		double wait;
+		/* Another host: the fetch leaves this one, and waits as any
+		 * request to that host would: until no other fetch is on it
+		 * (one of its own sources', or another redirect's) and its gap
+		 * since its latest answer has run (its Crawl-delay once
+		 * known), else in the deferred list; then its robots.txt
+		 * first, then the hop, when its shared slot is free too. */
+		double wait = fr_crawl_hop_wait(c, i, to, now);
 
-		if (fr_crawl_slot_claim(c, i, cs->hop_url, &wait) != 0) {
+		fr_crawl_host_leave(c, i);
+		if (wait > now) {
+			/* Its own sources wait behind the hop (not ahead of it,
+			 * again and again). */
+			if (to < c->n_sched_hosts)
+				fr_sched_hold_host(fr_crawl_pick(c), to,
+						   wait + fr_crawl_slack(c, c->hosts[to].gap_s));
+			cs->hop_robots = 1;
+			cs->feed_at = wait;
+			c->deferred[c->n_deferred++] = i;
+		} else if (fr_crawl_slot_claim(c, i, cs->hop_url, &wait) != 0) {
 			cs->hop_robots = 1;
 			cs->feed_at = now + wait;
 			c->deferred[c->n_deferred++] = i;

@@ -93,6 +93,7 @@ fr_crawl_forum_finish(struct crawl *c, uint32_t i, const char *error, double now
 		fr_crawl_set_str(&cs->row.site_url, fr_sinfo_entry(cs->forum));
 	int ok_before = !c->fatal;
 	fr_crawl_commit(c, i, &oc, NULL, error, now);
+	fr_crawl_host_leave(c, i);
 	cs->busy = 0;
 	free(items);
 	/* A store failure puts the forum back as it was: its posts are not
@@ -168,7 +169,7 @@ fr_crawl_forum_submit(struct crawl *c, uint32_t i)
 					fr_crawl_set_str(&cs->hop_url, url);
 				if (v == FR_ROBOTS_FETCH && (u = fr_robots_url(url)) != NULL) {
 					struct fr_request rq = {u, NULL, NULL, (uint64_t)i << 1 | TAG_ROBOTS};
-					int ok = fr_fetchq_submit(c->fetcher, &rq, e, sizeof(e)) == 0;
+					int ok = fr_crawl_send(c, i, &rq, e, sizeof(e)) == 0;
 
 					free(u);
 					if (ok) {
@@ -185,7 +186,7 @@ fr_crawl_forum_submit(struct crawl *c, uint32_t i)
 		}
 		cs->req_at = now;
 		struct fr_request rq = {url, NULL, NULL, (uint64_t)i << 1};
-		if (fr_fetchq_submit(c->fetcher, &rq, e, sizeof(e)) < 0) {
+		if (fr_crawl_send(c, i, &rq, e, sizeof(e)) < 0) {
 			fr_sinfo_cycle_feed(cs->cyc, 0, NULL, 0, now);
 			continue;
 		}

@@ -6,6 +6,7 @@
 
 #include "core/timefmt.h"
 #include "core/strmap.h"
+#include "crawl/fetchq.h"
 #include "net/robots.h"
 #include "sched/sched.h"
 #include "url/url.h"
@@ -144,9 +145,12 @@ fr_crawl_save_host_holds(struct crawl *c, double now)
 	size_t len = 0;
 	FILE *f;
 
-	for (uint32_t i = 0; i < c->n; i++)
-		if (c->src[i].busy && c->hosts[c->src[i].host].last_sent_s < now)
-			c->hosts[c->src[i].host].last_sent_s = now;
+	for (uint32_t i = 0; i < c->n; i++) {
+		uint32_t h = c->src[i].at_host != NO_HOST ? c->src[i].at_host : c->src[i].host;
+
+		if (c->src[i].busy && c->hosts[h].last_sent_s < now)
+			c->hosts[h].last_sent_s = now;
+	}
 	if (!(f = open_memstream(&buf, &len)))
 		return;
 	for (uint32_t h = 0; h < c->n_hosts; h++) {
@@ -215,4 +219,113 @@ fr_crawl_load_host_holds(struct crawl *c, const struct fr_strmap *hosts, double 
 		if (until[h] > now)
 			fr_sched_hold_host(fr_crawl_pick(c), h, until[h]);
 	free(until);
+}
+
+/* ---- the host a fetch's requests are on -----------------------------------
+ * The scheduler keeps one fetch per host at a time, and a host's gap, for
+ * the sources' own hosts. A redirect to another host leaves that: its hop
+ * is a request to a host the scheduler did not choose. So each fetch holds
+ * the host its requests are on (at_host: robots.txt, the feed, each hop),
+ * and a hop to another host waits until no other fetch holds it and its
+ * gap since its latest answer has run (fr_crawl_hop_wait); a source whose
+ * host a hop holds waits too (start() in loop.c), and a hop's answer holds
+ * the host's own sources for its gap (on_done in loop.c). */
+
+uint32_t
+fr_crawl_host_id(struct crawl *c, const char *url)
+{
+	char *name = url ? fr_url_host(url) : NULL;
+	uint32_t h = NO_HOST;
+	int added = 0;
+
+	if (!name)
+		return NO_HOST;
+	if (fr_strmap_intern(c->host_ids, name, strlen(name), &h, &added) < 0) {
+		free(name);
+		return NO_HOST;
+	}
+	if (added) {
+		if (h >= c->host_cap) {
+			uint32_t cap = c->host_cap ? c->host_cap * 2 : 16;
+			struct host *a = realloc(c->hosts, (size_t)cap * sizeof(*a));
+
+			if (!a) {
+				/* The name stays interned: the next look-up adds it again. */
+				free(name);
+				return NO_HOST;
+			}
+			c->hosts = a;
+			c->host_cap = cap;
+		}
+		/* Interned ids are dense: a failed growth above left h unused. */
+		for (uint32_t k = c->n_hosts; k <= h; k++) {
+			struct host *nh = &c->hosts[k];
+
+			memset(nh, 0, sizeof(*nh));
+			nh->gap_s = c->o->host_gap_s;
+			nh->last_sent_s = nh->answered_s = -INFINITY;
+			nh->name = strdup(fr_strmap_name(c->host_ids, k));
+		}
+		c->n_hosts = h + 1;
+	} else if (h >= c->n_hosts) {
+		/* Interned before, when growing the array failed. */
+		free(name);
+		return NO_HOST;
+	}
+	free(name);
+	return h;
+}
+
+void
+fr_crawl_host_leave(struct crawl *c, uint32_t i)
+{
+	struct csrc *cs = &c->src[i];
+
+	if (cs->at_host != NO_HOST && c->hosts[cs->at_host].holders > 0)
+		c->hosts[cs->at_host].holders--;
+	cs->at_host = NO_HOST;
+}
+
+void
+fr_crawl_host_take(struct crawl *c, uint32_t i, uint32_t h)
+{
+	struct csrc *cs = &c->src[i];
+
+	if (cs->at_host == h)
+		return;
+	fr_crawl_host_leave(c, i);
+	if (h == NO_HOST)
+		return;
+	cs->at_host = h;
+	c->hosts[h].holders++;
+}
+
+double
+fr_crawl_hop_wait(struct crawl *c, uint32_t i, uint32_t h, double now)
+{
+	const struct host *ho;
+	double t;
+
+	if (h == NO_HOST || c->src[i].at_host == h)
+		return now;
+	ho = &c->hosts[h];
+	if (ho->holders > 0)
+		return now + HOP_RECHECK_S;
+	/* From its latest answer, not the request's send: the host took that
+	 * request at some instant between the two, so a gap counted from the
+	 * answer reaches it whole, whatever the load here. */
+	t = fmax(ho->last_sent_s, ho->answered_s) + fr_crawl_slack(c, ho->gap_s);
+	if (ho->paused_until_s > t)
+		t = ho->paused_until_s;
+	return t;
+}
+
+int
+fr_crawl_send(struct crawl *c, uint32_t i, const struct fr_request *rq, char *e, size_t elen)
+{
+	uint32_t h = fr_crawl_host_id(c, rq->url);
+
+	/* Out of memory for a new host's entry: the source's own host. */
+	fr_crawl_host_take(c, i, h != NO_HOST ? h : c->src[i].host);
+	return fr_fetchq_submit(c->fetcher, rq, e, elen);
 }

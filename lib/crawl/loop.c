@@ -195,6 +195,13 @@ start(struct crawl *c, uint32_t i, double now)
 	enum fr_robots_verdict v = FR_ROBOTS_ALLOWED;
 	double cd = -1;
 
+	/* Another source's redirect is on this host (its request in flight,
+	 * or its robots.txt's answer waiting for the gap): asked again soon;
+	 * the hop's answer then holds the host for its gap (on_done). */
+	if (c->hosts[cs->host].holders > 0) {
+		fr_sched_hold(fr_crawl_pick(c), i, now + HOP_RECHECK_S, now);
+		return -1;
+	}
 	if (fr_crawl_pass(c, i, now))
 		return -1;
 	/* Claimed first: a robots.txt check that answers "fetch it" expects
@@ -252,7 +259,7 @@ start(struct crawl *c, uint32_t i, double now)
 		if (u) {
 			struct fr_request rq = {u, NULL, NULL, (uint64_t)i << 1 | TAG_ROBOTS};
 			cs->req_at = now;
-			int ok = fr_fetchq_submit(c->fetcher, &rq, e, sizeof(e)) == 0;
+			int ok = fr_crawl_send(c, i, &rq, e, sizeof(e)) == 0;
 
 			free(u);
 			if (ok)
@@ -286,9 +293,26 @@ on_done(void *arg, const struct fr_response *res)
 	double sent = res->sent_s > res->started_s ? res->sent_s : res->started_s;
 	if (c->virt)
 		sent = -INFINITY; /* on a world's clock it left when decided */
-	if (sent <= now && sent > c->hosts[c->src[i].host].last_sent_s)
-		c->hosts[c->src[i].host].last_sent_s = sent;
-	if (sent > c->src[i].req_at && sent <= now) {
+	/* The host the request went to: the source's, or a redirect's. */
+	uint32_t rh = c->src[i].at_host != NO_HOST ? c->src[i].at_host : c->src[i].host;
+	struct host *rho = &c->hosts[rh];
+	if (sent <= now && sent > rho->last_sent_s)
+		rho->last_sent_s = sent;
+	if (now > rho->answered_s)
+		rho->answered_s = now;
+	if (rh != c->src[i].host) {
+		/* A redirect's hop: that host's own sources wait its gap from
+		 * this answer (the scheduler knows the sources' hosts only). */
+		double until = now + fr_crawl_slack(c, rho->gap_s);
+
+		if (rh < c->n_sched_hosts) {
+			fr_sched_hold_host(fr_crawl_pick(c), rh, until);
+			if (c->order)
+				fr_sched_hold_host(c->sched, rh, until);
+		}
+		if (sent > c->src[i].req_at && sent <= now)
+			c->src[i].req_at = sent;
+	} else if (sent > c->src[i].req_at && sent <= now) {
 		c->src[i].req_at = sent;
 		fr_sched_host_request(fr_crawl_pick(c), i, sent);
 		if (c->order)
@@ -308,8 +332,10 @@ on_done(void *arg, const struct fr_response *res)
 		c->stats.robots_fetches++;
 		fr_robots_cache_put_response(c->robots, ru, res, now);
 		v = fr_robots_cache_check(c->robots, ru, now, &cd);
-		if (cd >= 0 && !hop)
-			fr_crawl_take_crawl_delay(c, cs->host, cd);
+		/* Its Crawl-delay is the gap of the host it came from (a
+		 * redirect's target's too). */
+		if (cd >= 0)
+			fr_crawl_take_crawl_delay(c, rh, cd);
 		cs->hop_robots = 0;
 		fr_crawl_slot_sent(c, i, now);
 		if (v == FR_ROBOTS_DENIED && !cs->is_forum) {
@@ -323,7 +349,7 @@ on_done(void *arg, const struct fr_response *res)
 			 * (every host's robots.txt at once) can be well after it
 			 * was sent, so a gap counted from the send could reach
 			 * the host shorter than the gap. */
-			double g = fr_crawl_slack(c, c->hosts[cs->host].gap_s);
+			double g = fr_crawl_slack(c, c->hosts[rh].gap_s);
 			cs->feed_at = fmax(cs->req_at + g, now + g);
 			c->deferred[c->n_deferred++] = i;
 		}
@@ -401,6 +427,7 @@ crawl_free(struct crawl *c)
 			free(c->hosts[h].name);
 		free(c->hosts);
 	}
+	fr_strmap_free(c->host_ids);
 	fr_fdate_free(c->fdate);
 	free(c->clock_tmp);
 	free(c->fatal_err);
@@ -434,7 +461,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	host = c->host_of = malloc(n * sizeof(*host));
 	group = c->group_of = malloc(n * sizeof(*group));
 	weight = c->weight = malloc(n * sizeof(*weight));
-	hosts = fr_strmap_new();
+	c->host_ids = hosts = fr_strmap_new();
 	groups = fr_strmap_new();
 	if (!c->src || !host || !group || !weight || !hosts || !groups) {
 		fr_errf(err, errlen, "out of memory");
@@ -479,9 +506,11 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 		group[i] = cs->group;
 		weight[i] = 1;
 	}
-	c->n_hosts = (uint32_t)fr_strmap_len(hosts);
+	c->n_hosts = c->n_sched_hosts = c->host_cap = (uint32_t)fr_strmap_len(hosts);
 	uint32_t n_groups = (uint32_t)fr_strmap_len(groups);
 	c->hosts = calloc(c->n_hosts, sizeof(*c->hosts));
+	for (uint32_t k = 0; k < c->n; k++)
+		c->src[k].at_host = NO_HOST;
 	c->deferred = malloc(n * sizeof(*c->deferred));
 	if (!c->deferred)
 		goto oom;
@@ -490,7 +519,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 		goto oom;
 	for (uint32_t h = 0; h < c->n_hosts; h++) {
 		c->hosts[h].gap_s = o->host_gap_s;
-		c->hosts[h].last_sent_s = -INFINITY;
+		c->hosts[h].last_sent_s = c->hosts[h].answered_s = -INFINITY;
 		if (!(c->hosts[h].name = strdup(fr_strmap_name(hosts, h))))
 			goto oom;
 	}
@@ -643,7 +672,6 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 oom:
 	fr_errf(err, errlen, "out of memory");
 out:
-	fr_strmap_free(hosts);
 	fr_strmap_free(groups);
 	free(gl);
 	fr_store_sources_free(rows, n);
@@ -655,7 +683,7 @@ progress(struct crawl *c, double now)
 {
 	c->stats.now_s = now;
 	c->stats.running = fr_fetchq_running(c->fetcher);
-	c->stats.hosts = c->n_hosts;
+	c->stats.hosts = c->n_sched_hosts;
 	c->stats.hosts_paused = 0;
 	for (uint32_t h = 0; h < c->n_hosts; h++)
 		c->stats.hosts_paused += c->hosts[h].paused_until_s > now;
@@ -747,6 +775,15 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 
 			double slot_wait;
 
+			/* A redirect's hop to a host this fetch is not on yet
+			 * waits for that host (fr_crawl_hop_wait). */
+			if (c->src[j].feed_at <= now && c->src[j].hop_url) {
+				double w = fr_crawl_hop_wait(
+				    c, j, fr_crawl_host_id(c, c->src[j].hop_url), now);
+
+				if (w > now)
+					c->src[j].feed_at = w;
+			}
 			if (c->src[j].feed_at <= now &&
 			    fr_crawl_slot_claim(c, j, c->src[j].hop_url, &slot_wait) != 0) {
 				/* Another worker's request to the host first. */

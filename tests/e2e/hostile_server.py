@@ -24,10 +24,10 @@ lock = threading.Lock()
 FPORT = 0
 
 
-def log(host, path, status):
+def log(t, host, path, status):
     with lock:
         with open(LOG, "a") as f:
-            f.write("%.3f\t%s\t%s\t%s\n" % (time.time(), host, path, status))
+            f.write("%.6f\t%s\t%s\t%s\n" % (t, host, path, status))
 
 
 def rss(host, n):
@@ -53,9 +53,10 @@ class H(BaseHTTPRequestHandler):
         self.send_header("Content-Length", str(len(body)))
         self.end_headers()
         self.wfile.write(body)
-        log(self.host, self.path, status)
+        log(self.t_in, self.host, self.path, status)
 
     def do_GET(self):
+        self.t_in = time.time()
         self.host = (self.headers.get("Host") or "").split(":")[0]
         h, p = self.host, self.path
         if self.server.server_address[1] == FPORT:
@@ -83,6 +84,15 @@ class H(BaseHTTPRequestHandler):
             return self.send(200, b"<html><head><title>board</title></head><body>"
                              b"<a href='/board/t1'>a thread</a></body></html>",
                              [("Content-Type", "text/html")])
+        # Redirects to another host (e2e/hostile_gap.sh): gapa -> gapb and
+        # gapc -> gapd, hosts the crawl also asks for themselves; gapf and
+        # gapg -> gape, a host no source names.
+        redir = {"gapa.test": "gapb.test", "gapc.test": "gapd.test",
+                 "gapf.test": "gape.test", "gapg.test": "gape.test"}
+        if h in redir and p == "/feed":
+            return self.send(302, b"", [("Location", "http://%s/moved" % redir[h])])
+        if h in ("gapb.test", "gapd.test", "gape.test"):
+            return self.send(200, rss(h + p, 2), [("Content-Type", "application/rss+xml")])
         if h == "robots5xx.test":
             return self.send(200, rss(h, 1), [("Content-Type", "application/rss+xml")])
         if h == "ra1.test":  # Retry-After far beyond any cap
@@ -96,14 +106,14 @@ class H(BaseHTTPRequestHandler):
             self.send_header("X-Big", "a" * (1 << 20))
             self.send_header("Content-Length", "0")
             self.end_headers()
-            log(h, p, 200)
+            log(self.t_in, h, p, 200)
             return
         if h == "slow.test":  # dribbles a body for a minute
             self.send_response(200)
             self.send_header("Content-Type", "application/rss+xml")
             self.send_header("Content-Length", "100000")
             self.end_headers()
-            log(h, p, 200)
+            log(self.t_in, h, p, 200)
             try:
                 for _ in range(600):
                     self.wfile.write(b" " * 20)

@@ -1,0 +1,69 @@
+# hostile_gap.sh - a redirect to another host keeps that host's gap (issue
+# 23): tests/e2e/hostile_server.py serves gapa.test/feed and gapc.test/feed,
+# which answer 302 to gapb.test and gapd.test, hosts whose own feeds are
+# sources of the same crawl, and gapf.test/feed and gapg.test/feed, which
+# both answer 302 to gape.test, a host no source names. Each redirect
+# arrives while its target is being asked for by another source. The check
+# is on the server's side: the times requests arrived at each host (robots.txt
+# included), sorted, are never closer than the gap; the crawler's own
+# clocks and speed do not enter it.
+. "$(dirname "$0")/lib.sh"
+
+F=$FRESHET
+if ! have_python; then
+	e2e_say "skip: python3 is needed for the hostile server"
+	echo "e2e/$E2E_NAME: skipped (no python3), 0 checks"
+	exit 0
+fi
+command -v sqlite3 >/dev/null || fatal "sqlite3 is needed to read the store"
+unset http_proxy HTTP_PROXY https_proxy HTTPS_PROXY all_proxy ALL_PROXY
+
+LOG=$WORK/req.log
+: >"$LOG"
+python3 "$E2E_DIR/hostile_server.py" "$WORK/ports" "$LOG" 2>"$WORK/server.err" &
+PIDS="$PIDS $!"
+for ((i = 0; i < 600; i++)); do
+	[ -s "$WORK/ports" ] && break
+	sleep 0.05
+done
+[ -s "$WORK/ports" ] || { cat "$WORK/server.err" >&2; fatal "hostile server did not start"; }
+read -r PORT _ _ _ <"$WORK/ports"
+
+CT=()
+for h in gapa gapb gapc gapd gape gapf gapg; do
+	CT+=(--connect-to "$h.test:80:127.0.0.1:$PORT")
+done
+q() { sqlite3 -batch -noheader "$1" "$2"; }
+requests() { awk -F'\t' -v h="$1" -v p="$2" '$2 == h && (p == "" || $3 == p)' "$LOG" | wc -l; }
+# min_gap HOST: the smallest time between two requests' arrivals at HOST.
+min_gap() {
+	awk -F'\t' -v h="$1" '$2 == h { print $1 }' "$LOG" | sort -n |
+		awk 'NR > 1 { d = $1 - p; if (m == "" || d < m) m = d } { p = $1 }
+			END { printf "%.3f", m == "" ? 999 : m }'
+}
+
+GAP=1
+DB=$WORK/gap.db
+# In id order: the target's own feed first (gapb), then the redirect to it
+# (gapa); then the redirect first (gapc), the target's feed after (gapd).
+expect_exit 0 "$F" add --db "$DB" http://gapb.test/feed http://gapa.test/feed \
+	http://gapc.test/feed http://gapd.test/feed http://gapf.test/feed http://gapg.test/feed
+E2E_TIMEOUT=120 run "$F" run --db "$DB" --once --gap "${GAP}s" --timeout 10 "${CT[@]}"
+cp "$ERR" "$WORK/run.err"
+expect_eq "--once exits 0" "$RC" 0
+expect_eq "every source fetched without error" \
+	"$(q "$DB" "SELECT count(*) FROM sources WHERE last_status = 200 AND err_count = 0")" 6
+for h in gapb gapd gape; do
+	expect_eq "$h.test: robots.txt asked once" "$(requests "$h.test" /robots.txt)" 1
+done
+expect_eq "gapb.test: the redirect's target asked" "$(requests gapb.test /moved)" 1
+expect_eq "gapd.test: the redirect's target asked" "$(requests gapd.test /moved)" 1
+expect_eq "gape.test: both redirects' targets asked" "$(requests gape.test /moved)" 2
+for h in gapa gapb gapc gapd gape gapf gapg; do
+	m=$(min_gap "$h.test")
+	e2e_say "$h.test: $(requests "$h.test" "") requests, closest two ${m} s apart (arrivals)"
+	check "$h.test: no two requests closer than the ${GAP} s gap (${m} s)" \
+		awk -v m="$m" -v g="$GAP" 'BEGIN { exit !(m >= g) }'
+done
+
+finish
