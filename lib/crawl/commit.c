@@ -141,7 +141,8 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 		}
 	}
 	/* --once waits for no hold beyond FR_CRAWL_ONCE_WAIT_S. */
-	if (c->o->once && oc->error && !oc->settled && fr_hold_once_beyond(r->backoff_until_s, now)) {
+	if (c->o->once && oc->error && !oc->settled && !oc->throttle_wait &&
+	    fr_hold_once_beyond(r->backoff_until_s, now)) {
 		oc->settled = 1;
 		fr_crawl_logf(c, "source %lld: %s: next try in %.0f s, beyond this pass: left for the next run",
 		      (long long)r->id, r->url, r->backoff_until_s - now);
@@ -177,6 +178,10 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 		r->next_due_s = 0;
 	if (c->o->once && oc->settled)
 		fr_sched_hold(fr_crawl_pick(c), oc->i, INFINITY, now);
+	else if (c->order && oc->throttle_wait)
+		/* --once: tried again when the Retry-After ends (its host's
+		 * pause), not after the error backoff stored for later runs. */
+		fr_sched_hold(c->order, oc->i, fmax(h.host_until_s, now), now);
 
 	/* The learned state (into the row's own buffer when it has the size). */
 	size_t sz = fr_sched_state_size(c->sched);
@@ -288,8 +293,23 @@ fr_crawl_commit(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr
 {
 	struct csrc *cs = &c->src[i];
 
-	cs->attempts++;
-	oc->settled = !oc->error || cs->attempts >= ONCE_ATTEMPTS ||
+	/* --once: a 429 or 503 asking to come back within the pass is waited
+	 * out (the source held until its Retry-After, learn()), not counted as
+	 * a failed attempt: under a host's rate limit, every answer but the
+	 * allowed ones is a 429 until the window moves, however many sources
+	 * wait. Bounded per source (ONCE_THROTTLES, FR_HOLD_ONCE_WAIT_S of
+	 * Retry-After in all); a pause beyond the pass is skipped (learn()). */
+	double ra = res ? res->retry_after_at_s : -1;
+	if (c->o->once && oc->error && res && (res->status == 429 || res->status == 503) &&
+	    c->hold.retry_after && ra > now && !fr_hold_once_beyond(ra, now) &&
+	    cs->throttles < ONCE_THROTTLES && cs->throttled_s + (ra - now) <= FR_HOLD_ONCE_WAIT_S) {
+		cs->throttles++;
+		cs->throttled_s += ra - now;
+		oc->throttle_wait = 1;
+	} else {
+		cs->attempts++;
+	}
+	oc->settled = !oc->error || (!oc->throttle_wait && cs->attempts >= ONCE_ATTEMPTS) ||
 		      (res ? !fr_crawl_transient(res) : !(c->end_outcome && c->end_transient));
 	struct fr_store_fetch sf = {
 		.source_id = cs->row.id,

@@ -49,6 +49,8 @@ struct csrc {
 	int done_once;
 	int busy;       /* its fetch is under way (begun, not finished) */
 	int attempts;   /* fetches this run (--once retries transient errors) */
+	int throttles;  /* --once: 429/503 answers waited out (not attempts) */
+	double throttled_s; /* --once: the Retry-After time they asked for, in all */
 	int bozo_told;  /* its ill-formedness was logged */
 	double feed_at; /* > 0: the feed request waits for this time (after robots.txt
 			 * or a redirect on the same host) */
@@ -160,11 +162,17 @@ struct outcome {
 	double duration_s;
 	double learn_since_s; /* > 0: items published before are not news to the policy */
 	double pause_until;   /* > 0: a 429/503 paused the source's host until then */
+	int throttle_wait;    /* --once: a 429/503 waited out until its Retry-After */
 };
 
 /* --once: a transient failure is retried (after its backoff or the host's
  * pause) up to this many fetches in all. */
 #define ONCE_ATTEMPTS 3
+/* --once: a 429 or 503 whose Retry-After ends within the pass is waited
+ * out rather than counted as an attempt (a rate-limited host answers its
+ * sources in turn), up to this many times per source and, in all, up to
+ * FR_HOLD_ONCE_WAIT_S of Retry-After per source. */
+#define ONCE_THROTTLES 30
 /* --once: a source another worker is fetching is asked about again this
  * soon (its commit, not its lease's end, is what the run waits for). */
 #define ONCE_RECHECK_S 1.0

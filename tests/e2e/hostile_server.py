@@ -22,6 +22,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 PORTFILE, LOG = sys.argv[1], sys.argv[2]
 lock = threading.Lock()
 FPORT = 0
+RA4 = [0]  # requests to ra4.test/feed so far
 
 
 def log(t, host, path, status):
@@ -95,6 +96,13 @@ class H(BaseHTTPRequestHandler):
             return self.send(200, rss(h + p, 2), [("Content-Type", "application/rss+xml")])
         if h == "robots5xx.test":
             return self.send(200, rss(h, 1), [("Content-Type", "application/rss+xml")])
+        if h == "ra4.test" and p == "/feed":  # rate-limited: 429 to its first 4 asks
+            with lock:
+                RA4[0] += 1
+                n = RA4[0]
+            if n <= 4:
+                return self.send(429, b"slow down\n", [("Retry-After", "1")])
+            return self.send(200, rss(h, 3), [("Content-Type", "application/rss+xml")])
         if h == "ra1.test":  # Retry-After far beyond any cap
             return self.send(429, b"slow down\n", [("Retry-After", "99999999")])
         if h == "ra2.test":
