@@ -7,7 +7,11 @@
 #include <stdlib.h>
 #include <string.h>
 
+/* Arena blocks start small and double up to BLOCK_SIZE: a program may hold
+ * thousands of small maps at once (discover: three per site, 1,024 sites),
+ * where a first block of 64 KiB each made most of its peak memory. */
 #define BLOCK_SIZE (64 * 1024)
+#define FIRST_BLOCK_SIZE 256
 
 struct slot {
 	uint32_t hash;
@@ -153,7 +157,10 @@ arena_copy(struct fr_strmap *m, const char *s, size_t n)
 	char *p;
 
 	if (!b || b->cap - b->used < n + 1) {
-		size_t cap = n + 1 > BLOCK_SIZE ? n + 1 : BLOCK_SIZE;
+		size_t cap = !b ? FIRST_BLOCK_SIZE : b->cap >= BLOCK_SIZE / 2 ? BLOCK_SIZE : b->cap * 2;
+
+		if (cap < n + 1)
+			cap = n + 1;
 
 		b = malloc(sizeof(*b) + cap);
 		if (!b)
