@@ -33,6 +33,8 @@ static pthread_mutex_t mu = PTHREAD_MUTEX_INITIALIZER;
 /* What the server saw, under mu. */
 static char seen_inm[256], seen_ims[256], seen_host[256], seen_ua[512], seen_ae[256];
 static uint64_t huge_sent;
+/* /slow and /stall: bodies whose end the server reached (the client read it all). */
+static int slow_ended, stall_ended;
 static int sleeping, peak_sleeping, connections;
 
 static char *plain; /* the text served compressed */
@@ -95,8 +97,12 @@ static ssize_t
 slow_reader(void *cls, uint64_t pos, char *buf, size_t max)
 {
 	(void)cls;
-	if (pos >= 10000)
+	if (pos >= 10000) {
+		pthread_mutex_lock(&mu);
+		slow_ended++;
+		pthread_mutex_unlock(&mu);
 		return MHD_CONTENT_READER_END_OF_STREAM;
+	}
 	usleep(100 * 1000);
 	if (max > 100)
 		max = 100;
@@ -110,8 +116,12 @@ stall_reader(void *cls, uint64_t pos, char *buf, size_t max)
 {
 	(void)cls;
 	(void)max;
-	if (pos >= 20)
+	if (pos >= 20) {
+		pthread_mutex_lock(&mu);
+		stall_ended++;
+		pthread_mutex_unlock(&mu);
 		return MHD_CONTENT_READER_END_OF_STREAM;
+	}
 	usleep(500 * 1000);
 	buf[0] = '.';
 	return 1;
@@ -394,7 +404,8 @@ test_plain_get_and_facts(void)
 	CHECK(r.expires_at_s == RETRY_DATE_S);
 	CHECK(r.date_s > before - 5 && r.date_s < before + 5); /* MHD sends Date */
 	CHECK(r.started_s >= before - 0.01 && r.started_s <= now_s());
-	CHECK(r.elapsed_s > 0 && r.elapsed_s < 5);
+	/* Within the call's own span (not a bound on the machine's speed). */
+	CHECK(r.elapsed_s > 0 && r.elapsed_s <= now_s() - before + 0.01);
 	CHECK(r.wire_bytes > 5);
 	CHECK(r.first_byte_s >= 0);
 	fr_response_clear(&r);
@@ -675,11 +686,18 @@ test_timeouts(void)
 	struct fr_fetch_opts o = opts();
 	struct fr_response r;
 
-	/* Total timeout: a steady trickle that takes 10 s, cut at 1 s. */
+	/* Total timeout: a steady trickle that takes 10 s, cut at 1 s. Checked
+	 * on states, not on how soon it ended (a loaded machine is late): the
+	 * outcome, not before the timeout, and the server never reached the
+	 * body's end (the transfer was cut, not read to the end). */
 	o.timeout_s = 1;
 	CHECK(get("/slow", &o, &r) == 0);
 	CHECK(r.outcome == FR_NET_TIMEOUT);
-	CHECK(r.elapsed_s >= 0.9 && r.elapsed_s < 3);
+	CHECK(r.elapsed_s >= 0.9);
+	pthread_mutex_lock(&mu);
+	CHECK(slow_ended == 0);
+	pthread_mutex_unlock(&mu);
+	CHECK(r.wire_bytes < 10000);
 	CHECK(strstr(r.err, url("/slow")) == r.err);
 	CHECK(strstr(r.err, "timed out") != NULL);
 	CHECK(r.body == NULL);
@@ -690,7 +708,10 @@ test_timeouts(void)
 	o.low_speed_bytes = 10;
 	CHECK(get("/stall", &o, &r) == 0);
 	CHECK(r.outcome == FR_NET_TIMEOUT);
-	CHECK(r.elapsed_s >= 0.9 && r.elapsed_s < 4);
+	CHECK(r.elapsed_s >= 0.9);
+	pthread_mutex_lock(&mu);
+	CHECK(stall_ended == 0);
+	pthread_mutex_unlock(&mu);
 	CHECK(strstr(r.err, "too slow") != NULL);
 	fr_response_clear(&r);
 }
@@ -887,8 +908,9 @@ test_concurrency(void)
 	        took, peak);
 	CHECK(t.done == 64 && t.ok == 64);
 	CHECK(t.seen_tags == UINT64_MAX);
+	/* That they ran at once is the server's peak (a state), not the time
+	 * they took (a loaded machine is slow to start 64 transfers). */
 	CHECK(peak >= 32);
-	CHECK(took < 3);
 	/* max_total 4: the rest wait in the fetcher's queue. */
 	o.max_total = 4;
 	took = run_sleepers(&o, 12, 12, &t);
