@@ -3,7 +3,7 @@
  * sequence of page fetches the caller performs: the engine says which URL
  * to fetch next, the caller fetches it (when and how is its business:
  * politeness, robots.txt, the wire) and feeds the answer back. No I/O and
- * no clock here, so the live crawler (crawl.c) and the benchmark
+ * no clock here, so the live crawler (lib/crawl/forum.c) and the benchmark
  * (bench_forums, in-process forums) run the same code.
  *
  * The first cycle is phase 1: find the entry page from the URL given,
