@@ -560,7 +560,8 @@ acceptance(int b)
 	case B_DEFAULT: {
 		/* The best air balloon: the search's best, or 960 if that did better.
 		 * These two lines (issue 4) are retired by issue 26: no online
-		 * learner reaches them (docs/results.md); printed for information. */
+		 * learner reaches them (research/results-notebook.md, "Where the
+		 * default world's two missing lines lie"); printed for information. */
 		int ab = find(b, R_AB);
 		int best = tun.best;
 		if (best < 0 || (!isnan(mean_of(ab)) && mean_of(ab) < mean_of(best)))
