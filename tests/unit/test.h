@@ -1,10 +1,13 @@
 /* test.h - a tiny test harness: CHECK macros, named test functions, one
- * summary line per executable. Each test file defines main() with RUN(). */
+ * summary line per executable, test_slurp for data files. Each test file
+ * defines main() with RUN(). */
 #ifndef FR_TEST_H
 #define FR_TEST_H
 
+#include <errno.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 static int fr_test_failures;
@@ -52,5 +55,40 @@ static int fr_test_checks;
 #define TEST_DONE()                                                                            \
 	(fprintf(stderr, "%d checks, %d failed\n", fr_test_checks, fr_test_failures),          \
 	 fr_test_failures ? 1 : 0)
+
+/* Reads the whole file at path into a malloc'd buffer with a '\0' after
+ * its *len bytes (len may be NULL). When it cannot, prints "PATH: cannot
+ * read: WHY", counts a failed check and returns NULL. Caller frees. */
+static inline char *
+test_slurp(const char *path, size_t *len)
+{
+	FILE *f;
+	char *buf = NULL;
+	long n;
+
+	errno = 0;
+	f = fopen(path, "rb");
+	if (!f || fseek(f, 0, SEEK_END) != 0)
+		goto fail;
+	n = ftell(f);
+	if (n < 0 || fseek(f, 0, SEEK_SET) != 0)
+		goto fail;
+	buf = malloc((size_t)n + 1);
+	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n)
+		goto fail;
+	fclose(f);
+	buf[n] = '\0';
+	if (len)
+		*len = (size_t)n;
+	return buf;
+fail:
+	fr_test_checks++;
+	fr_test_failures++;
+	fprintf(stderr, "%s: cannot read: %s\n", path, errno ? strerror(errno) : "short read");
+	free(buf);
+	if (f)
+		fclose(f);
+	return NULL;
+}
 
 #endif

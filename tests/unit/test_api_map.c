@@ -16,31 +16,6 @@
 
 #define DATA FR_TEST_DATA "/api/"
 
-static char *
-slurp(const char *name, size_t *len)
-{
-	char path[512];
-	FILE *f;
-	char *buf;
-	long n;
-
-	snprintf(path, sizeof(path), "%s%s", DATA, name);
-	f = fopen(path, "rb");
-	if (!f || fseek(f, 0, SEEK_END) != 0 || (n = ftell(f)) < 0 || fseek(f, 0, SEEK_SET) != 0) {
-		fprintf(stderr, "cannot read %s\n", path);
-		exit(1);
-	}
-	buf = malloc((size_t)n + 1);
-	if (!buf || fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		fprintf(stderr, "cannot read %s\n", path);
-		exit(1);
-	}
-	buf[n] = '\0';
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
-}
-
 static struct fr_api_spec *
 spec(const char *text)
 {
@@ -60,10 +35,17 @@ map_file(const char *spec_text, const char *file, const struct fr_api_map_opts *
          struct fr_api_page *pg, char *err)
 {
 	struct fr_api_spec *s = spec(spec_text);
+	char path[512];
 	size_t len;
-	char *body = slurp(file, &len);
-	int rc = fr_api_map(s, body, len, o, pg, err, FR_ERRLEN);
+	char *body;
+	int rc = -1;
 
+	snprintf(path, sizeof(path), "%s%s", DATA, file);
+	body = test_slurp(path, &len);
+	if (body)
+		rc = fr_api_map(s, body, len, o, pg, err, FR_ERRLEN);
+	else
+		snprintf(err, FR_ERRLEN, "cannot read %s", file);
 	free(body);
 	fr_api_spec_free(s);
 	return rc;

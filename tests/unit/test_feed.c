@@ -24,27 +24,9 @@ static char *
 slurp(const char *name, size_t *len)
 {
 	char path[1024];
-	FILE *f;
-	char *buf;
-	long n;
 
 	snprintf(path, sizeof(path), "%s%s", DATA, name);
-	f = fopen(path, "rb");
-	if (!f) {
-		fprintf(stderr, "cannot open %s\n", path);
-		return NULL;
-	}
-	fseek(f, 0, SEEK_END);
-	n = ftell(f);
-	fseek(f, 0, SEEK_SET);
-	buf = malloc((size_t)n + 1);
-	if (buf && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-		free(buf);
-		buf = NULL;
-	}
-	fclose(f);
-	*len = (size_t)n;
-	return buf;
+	return test_slurp(path, len);
 }
 
 /* Parses a data file; NULL (with the error printed) when it fails. */
