@@ -105,23 +105,25 @@ kind_want(const struct opt *o, char *buf, size_t len)
 	fmt_bound(hi, sizeof(hi), o->max);
 	switch (o->kind) {
 	case OPT_UINT:
-		if (has_max)
-			snprintf(buf, len, "a whole number %s..%s", lo, hi);
-		else
-			snprintf(buf, len, "a whole number %s %s", rel, lo);
-		return buf;
 	case OPT_DOUBLE:
-		if (has_max)
-			snprintf(buf, len, "a number from %s to %s", lo, hi);
+	case OPT_DURATION: {
+		/* "a whole number 1..100", "a number from 0 to 1", "a duration
+		 * from 1 to 60 seconds, like 15s or 2m"; unbounded: "a number >= 0". */
+		int dur = o->kind == OPT_DURATION;
+		const char *what = dur ? "a duration" : "a number";
+		const char *like = dur ? ", like 15s or 2m" : "";
+
+		if (o->kind == OPT_UINT)
+			what = "a whole number";
+		if (!has_max)
+			snprintf(buf, len, "%s %s %s%s", what, rel, lo, like);
+		else if (o->kind == OPT_UINT)
+			snprintf(buf, len, "%s %s..%s", what, lo, hi);
 		else
-			snprintf(buf, len, "a number %s %s", rel, lo);
+			snprintf(buf, len, "%s from %s to %s%s%s", what, lo, hi,
+				 dur ? " seconds" : "", like);
 		return buf;
-	case OPT_DURATION:
-		if (has_max)
-			snprintf(buf, len, "a duration from %s to %s seconds, like 15s or 2m", lo, hi);
-		else
-			snprintf(buf, len, "a duration %s %s, like 15s or 2m", rel, lo);
-		return buf;
+	}
 	case OPT_ENUM: {
 		size_t used = 0, n = 0;
 

@@ -336,6 +336,35 @@ test_numbers_and_ranges(void)
 	CHECK(PARSE("--timeout", "5q") == OPT_USAGE);
 }
 
+/* Each numeric kind's message, bounded and not. */
+static void
+test_range_messages(void)
+{
+	static uint64_t u;
+	static double d, t;
+	static const struct opt o[] = {
+	    {.name = "u", .kind = OPT_UINT, .dest = &u, .flags = OPT_NO_MAX},
+	    {.name = "d", .kind = OPT_DOUBLE, .dest = &d, .flags = OPT_GT_MIN | OPT_NO_MAX},
+	    {.name = "t", .kind = OPT_DURATION, .dest = &t, .min = 1, .max = 60},
+	    {.name = "w", .kind = OPT_UINT, .dest = &u, .want = "a port number"},
+	    OPT_TABLE_END};
+	static const struct opt_cmd c = {.name = "r", .usage = "usage\n", .opts = o};
+
+	CHECK(parse_c(&c, (const char *const[]){"--u", "-1", NULL}) == OPT_USAGE);
+	CHECK_ERR("freshet r: --u wants a whole number >= 0, not '-1'");
+	CHECK(parse_c(&c, (const char *const[]){"--u", "18446744073709551615", NULL}) == 0);
+	CHECK(u == UINT64_MAX);
+	CHECK(parse_c(&c, (const char *const[]){"--d", "0", NULL}) == OPT_USAGE);
+	CHECK_ERR("freshet r: --d wants a number > 0, not '0'");
+	CHECK(parse_c(&c, (const char *const[]){"--d", "1e300", NULL}) == 0);
+	CHECK(parse_c(&c, (const char *const[]){"--t", "2m", NULL}) == OPT_USAGE);
+	CHECK_ERR("freshet r: --t wants a duration from 1 to 60 seconds, like 15s or 2m, not '2m'");
+	CHECK(parse_c(&c, (const char *const[]){"--t", "1m", NULL}) == 0);
+	CHECK_NEAR(t, 60, 0);
+	CHECK(parse_c(&c, (const char *const[]){"--w", "x", NULL}) == OPT_USAGE);
+	CHECK_ERR("freshet r: --w wants a port number, not 'x'");
+}
+
 static void
 test_enums(void)
 {
@@ -649,6 +678,7 @@ main(void)
 	RUN(test_did_you_mean);
 	RUN(test_missing_value);
 	RUN(test_numbers_and_ranges);
+	RUN(test_range_messages);
 	RUN(test_enums);
 	RUN(test_optional_value);
 	RUN(test_handlers_and_positionals);
