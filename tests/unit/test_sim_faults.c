@@ -28,25 +28,29 @@ on_fetch(void *arg, uint32_t src, double t_s, int failed)
 	r->n++;
 }
 
-/* One source publishing at 100, 650 and 1500; round robin, one call per
- * 600 s, paced, from 0 to 3000: fetches at 0, 600, 1200, 1800, 2400. */
+/* Runs round robin, one call per 600 s, paced, from 0 to end_s, over one
+ * source "a" publishing at times t[0..n), with the faults of faults_csv
+ * (or none); r records each fetch. Returns fr_sim_run's result. */
 static int
-run(const char *faults_csv, struct rec *r, struct fr_metrics *m)
+run_on(const double *t, size_t n, double end_s, const char *faults_csv, struct rec *r,
+       struct fr_metrics *m)
 {
-	const char *names[] = {"a", "a", "a"};
-	const double t[] = {100, 650, 1500};
+	const char *names[8] = {"a", "a", "a", "a", "a", "a", "a", "a"};
 	struct fr_trace tr;
 	struct fr_faults f = {0};
 	struct fr_sim_config c = {0};
 	char err[FR_ERRLEN];
 	int rc;
 
-	CHECK(fr_trace_from_rows(&tr, 3, names, t, NULL, err, sizeof(err)) == 0);
+	CHECK(n <= 8);
+	if (n > 8)
+		return -1;
+	CHECK(fr_trace_from_rows(&tr, n, names, t, NULL, err, sizeof(err)) == 0);
 	if (faults_csv)
 		CHECK(fr_faults_parse("f.csv", faults_csv, strlen(faults_csv), &tr, &f, err,
 				      sizeof(err)) == 0);
 	c.start_s = 0;
-	c.end_s = 3000;
+	c.end_s = end_s;
 	c.mode = FR_RL_PACED;
 	c.calls = 1;
 	c.window_s = 600;
@@ -61,6 +65,16 @@ run(const char *faults_csv, struct rec *r, struct fr_metrics *m)
 	fr_faults_free(&f);
 	fr_trace_free(&tr);
 	return rc;
+}
+
+/* Publishing at 100, 650 and 1500, from 0 to 3000: fetches at 0, 600,
+ * 1200, 1800, 2400. */
+static int
+run(const char *faults_csv, struct rec *r, struct fr_metrics *m)
+{
+	const double t[] = {100, 650, 1500};
+
+	return run_on(t, 3, 3000, faults_csv, r, m);
 }
 
 static void
@@ -129,33 +143,14 @@ a_long_retry_after_is_capped_at_a_day(void)
 {
 	struct rec r;
 	struct fr_metrics m;
-	const char *names[] = {"a"};
 	const double t[] = {100};
-	struct fr_trace tr;
-	struct fr_faults f;
-	char err[FR_ERRLEN];
 	const char *csv = "source,from,to,status,retry_after\na,0,1,429,99999999\n";
 
-	CHECK(fr_trace_from_rows(&tr, 1, names, t, NULL, err, sizeof(err)) == 0);
-	CHECK(fr_faults_parse("f.csv", csv, strlen(csv), &tr, &f, err, sizeof(err)) == 0);
-	struct fr_sim_config c = {0};
-	c.start_s = 0;
-	c.end_s = 200000;
-	c.mode = FR_RL_PACED;
-	c.calls = 1;
-	c.window_s = 600;
-	c.seed = 1;
-	c.faults = &f;
-	c.on_fetch = on_fetch;
-	c.on_fetch_arg = &r;
-	memset(&r, 0, sizeof(r));
-	CHECK(fr_sim_run(&tr, "round-robin", &c, &m, NULL, err, sizeof(err)) == 0);
+	CHECK(run_on(t, 1, 200000, csv, &r, &m) == 0);
 	CHECK(r.n > 2);
 	CHECK(r.failed[0] && r.t[0] == 0);
 	CHECK(r.t[1] == 86400 && !r.failed[1]);
 	fr_metrics_free(&m);
-	fr_faults_free(&f);
-	fr_trace_free(&tr);
 }
 
 static void
