@@ -2,7 +2,8 @@
  * each input is parsed with the defaults, with a base URL and an HTTP
  * charset, with small limits, and with feedparser's result model, and every result is checked against the
  * header's promises (text is UTF-8 whatever the input); the summary_if_no_content parse must give the
- * same items but for the summaries it leaves out. Without FR_LIBFUZZER, replay.c's main replays the
+ * same items but for the summaries it leaves out; the streamed result (`parse --format json`) must be, byte
+ * for byte, the model as json-c writes it. Without FR_LIBFUZZER, replay.c's main replays the
  * seeds (fuzz/corpus/feed and the folders of ../shared in feed.shared). */
 #include "core/err.h"
 #include "parse/feed.h"
@@ -149,6 +150,66 @@ lazy_same(const uint8_t *data, size_t size)
 	fr_feed_free(g);
 }
 
+/* fr_feed_fp_write's text of f, malloc'd (NULL when it failed). */
+static char *
+written(const struct fr_feed *f, int flags, const char *file)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	REQUIRE(m != NULL);
+	rc = fr_feed_fp_write(f, m, flags, file);
+	fclose(m);
+	if (rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* fp_stream (what `parse --format json` asks for) writes what json-c
+ * writes for the whole model, in both of parse's layouts, under the cap. */
+static void
+streamed_same(const uint8_t *data, size_t size, int flags)
+{
+	struct fr_feed_opts mo = {.fp_result = 1, .max_items = 2};
+	struct fr_feed_opts so = {.fp_result = 1, .max_items = 2, .fp_stream = 1, .fp_json_flags = flags};
+	struct fr_feed *f = NULL, *g = NULL;
+	char err[FR_ERRLEN];
+	int rf = fr_feed_parse((const char *)data, size, &mo, &f, err, sizeof(err));
+	int rg = fr_feed_parse((const char *)data, size, &so, &g, err, sizeof(err));
+
+	REQUIRE(rf == rg);
+	if (rf == 0 && f->fp_feed) {
+		struct json_object *root = json_object_new_object();
+		char *a, *b;
+
+		REQUIRE(g->fp_feed && !g->fp_entries);
+		json_object_object_add(root, "bozo", json_object_new_boolean(f->bozo));
+		if (f->bozo_exception)
+			json_object_object_add(root, "bozo_exception", json_object_new_string(f->bozo_exception));
+		json_object_object_add(root, "encoding", json_object_new_string(f->encoding));
+		json_object_object_add(root, "version", json_object_new_string(f->version));
+		json_object_object_add(root, "feed", json_object_get(f->fp_feed));
+		json_object_object_add(root, "entries", json_object_get(f->fp_entries));
+		json_object_object_add(root, "file", json_object_new_string("x"));
+		a = written(g, flags, "x");
+		b = written(f, flags, "x");
+		REQUIRE(a && b);
+		REQUIRE(!strcmp(a, json_object_to_json_string_ext(root, flags)));
+		REQUIRE(!strcmp(b, a));
+		free(a);
+		free(b);
+		json_object_put(root);
+	} else if (rf == 0) {
+		REQUIRE(!g->fp_feed && !g->fp_n_entries);
+	}
+	fr_feed_free(f);
+	fr_feed_free(g);
+}
+
 int
 LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
@@ -169,6 +230,9 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	one(copy, size, &small);
 	one(copy, size, &model);
 	lazy_same(copy, size);
+	streamed_same(copy, size, JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+	                              JSON_C_TO_STRING_NOSLASHESCAPE);
+	streamed_same(copy, size, JSON_C_TO_STRING_PLAIN);
 	(void)fr_feed_sniff((const char *)copy, size);
 	free(copy);
 	return 0;

@@ -162,30 +162,11 @@ add_date(struct json_object *o, const char *key, const char *key_parsed, int64_t
 	json_object_object_add(o, key_parsed, json_object_new_int64(t));
 }
 
-static struct json_object *to_json_struct(const struct fr_feed *f, struct json_object *root);
-
+/* The result of a JSON Feed (no feedparser model: the struct's fields). */
 static struct json_object *
-to_json(struct fr_feed *f)
+to_json_struct(const struct fr_feed *f)
 {
 	struct json_object *root = json_object_new_object();
-
-	if (f->fp_feed && f->fp_entries) {
-		/* feedparser's result model, built by the parser */
-		json_object_object_add(root, "bozo", json_object_new_boolean(f->bozo));
-		add_str(root, "bozo_exception", f->bozo_exception);
-		add_str(root, "encoding", f->encoding);
-		add_str(root, "version", f->version);
-		json_object_object_add(root, "feed", f->fp_feed);
-		json_object_object_add(root, "entries", f->fp_entries);
-		f->fp_feed = f->fp_entries = NULL;
-		return root;
-	}
-	return to_json_struct(f, root);
-}
-
-static struct json_object *
-to_json_struct(const struct fr_feed *f, struct json_object *root)
-{
 	struct json_object *feed = json_object_new_object();
 	struct json_object *entries = json_object_new_array();
 
@@ -344,11 +325,17 @@ parse_one(const char *input, const char *base, const char *format, size_t max_it
 	char err[FR_ERRLEN];
 	struct input in = {0};
 	int fetched = 0, rc = EXIT_FAIL;
+	const int json_flags = several ? JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE
+	                               : JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
+	                                     JSON_C_TO_STRING_NOSLASHESCAPE;
 
 	memset(&opts, 0, sizeof(opts));
 	memset(&res, 0, sizeof(res));
 	opts.max_items = max_items;
 	opts.fp_result = !strcmp(format, "json");
+	/* the entries are serialised as they are complete, not kept as a model */
+	opts.fp_stream = 1;
+	opts.fp_json_flags = json_flags;
 	opts.summary_if_no_content = !strcmp(format, "tsv");
 	if (is_url(input)) {
 		struct fr_fetch_opts fo;
@@ -383,14 +370,19 @@ parse_one(const char *input, const char *base, const char *format, size_t max_it
 			goto done;
 		}
 	}
-	if (!strcmp(format, "json")) {
-		struct json_object *j = to_json(feed);
+	if (!strcmp(format, "json") && feed->fp_feed) {
+		/* feedparser's result: written as it was streamed */
+		if (fr_feed_fp_write(feed, stdout, json_flags, several ? input : NULL) != 0 ||
+		    putchar('\n') == EOF) {
+			cli_err("parse", "%s: cannot write the result", input);
+			goto done;
+		}
+	} else if (!strcmp(format, "json")) {
+		struct json_object *j = to_json_struct(feed);
 
 		if (several)
 			json_object_object_add(j, "file", json_object_new_string(input));
-		puts(json_object_to_json_string_ext(j, several ? JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE
-		                                               : JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED |
-		                                                     JSON_C_TO_STRING_NOSLASHESCAPE));
+		puts(json_object_to_json_string_ext(j, json_flags));
 		json_object_put(j);
 	} else {
 		print_tsv(stdout, feed);

@@ -1039,6 +1039,7 @@ fr_feedb_init(struct feedb *b, const struct fr_feed_opts *o)
 	b->max_bytes = o && o->max_bytes ? o->max_bytes : FR_FEED_MAX_BYTES_DEFAULT;
 	b->max_items = o && o->max_items ? o->max_items : FR_FEED_MAX_ITEMS_DEFAULT;
 	b->fp_result = o ? o->fp_result : 0;
+	b->fp_stream_flags = o && o->fp_result && o->fp_stream ? o->fp_json_flags : -1;
 	b->lazy_summary = o ? o->summary_if_no_content : 0;
 	return 0;
 }
@@ -1629,6 +1630,9 @@ fr_feed_free(struct fr_feed *f)
 	free(f->bozo_exception);
 	json_object_put(f->fp_feed);
 	json_object_put(f->fp_entries);
+	for (size_t i = 0; f->fp_entry_texts && i < f->fp_n_entries; i++)
+		free(f->fp_entry_texts[i]);
+	free(f->fp_entry_texts);
 	free(f);
 }
 

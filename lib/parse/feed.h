@@ -6,6 +6,7 @@
 
 #include <stddef.h>
 #include <stdint.h>
+#include <stdio.h>
 
 #define FR_DATE_NONE INT64_MIN /* unknown or unparseable date */
 
@@ -67,6 +68,12 @@ struct fr_feed {
 	 * entries list (json-c objects, owned by the feed; docs/parse.md lists
 	 * the fields), NULL otherwise or for JSON Feed. */
 	struct json_object *fp_feed, *fp_entries;
+	/* With opts->fp_stream instead of fp_entries: the entries as text,
+	 * each serialised as it was complete (json-c, opts->fp_json_flags,
+	 * at level 0), in order: fp_n_entries of them (NULL when none).
+	 * fr_feed_fp_write prints them. */
+	char **fp_entry_texts;
+	size_t fp_n_entries;
 };
 
 struct fr_feed_opts {
@@ -83,6 +90,15 @@ struct fr_feed_opts {
 	 * `parse --format json`; XML formats only. Costs time: off for the
 	 * crawler and TSV. */
 	int fp_result;
+	/* 1 (with fp_result): stream the entries. Each is serialised with
+	 * the json-c flags fp_json_flags (JSON_C_TO_STRING_PLAIN, or PRETTY
+	 * with SPACED; NOSLASHESCAPE may be added) as soon as it is complete
+	 * (or kept as a model only while it ranks under max_items), and its
+	 * model freed: memory holds the feed dict, the open entry and the
+	 * text, never the model of every entry. Print with fr_feed_fp_write
+	 * and the same flags. */
+	int fp_stream;
+	int fp_json_flags;
 	/* 1: an item's summary is made (sanitised) only when the item has no
 	 * content, and is left NULL when it has: all `parse --format tsv`
 	 * prints (sfeed's one content column). Saves a sanitiser pass per
@@ -101,6 +117,17 @@ struct fr_feed_opts {
  * billion laughs); HTML entity names (&nbsp;) are read as characters. */
 int fr_feed_parse(const char *buf, size_t len, const struct fr_feed_opts *opts, struct fr_feed **out,
                   char *err, size_t errlen);
+
+/* Writes feedparser's result of f (which has fp_feed: opts->fp_result on
+ * an XML feed) to out as one JSON object, byte for byte what json-c
+ * writes with flags (JSON_C_TO_STRING_PLAIN, or PRETTY with SPACED, either
+ * with NOSLASHESCAPE) for the object {"bozo", "bozo_exception",
+ * "encoding", "version", "feed", "entries"[, "file"]} (absent strings
+ * left out; file may be NULL), without building it: the entries come from
+ * fp_entry_texts (streamed, serialised with the same flags) or
+ * fp_entries. No newline after. 0, or -1 on a write error, unsupported
+ * flags or no result. */
+int fr_feed_fp_write(const struct fr_feed *f, FILE *out, int flags, const char *file);
 
 /* Frees f and everything it owns. f may be NULL. */
 void fr_feed_free(struct fr_feed *f);

@@ -46,6 +46,7 @@ struct feedb {
 	size_t max_items;
 	int oom;                 /* an allocation failed: the parse fails */
 	int fp_result;           /* opts->fp_result */
+	int fp_stream_flags;     /* opts->fp_json_flags with opts->fp_stream, else -1 */
 	int lazy_summary;        /* opts->summary_if_no_content */
 	/* Called when the open item ends, before anything else is done with
 	 * it (the XML front end's deferred summaries), or NULL. */
@@ -109,8 +110,11 @@ void fr_feed_san_free(struct fr_san *san);
 struct fpx;
 struct json_object;
 /* A new model; base_url may be NULL; over max_items entries (0: no cap)
- * the newest are kept, as the feed's items. NULL on out of memory. */
-struct fpx *fr_fpx_new(const char *base_url, size_t max_items);
+ * the newest are kept, as the feed's items. stream_flags >= 0: the
+ * entries are serialised with these json-c flags as they are complete
+ * (fr_fpx_take_texts), -1: kept as models (fr_fpx_take). NULL on out of
+ * memory. */
+struct fpx *fr_fpx_new(const char *base_url, size_t max_items, int stream_flags);
 void fr_fpx_free(struct fpx *p);
 /* A namespace declaration (prefix NULL for the default namespace). */
 void fr_fpx_ns(struct fpx *p, const char *prefix, const char *uri);
@@ -125,6 +129,9 @@ void fr_fpx_text(struct fpx *p, const char *s, size_t n);
 int fr_fpx_oom(const struct fpx *p);
 /* The feed dict (feed 1) or the entries array (feed 0); the caller owns it. */
 struct json_object *fr_fpx_take(struct fpx *p, int feed);
+/* When streaming: the entries' texts in document order, *n of them, each
+ * malloc'd, in a malloc'd array (NULL when none); the caller owns them. */
+char **fr_fpx_take_texts(struct fpx *p, size_t *n);
 /* For the tests: 1 when the sorted tables are sorted. */
 int fr_fpx_ns_sorted(void);
 int fr_fpx_handlers_sorted(void);

@@ -148,9 +148,33 @@ struct depthmap {
 	int depth;
 };
 
+/* A closed entry kept under the item cap: its time (entry_time), its
+ * index in document order, and its model or, when streaming, its text. */
+struct kept {
+	int64_t t;
+	size_t i;
+	jo *e;
+	char *s;
+	size_t n;
+};
+
 struct fpx {
 	struct fr_san *san; /* the HTML sanitiser's reused parser */
-	jo *feed, *entries, *sourcedata;
+	jo *feed, *sourcedata;
+	/* The open entry (feedparser's entries[-1] while inentry), owned
+	 * here until it is committed: when it closes or the next one opens
+	 * (nothing can change it after that). */
+	jo *cur_entry;
+	/* The committed entries, their models or, when streaming
+	 * (stream_flags >= 0), their texts (serialised with stream_flags):
+	 * with no cap all of them in document order, under the cap the
+	 * max_items best-ranked so far as a heap (its root the worst ranked:
+	 * the next to go). entries: the models in order, at the end. */
+	jo *entries;
+	int stream_flags;
+	struct kept *heap;
+	size_t n_heap, cap_heap;
+	size_t n_seen; /* entries committed so far */
 	const char *base_url;
 	char *version;
 	int infeed, inentry, incontent, intextinput, inimage, inauthor, incontributor, inpublisher,
@@ -169,10 +193,6 @@ struct fpx {
 	char *nsmap_prefix[32], *nsmap_val[32];
 	size_t n_nsmap;
 	size_t max_items;
-	/* the time of each closed entry, in entries' order (entry_time,
-	 * worked once when the entry closes, for prune) */
-	int64_t *times;
-	size_t n_times, cap_times;
 	regex_t email_re;
 	int re_ok;
 	int oom;
@@ -555,8 +575,8 @@ get_context(struct fpx *p)
 		}
 		return v;
 	}
-	if (p->inentry && arr_last(p->entries))
-		return arr_last(p->entries);
+	if (p->inentry && p->cur_entry)
+		return p->cur_entry;
 	return p->feed;
 }
 
@@ -995,7 +1015,7 @@ pop_ex(struct fpx *p, const char *element, int strip)
 	if (!strcmp(el, "title") && p->title_depth > -1 && p->title_depth <= p->depth)
 		return output;
 	if (p->inentry && !p->insource) {
-		jo *entry = arr_last(p->entries);
+		jo *entry = p->cur_entry;
 
 		if (!entry)
 			return output;
@@ -1647,8 +1667,7 @@ fr_fpx_handlers_sorted(void)
 }
 
 static void start_h(struct fpx *p, int h, struct attrs *a, const char *name);
-static void prune(struct fpx *p);
-static int64_t entry_time(jo *e);
+static void commit_entry(struct fpx *p);
 static void end_h(struct fpx *p, int h);
 
 static void
@@ -1960,7 +1979,12 @@ start_h(struct fpx *p, int h, struct attrs *a, const char *name)
 	case H_ENTRY: {
 		jo *e = json_object_new_object();
 
-		json_object_array_add(p->entries, e);
+		/* an entry opened inside an entry: the outer one can no longer
+		 * change (feedparser's entries[-1] is the new one) */
+		commit_entry(p);
+		p->cur_entry = e;
+		if (!e)
+			p->oom = 1;
 		dm_clear(p);
 		push(p, "item", 0);
 		p->inentry = 1;
@@ -2335,25 +2359,7 @@ end_h(struct fpx *p, int h)
 		pop_free(p, "item");
 		p->inentry = 0;
 		p->has_content = 0;
-		if (p->max_items) {
-			size_t n = json_object_array_length(p->entries);
-
-			if (n && p->n_times == n - 1) {
-				if (p->n_times == p->cap_times) {
-					size_t nc = p->cap_times ? 2 * p->cap_times : 64;
-					int64_t *t = realloc(p->times, nc * sizeof(*t));
-
-					if (t) {
-						p->times = t;
-						p->cap_times = nc;
-					}
-				}
-				if (p->n_times < p->cap_times)
-					p->times[p->n_times++] = entry_time(json_object_array_get_idx(p->entries, n - 1));
-			}
-			if (n >= 2 * p->max_items)
-				prune(p);
-		}
+		commit_entry(p);
 		break;
 	case H_LANGUAGE:
 		v = pop(p, "language");
@@ -2907,11 +2913,6 @@ fr_fpx_end(struct fpx *p, const char *tag)
 
 /* ---- the item cap (as the feed's: the newest kept, document order) ---- */
 
-struct rank {
-	int64_t t;
-	size_t i;
-};
-
 static int64_t
 entry_time(jo *e)
 {
@@ -2924,70 +2925,178 @@ entry_time(jo *e)
 	return json_object_get_int64(v);
 }
 
+/* Whether a ranks after b: older, or as old and later in the document. */
 static int
-cmp_rank(const void *a, const void *b)
+ranks_after(const struct kept *a, const struct kept *b)
 {
-	const struct rank *x = a, *y = b;
+	if (a->t != b->t)
+		return a->t < b->t;
+	return a->i > b->i;
+}
 
-	if (x->t != y->t)
-		return x->t > y->t ? -1 : 1;
-	return x->i < y->i ? -1 : x->i > y->i;
+static void
+kept_free(struct kept *k)
+{
+	json_object_put(k->e);
+	free(k->s);
+	k->e = NULL;
+	k->s = NULL;
+}
+
+/* The entry's text (level 0, p->stream_flags) into k->s, the model freed.
+ * 0, or -1 on out of memory. */
+static int
+kept_serialise(struct fpx *p, struct kept *k)
+{
+	size_t n = 0;
+	const char *t = json_object_to_json_string_length(k->e, p->stream_flags, &n);
+
+	if (!t || !(k->s = malloc(n + 1))) {
+		p->oom = 1;
+		return -1;
+	}
+	memcpy(k->s, t, n + 1);
+	k->n = n;
+	json_object_put(k->e);
+	k->e = NULL;
+	return 0;
+}
+
+static void
+sift_down(struct kept *h, size_t n, size_t i)
+{
+	for (;;) {
+		size_t l = 2 * i + 1, w = i;
+		struct kept t;
+
+		if (l < n && ranks_after(&h[l], &h[w]))
+			w = l;
+		if (l + 1 < n && ranks_after(&h[l + 1], &h[w]))
+			w = l + 1;
+		if (w == i)
+			return;
+		t = h[i];
+		h[i] = h[w];
+		h[w] = t;
+		i = w;
+	}
+}
+
+static void
+sift_up(struct kept *h, size_t i)
+{
+	while (i > 0) {
+		size_t up = (i - 1) / 2;
+		struct kept t;
+
+		if (!ranks_after(&h[i], &h[up]))
+			return;
+		t = h[i];
+		h[i] = h[up];
+		h[up] = t;
+		i = up;
+	}
+}
+
+/* The open entry is complete: it is kept (its text only, when
+ * streaming), and under the cap only while it ranks among the max_items
+ * newest so far, the worst kept one then dropped. So no more than
+ * max_items entries are ever held, whatever the feed's length, and the
+ * ones kept are those a sort of all of them would keep: newest first (by
+ * published, else updated; undated last), document order breaking ties. */
+static void
+commit_entry(struct fpx *p)
+{
+	struct kept k = {0};
+
+	if (!p->cur_entry)
+		return;
+	k.e = p->cur_entry;
+	p->cur_entry = NULL;
+	k.i = p->n_seen++;
+	k.t = p->max_items ? entry_time(k.e) : 0;
+	if (p->max_items && p->n_heap == p->max_items) {
+		if (!ranks_after(&p->heap[0], &k)) {
+			json_object_put(k.e);
+			return;
+		}
+		if (p->stream_flags >= 0 && kept_serialise(p, &k) != 0) {
+			kept_free(&k);
+			return;
+		}
+		kept_free(&p->heap[0]);
+		p->heap[0] = k;
+		sift_down(p->heap, p->n_heap, 0);
+		return;
+	}
+	if (p->n_heap == p->cap_heap) {
+		size_t nc = p->cap_heap ? 2 * p->cap_heap : 64;
+		struct kept *nh;
+
+		if (p->max_items && nc > p->max_items)
+			nc = p->max_items;
+		nh = nc > p->cap_heap && nc < SIZE_MAX / sizeof(*nh) ? realloc(p->heap, nc * sizeof(*nh))
+		                                                       : NULL;
+		if (!nh) {
+			json_object_put(k.e);
+			p->oom = 1;
+			return;
+		}
+		p->heap = nh;
+		p->cap_heap = nc;
+	}
+	if (p->stream_flags >= 0 && kept_serialise(p, &k) != 0) {
+		kept_free(&k);
+		return;
+	}
+	p->heap[p->n_heap] = k;
+	/* with no cap the list stays in document order, no heap */
+	if (p->max_items)
+		sift_up(p->heap, p->n_heap);
+	p->n_heap++;
 }
 
 static int
 cmp_index(const void *a, const void *b)
 {
-	const struct rank *x = a, *y = b;
+	const struct kept *x = a, *y = b;
 
 	return x->i < y->i ? -1 : x->i > y->i;
 }
 
-/* Keeps the max_items newest entries (undated oldest, document order
- * breaking ties and kept). */
+/* The open entry committed, the kept ones in document order; their models
+ * (not streaming) moved onto entries. */
 static void
-prune(struct fpx *p)
+flush_kept(struct fpx *p)
 {
-	size_t n = p->entries ? json_object_array_length(p->entries) : 0;
-	struct rank *r;
-	jo *kept;
+	commit_entry(p);
+	if (p->max_items)
+		qsort(p->heap, p->n_heap, sizeof(*p->heap), cmp_index);
+	if (p->stream_flags >= 0)
+		return;
+	for (size_t k = 0; k < p->n_heap; k++) {
+		struct kept *e = &p->heap[k];
 
-	if (!p->max_items || n <= p->max_items)
-		return;
-	r = malloc(n * sizeof(*r));
-	kept = json_object_new_array();
-	if (!r || !kept) {
-		free(r);
-		json_object_put(kept);
-		p->oom = 1;
-		return;
+		if (e->e && json_object_array_add(p->entries, e->e) == 0)
+			e->e = NULL;
+		else
+			p->oom = 1;
+		kept_free(e);
 	}
-	for (size_t i = 0; i < n; i++) {
-		r[i].t = i < p->n_times ? p->times[i] : entry_time(json_object_array_get_idx(p->entries, i));
-		r[i].i = i;
-	}
-	qsort(r, n, sizeof(*r), cmp_rank);
-	qsort(r, p->max_items, sizeof(*r), cmp_index);
-	for (size_t k = 0; k < p->max_items; k++)
-		json_object_array_add(kept, json_object_get(json_object_array_get_idx(p->entries, r[k].i)));
-	/* the kept entries' times, in their new order */
-	p->n_times = 0;
-	for (size_t k = 0; k < p->max_items && k < p->cap_times; k++)
-		p->times[p->n_times++] = r[k].t;
-	free(r);
-	json_object_put(p->entries);
-	p->entries = kept;
+	p->n_heap = 0;
 }
 
 /* ---- life ---- */
 
 struct fpx *
-fr_fpx_new(const char *base_url, size_t max_items)
+fr_fpx_new(const char *base_url, size_t max_items, int stream_flags)
 {
 	struct fpx *p = calloc(1, sizeof(*p));
 
 	if (!p)
 		return NULL;
 	p->max_items = max_items;
+	p->stream_flags = stream_flags < 0 ? -1 : stream_flags;
 	p->feed = json_object_new_object();
 	p->entries = json_object_new_array();
 	p->sourcedata = json_object_new_object();
@@ -3022,10 +3131,37 @@ fr_fpx_take(struct fpx *p, int feed)
 		r = p->feed;
 		p->feed = NULL;
 	} else {
-		prune(p);
+		if (p->stream_flags >= 0)
+			return NULL;
+		flush_kept(p);
 		r = p->entries;
 		p->entries = NULL;
 	}
+	return r;
+}
+
+char **
+fr_fpx_take_texts(struct fpx *p, size_t *n)
+{
+	char **r;
+
+	*n = 0;
+	if (!p || p->stream_flags < 0)
+		return NULL;
+	flush_kept(p);
+	if (!p->n_heap)
+		return NULL;
+	r = malloc(p->n_heap * sizeof(*r));
+	if (!r) {
+		p->oom = 1;
+		return NULL;
+	}
+	for (size_t k = 0; k < p->n_heap; k++) {
+		r[k] = p->heap[k].s;
+		p->heap[k].s = NULL;
+	}
+	*n = p->n_heap;
+	p->n_heap = 0;
 	return r;
 }
 
@@ -3035,7 +3171,10 @@ fr_fpx_free(struct fpx *p)
 	if (!p)
 		return;
 	fr_feed_san_free(p->san);
-	free(p->times);
+	for (size_t i = 0; i < p->n_heap; i++)
+		kept_free(&p->heap[i]);
+	free(p->heap);
+	json_object_put(p->cur_entry);
 	json_object_put(p->feed);
 	json_object_put(p->entries);
 	json_object_put(p->sourcedata);
@@ -3061,4 +3200,130 @@ fr_fpx_free(struct fpx *p)
 	if (p->re_ok)
 		regfree(&p->email_re);
 	free(p);
+}
+
+/* ---- the result, written without building it (fr_feed_fp_write) ---- */
+
+/* s[0..n) as json-c writes a value nested `level` deep: with PRETTY, two
+ * spaces more per level after each newline (json-c escapes the newlines
+ * of strings, so each one is its layout's). */
+static void
+put_nested(FILE *out, const char *s, size_t n, unsigned level, int pretty)
+{
+	static const char ind[] = "        ";
+	const char *nl;
+
+	while (pretty && (nl = memchr(s, '\n', n)) != NULL) {
+		size_t k = (size_t)(nl - s) + 1;
+
+		fwrite(s, 1, k, out);
+		fwrite(ind, 1, 2 * level, out);
+		s += k;
+		n -= k;
+	}
+	fwrite(s, 1, n, out);
+}
+
+/* One key of the root object: the separator, the key, the value's text at
+ * level 1 (json-c's object layout). */
+static void
+put_key(FILE *out, int *first, const char *key, int pretty)
+{
+	if (!*first)
+		fputc(',', out);
+	*first = 0;
+	if (pretty)
+		fputs("\n  ", out);
+	fprintf(out, "\"%s\"%s", key, pretty ? ": " : ":");
+}
+
+static int
+put_value(FILE *out, jo *v, int flags, int pretty)
+{
+	size_t n = 0;
+	const char *t = v ? json_object_to_json_string_length(v, flags, &n) : "null";
+
+	if (!t)
+		return -1;
+	if (!v)
+		n = 4;
+	put_nested(out, t, n, 1, pretty);
+	return 0;
+}
+
+/* A string or boolean value of the root, made and written. */
+static int
+put_scalar(FILE *out, int *first, const char *key, jo *v, int flags, int pretty)
+{
+	int rc;
+
+	if (!v)
+		return -1;
+	put_key(out, first, key, pretty);
+	rc = put_value(out, v, flags, pretty);
+	json_object_put(v);
+	return rc;
+}
+
+int
+fr_feed_fp_write(const struct fr_feed *f, FILE *out, int flags, const char *file)
+{
+	const int known = JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE;
+	int pretty = (flags & JSON_C_TO_STRING_PRETTY) != 0, first = 1, rc = 0;
+	size_t n_entries;
+
+	/* json-c's other layouts (SPACED alone, tabs) are not written here */
+	if (!f || !f->fp_feed || (flags & ~known) ||
+	    pretty != ((flags & JSON_C_TO_STRING_SPACED) != 0))
+		return -1;
+	if (!f->fp_entries && f->fp_n_entries && !f->fp_entry_texts)
+		return -1;
+	fputc('{', out);
+	rc |= put_scalar(out, &first, "bozo", json_object_new_boolean(f->bozo), flags, pretty);
+	if (f->bozo_exception)
+		rc |= put_scalar(out, &first, "bozo_exception", json_object_new_string(f->bozo_exception),
+		                 flags, pretty);
+	if (f->encoding)
+		rc |= put_scalar(out, &first, "encoding", json_object_new_string(f->encoding), flags, pretty);
+	if (f->version)
+		rc |= put_scalar(out, &first, "version", json_object_new_string(f->version), flags, pretty);
+	put_key(out, &first, "feed", pretty);
+	rc |= put_value(out, f->fp_feed, flags, pretty);
+	put_key(out, &first, "entries", pretty);
+	fputc('[', out);
+	n_entries = f->fp_entries ? json_object_array_length(f->fp_entries) : f->fp_n_entries;
+	for (size_t k = 0; k < n_entries; k++) {
+		const char *t;
+		size_t n;
+
+		if (k)
+			fputc(',', out);
+		if (pretty)
+			fputs("\n    ", out);
+		if (f->fp_entries) {
+			jo *e = json_object_array_get_idx(f->fp_entries, k);
+
+			t = e ? json_object_to_json_string_length(e, flags, &n) : "null";
+			if (!t)
+				return -1;
+			if (!e)
+				n = 4;
+		} else {
+			t = f->fp_entry_texts[k];
+			if (!t)
+				return -1;
+			n = strlen(t);
+		}
+		put_nested(out, t, n, 2, pretty);
+	}
+	/* "[\n  ]" when empty, "...last\n  ]" else */
+	if (pretty)
+		fputs("\n  ", out);
+	fputc(']', out);
+	if (file)
+		rc |= put_scalar(out, &first, "file", json_object_new_string(file), flags, pretty);
+	if (pretty)
+		fputc('\n', out);
+	fputc('}', out);
+	return rc || ferror(out) ? -1 : 0;
 }

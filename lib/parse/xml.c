@@ -1886,7 +1886,8 @@ px_init(struct px *x, struct feedb *b, unsigned max_depth)
 	x->text.max = b->max_bytes * 6 + 64;
 	x->sy_freq = 1;
 	if (b->fp_result) {
-		x->fp = fr_fpx_new(b->base_url, b->max_items == SIZE_MAX ? 0 : b->max_items);
+		x->fp = fr_fpx_new(b->base_url, b->max_items == SIZE_MAX ? 0 : b->max_items,
+		                   b->fp_stream_flags);
 		if (!x->fp)
 			return -1;
 	}
@@ -1911,7 +1912,7 @@ reset_feed(struct feedb *b)
 {
 	const char *base = b->base_url;
 	size_t max = b->max_bytes, max_items = b->max_items;
-	int fp_result = b->fp_result, lazy_summary = b->lazy_summary;
+	int fp_result = b->fp_result, lazy_summary = b->lazy_summary, fp_stream_flags = b->fp_stream_flags;
 
 	fr_feed_free(b->f);
 	memset(b, 0, sizeof(*b));
@@ -1926,6 +1927,7 @@ reset_feed(struct feedb *b)
 	b->max_bytes = max;
 	b->max_items = max_items;
 	b->fp_result = fp_result;
+	b->fp_stream_flags = fp_stream_flags;
 	b->lazy_summary = lazy_summary;
 	return 0;
 }
@@ -2178,6 +2180,7 @@ fr_feed_parse_xml(struct feedb *b, const char *buf, size_t len, const struct fr_
 	if (x.fp) {
 		b->f->fp_feed = fr_fpx_take(x.fp, 1);
 		b->f->fp_entries = fr_fpx_take(x.fp, 0);
+		b->f->fp_entry_texts = fr_fpx_take_texts(x.fp, &b->f->fp_n_entries);
 	}
 done:
 	/* an item still open at the end (a cut-off feed) gets its

@@ -1,8 +1,8 @@
 /* test_feed_model.c - feedparser's result model (lib/parse/fpx.c) as
  * `parse --format json` prints it: the sorted tables, the *_detail, links,
  * authors and tags of a small feed, references kept as written in HTML, the
- * sanitiser on escaped markup, the item cap, and a model not built unless
- * asked for. */
+ * sanitiser on escaped markup, the item cap, a model not built unless
+ * asked for, and the streamed result written as json-c writes the model. */
 #include "core/err.h"
 #include "parse/feed.h"
 #include "parse/feed_internal.h"
@@ -185,6 +185,126 @@ test_cap_and_off(void)
 	fr_feed_free(f);
 }
 
+/* What `parse --format json` printed before streaming: the model as
+ * json-c writes it. */
+static char *
+model_text(struct fr_feed *f, int flags, const char *file)
+{
+	struct json_object *root = json_object_new_object();
+	char *r;
+
+	json_object_object_add(root, "bozo", json_object_new_boolean(f->bozo));
+	if (f->bozo_exception)
+		json_object_object_add(root, "bozo_exception", json_object_new_string(f->bozo_exception));
+	if (f->encoding)
+		json_object_object_add(root, "encoding", json_object_new_string(f->encoding));
+	if (f->version)
+		json_object_object_add(root, "version", json_object_new_string(f->version));
+	json_object_object_add(root, "feed", json_object_get(f->fp_feed));
+	json_object_object_add(root, "entries", json_object_get(f->fp_entries));
+	if (file)
+		json_object_object_add(root, "file", json_object_new_string(file));
+	r = strdup(json_object_to_json_string_ext(root, flags));
+	json_object_put(root);
+	return r;
+}
+
+/* fr_feed_fp_write's text of f. */
+static char *
+written_text(const struct fr_feed *f, int flags, const char *file)
+{
+	char *buf = NULL;
+	size_t len = 0;
+	FILE *m = open_memstream(&buf, &len);
+	int rc;
+
+	if (!m)
+		return NULL;
+	rc = fr_feed_fp_write(f, m, flags, file);
+	fclose(m);
+	if (rc != 0) {
+		free(buf);
+		return NULL;
+	}
+	return buf;
+}
+
+/* The streamed result is, byte for byte, the model as json-c writes it,
+ * in both layouts `parse` uses, with and without the cap (which keeps the
+ * newest: dated out of order, undated, an item inside an item, an item
+ * left open at the end). */
+static void
+test_streamed(void)
+{
+	static const char *const docs[] = {
+	    "<rss version=\"2.0\"><channel><title>T</title>"
+	    "<item><guid>u1</guid></item>"
+	    "<item><guid>d5</guid><pubDate>05 Jan 2020 00:00:00 GMT</pubDate></item>"
+	    "<item><guid>d2</guid><pubDate>02 Jan 2020 00:00:00 GMT</pubDate>"
+	    "<item><guid>in</guid><pubDate>09 Jan 2020 00:00:00 GMT</pubDate></item>"
+	    "<title>after the inner one</title></item>"
+	    "<ttl>5</ttl>"
+	    "<item><guid>d7</guid><pubDate>07 Jan 2020 00:00:00 GMT</pubDate>"
+	    "<description>&lt;p&gt;a\nb &amp;amp; \"q\" / \xc3\xa9&lt;/p&gt;</description></item>"
+	    "<item><guid>u2</guid><category>c</category></item>"
+	    "<item><guid>d5b</guid><pubDate>05 Jan 2020 00:00:00 GMT</pubDate>",
+	    "<rss version=\"2.0\"><channel><title>empty</title></channel></rss>",
+	    "<feed xmlns=\"http://www.w3.org/2005/Atom\"><title>a</title><entry><id>1</id>"
+	    "<updated>2024-01-01T00:00:00Z</updated><link href=\"x\"/></entry><entry><id>2</id>"
+	    "</entry></feed>",
+	};
+	static const int flags[] = {
+	    JSON_C_TO_STRING_PRETTY | JSON_C_TO_STRING_SPACED | JSON_C_TO_STRING_NOSLASHESCAPE,
+	    JSON_C_TO_STRING_PLAIN | JSON_C_TO_STRING_NOSLASHESCAPE,
+	    JSON_C_TO_STRING_PLAIN,
+	};
+	static const size_t caps[] = {SIZE_MAX, 1, 3, 100};
+
+	for (size_t d = 0; d < sizeof(docs) / sizeof(docs[0]); d++)
+		for (size_t k = 0; k < sizeof(flags) / sizeof(flags[0]); k++)
+			for (size_t c = 0; c < sizeof(caps) / sizeof(caps[0]); c++) {
+				struct fr_feed_opts o = {.fp_result = 1, .max_items = caps[c],
+				                         .base_url = "http://example.com/dir/feed.xml"};
+				struct fr_feed *model = NULL, *streamed = NULL;
+				char err[FR_ERRLEN];
+				const char *file = k ? "f\"1.xml" : NULL;
+				char *want, *got, *got_model;
+
+				CHECK(fr_feed_parse(docs[d], strlen(docs[d]), &o, &model, err, sizeof(err)) == 0);
+				o.fp_stream = 1;
+				o.fp_json_flags = flags[k];
+				CHECK(fr_feed_parse(docs[d], strlen(docs[d]), &o, &streamed, err, sizeof(err)) ==
+				      0);
+				if (!model || !streamed) {
+					fr_feed_free(model);
+					fr_feed_free(streamed);
+					continue;
+				}
+				CHECK(streamed->fp_feed && !streamed->fp_entries);
+				if (d == 0 && caps[c] == 3) {
+					/* the newest three: d9 (inner), d7, then d5 before
+					 * d5b, its equal later in the document */
+					CHECK(json_object_array_length(model->fp_entries) == 3);
+					CHECK_STR(AT(model->fp_entries, "0", "id"), "http://example.com/dir/d5");
+					CHECK_STR(AT(model->fp_entries, "1", "id"), "http://example.com/dir/in");
+					CHECK_STR(AT(model->fp_entries, "2", "id"), "http://example.com/dir/d7");
+				}
+				want = model_text(model, flags[k], file);
+				got = written_text(streamed, flags[k], file);
+				got_model = written_text(model, flags[k], file);
+				CHECK_STR(got, want);
+				CHECK_STR(got_model, want);
+				if (!got || !want || strcmp(got, want))
+					fprintf(stderr, "doc %zu, flags %d, cap %zu:\n%s\n---\n%s\n", d, flags[k],
+					        caps[c], want ? want : "(null)", got ? got : "(null)");
+				free(want);
+				free(got);
+				free(got_model);
+				fr_feed_free(model);
+				fr_feed_free(streamed);
+			}
+}
+
 int
 main(void)
 {
@@ -192,5 +312,6 @@ main(void)
 	RUN(test_rss_model);
 	RUN(test_atom_model);
 	RUN(test_cap_and_off);
+	RUN(test_streamed);
 	return TEST_DONE();
 }
