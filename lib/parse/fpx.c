@@ -3070,7 +3070,7 @@ static void
 flush_kept(struct fpx *p)
 {
 	commit_entry(p);
-	if (p->max_items)
+	if (p->max_items && p->n_heap > 1)
 		qsort(p->heap, p->n_heap, sizeof(*p->heap), cmp_index);
 	if (p->stream_flags >= 0)
 		return;
