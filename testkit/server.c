@@ -622,10 +622,8 @@ sleep_s(double secs)
 		;
 }
 
-/* The time in path (cfg.clock_file), or the wall clock when it cannot be
- * read. */
-static double
-file_time(const char *path)
+double
+fr_serve_file_time(const char *path)
 {
 	char buf[64], *end;
 	FILE *f = fopen(path, "r");
@@ -646,7 +644,8 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
            const char *version, const char *upload_data, size_t *upload_size, void **con_cls)
 {
 	struct fr_serve *s = cls;
-	double now = s->cfg.clock_file ? file_time(s->cfg.clock_file) : fr_serve_wall_now();
+	double now =
+	    s->cfg.clock_file ? fr_serve_file_time(s->cfg.clock_file) : fr_serve_wall_now();
 	const char *host_hdr, *inm, *ims, *ua;
 	struct MHD_Response *r = NULL;
 	struct answer *a;

@@ -129,6 +129,10 @@ struct fr_serve_config {
 	const char *clock_file;
 };
 
+/* The time (Unix seconds) written in the file at path (a clock_file), or
+ * the wall clock when it cannot be read or holds no number. */
+double fr_serve_file_time(const char *path);
+
 /* Sets the defaults given above; port 0, n_hosts 1, no log, no clock, no
  * handler. */
 void fr_serve_config_defaults(struct fr_serve_config *c);

@@ -2169,7 +2169,8 @@ start_h(struct fpx *p, int h, struct attrs *a, const char *name)
 			p->oom = 1;
 			break;
 		}
-		memcpy(kv, a->kv, a->n * 2 * sizeof(*kv));
+		if (a->n) /* a->kv is NULL on an element without attributes */
+			memcpy(kv, a->kv, a->n * 2 * sizeof(*kv));
 		b.kv = kv;
 		b.n = a->n;
 		if (!attr_get(a, "scheme")) {
