@@ -127,17 +127,24 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 	if (h.host_until_s > now) {
 		double until = h.host_until_s;
 		char t[40];
+		/* The host that answered: the source's, or a redirect's
+		 * target (whose own sources, if any, the pause holds; a host
+		 * only redirects lead to is held by fr_crawl_hop_wait). */
+		uint32_t ph = cs->at_host != NO_HOST ? cs->at_host : cs->host;
+		const char *pname = c->hosts[ph].name ? c->hosts[ph].name : r->host;
 
-		fr_sched_hold_host(fr_crawl_pick(c), cs->host, until);
-		if (until > c->hosts[cs->host].paused_until_s)
-			c->hosts[cs->host].paused_until_s = until;
+		if (ph < c->n_sched_hosts)
+			fr_sched_hold_host(fr_crawl_pick(c), ph, until);
+		if (until > c->hosts[ph].paused_until_s)
+			c->hosts[ph].paused_until_s = until;
 		oc->pause_until = until;
+		oc->pause_host = pname;
 		c->stats.throttled++;
-		fr_crawl_logf(c, "host %s answered %ld: paused for %.0f s (until %s)", r->host,
+		fr_crawl_logf(c, "host %s answered %ld: paused for %.0f s (until %s)", pname,
 			      res->status, until - now, fr_time_format(until, t, sizeof(t)));
 		if (c->o->once && fr_hold_once_beyond(until, now)) {
 			oc->settled = 1;
-			fr_crawl_once_skip_host(c, cs->host, until, now);
+			fr_crawl_once_skip_host(c, ph, until, now);
 		}
 	}
 	/* --once waits for no hold beyond FR_CRAWL_ONCE_WAIT_S. */
@@ -357,7 +364,7 @@ fr_crawl_commit(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr
 		c->stats.new_items += n_new;
 		c->stats.updated_items += n_upd;
 	}
-	fr_crawl_share_pause(c, cs->row.host, oc->pause_until, now);
+	fr_crawl_share_pause(c, oc->pause_host ? oc->pause_host : cs->row.host, oc->pause_until, now);
 	if (oc->error) {
 		/* The fetcher's reasons name the URL already. */
 		if (res && res->err[0] && strstr(oc->error, cs->row.url))

@@ -162,6 +162,7 @@ struct outcome {
 	double duration_s;
 	double learn_since_s; /* > 0: items published before are not news to the policy */
 	double pause_until;   /* > 0: a 429/503 paused the source's host until then */
+	const char *pause_host; /* the host paused (a redirect's target's), or NULL */
 	int throttle_wait;    /* --once: a 429/503 waited out until its Retry-After */
 };
 

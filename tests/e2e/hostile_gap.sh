@@ -30,7 +30,7 @@ done
 read -r PORT _ _ _ <"$WORK/ports"
 
 CT=()
-for h in gapa gapb gapc gapd gape gapf gapg; do
+for h in gapa gapb gapc gapd gape gapf gapg gaph gapi; do
 	CT+=(--connect-to "$h.test:80:127.0.0.1:$PORT")
 done
 q() { sqlite3 -batch -noheader "$1" "$2"; }
@@ -46,20 +46,34 @@ GAP=1
 DB=$WORK/gap.db
 # In id order: the target's own feed first (gapb), then the redirect to it
 # (gapa); then the redirect first (gapc), the target's feed after (gapd).
+# gaph.test/feed redirects to gapi.test, whose first answer to it is a 429
+# with Retry-After: 3: the pause is gapi.test's (its own feeds, asked one
+# after another, wait it out), not gaph.test's.
 expect_exit 0 "$F" add --db "$DB" http://gapb.test/feed http://gapa.test/feed \
-	http://gapc.test/feed http://gapd.test/feed http://gapf.test/feed http://gapg.test/feed
+	http://gapc.test/feed http://gapd.test/feed http://gapf.test/feed http://gapg.test/feed \
+	http://gaph.test/feed http://gapi.test/feed http://gapi.test/feed2 http://gapi.test/feed3
 E2E_TIMEOUT=120 run "$F" run --db "$DB" --once --gap "${GAP}s" --timeout 10 "${CT[@]}"
 cp "$ERR" "$WORK/run.err"
 expect_eq "--once exits 0" "$RC" 0
 expect_eq "every source fetched without error" \
-	"$(q "$DB" "SELECT count(*) FROM sources WHERE last_status = 200 AND err_count = 0")" 6
+	"$(q "$DB" "SELECT count(*) FROM sources WHERE last_status = 200 AND err_count = 0")" 10
 for h in gapb gapd gape; do
 	expect_eq "$h.test: robots.txt asked once" "$(requests "$h.test" /robots.txt)" 1
 done
 expect_eq "gapb.test: the redirect's target asked" "$(requests gapb.test /moved)" 1
 expect_eq "gapd.test: the redirect's target asked" "$(requests gapd.test /moved)" 1
 expect_eq "gape.test: both redirects' targets asked" "$(requests gape.test /moved)" 2
-for h in gapa gapb gapc gapd gape gapf gapg; do
+t429=$(awk -F'\t' '$2 == "gapi.test" && $4 == 429 { print $1; exit }' "$LOG")
+expect_eq "gapi.test answered one 429" "$(awk -F'\t' '$2 == "gapi.test" && $4 == 429' "$LOG" | wc -l)" 1
+first_after=$(awk -F'\t' -v t="$t429" '$2 == "gapi.test" && $1 > t { print $1 }' "$LOG" | sort -n | head -1)
+e2e_say "gapi.test: 429 (Retry-After: 3) at $t429, next request at $first_after"
+check "gapi.test: nothing asked within the Retry-After of its 429 ($t429 -> $first_after)" \
+	awk -v a="$t429" -v b="$first_after" 'BEGIN { exit !(b != "" && b - a >= 3) }'
+for p in /feed /feed2 /feed3; do
+	expect_eq "gapi.test: its own $p asked once" "$(requests gapi.test $p)" 1
+done
+expect_eq "gapi.test: the redirect's target asked again after the 429" "$(requests gapi.test /moved)" 2
+for h in gapa gapb gapc gapd gape gapf gapg gaph gapi; do
 	m=$(min_gap "$h.test")
 	e2e_say "$h.test: $(requests "$h.test" "") requests, closest two ${m} s apart (arrivals)"
 	check "$h.test: no two requests closer than the ${GAP} s gap (${m} s)" \

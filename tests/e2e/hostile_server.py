@@ -23,6 +23,7 @@ PORTFILE, LOG = sys.argv[1], sys.argv[2]
 lock = threading.Lock()
 FPORT = 0
 RA4 = [0]  # requests to ra4.test/feed so far
+GAPI = [0]  # requests to gapi.test/moved so far
 
 
 def log(t, host, path, status):
@@ -89,10 +90,17 @@ class H(BaseHTTPRequestHandler):
         # gapc -> gapd, hosts the crawl also asks for themselves; gapf and
         # gapg -> gape, a host no source names.
         redir = {"gapa.test": "gapb.test", "gapc.test": "gapd.test",
-                 "gapf.test": "gape.test", "gapg.test": "gape.test"}
+                 "gapf.test": "gape.test", "gapg.test": "gape.test",
+                 "gaph.test": "gapi.test"}
+        if h == "gapi.test" and p == "/moved":  # the first redirect met: 429
+            with lock:
+                GAPI[0] += 1
+                n = GAPI[0]
+            if n == 1:
+                return self.send(429, b"slow down\n", [("Retry-After", "3")])
         if h in redir and p == "/feed":
             return self.send(302, b"", [("Location", "http://%s/moved" % redir[h])])
-        if h in ("gapb.test", "gapd.test", "gape.test"):
+        if h in ("gapb.test", "gapd.test", "gape.test", "gapi.test"):
             return self.send(200, rss(h + p, 2), [("Content-Type", "application/rss+xml")])
         if h == "robots5xx.test":
             return self.send(200, rss(h, 1), [("Content-Type", "application/rss+xml")])
