@@ -8,6 +8,7 @@
 #include "core/err.h"
 #include "core/outfile.h"
 #include "core/timefmt.h"
+#include "testkit/api.h"
 #include "testkit/clock.h"
 #include "testkit/feeds.h"
 #include "testkit/forums.h"
@@ -32,6 +33,10 @@ static const char USAGE[] =
     "                     [--start T] [--duration D] [--window N] [--misbehave on|off]\n"
     "                     [--host-limit N/WINDOW] [--api-limit N/WINDOW|off]\n"
     "                     [--formats rss,atom,json] [--huge-mib M]\n"
+    "       freshet serve --world DIR --api graph|mastodon|reddit [--api-limit N/W|off]\n"
+    "                     [--api-token T]... [--api-token-file F] [--api-error CODE]\n"
+    "                     [--list FILE] [--truth FILE] [--speed X] [--start T]\n"
+    "                     [--duration D] [--port P] [--port-file F] [--log FILE]\n"
     "       freshet serve --sites MANIFEST [--port P] [--port-file F] [--log FILE]\n"
     "       freshet serve --web N [--seed S] [--truth FILE] [--sites-list FILE]\n"
     "                     [--port P] [--port-file F] [--log FILE]\n"
@@ -50,6 +55,12 @@ static const char ABOUT[] =
     "--start and runs --speed trace seconds per wall second, and stops at\n"
     "--start + --duration. Feeds date items on the wall clock. See docs/serve.md.\n"
     "\n"
+    "With --api graph|mastodon|reddit it serves the world's sources as that JSON\n"
+    "API instead (Graph page posts, Mastodon account statuses, Reddit listings), on\n"
+    "the host graph.freshet.test (mastodon..., reddit...), with a per-token limit\n"
+    "(600 calls per 10 minutes of world time by default), the API's usage headers\n"
+    "and its error bodies past the limit; --list writes each source's URL.\n"
+    "\n"
     "With --sites or --web it serves a web of sites for feed discovery instead, on\n"
     "any Host name (reach it with --connect-to ::127.0.0.1:PORT as above).\n"
     "\n"
@@ -60,6 +71,7 @@ static const char ABOUT[] =
 
 static const char EXAMPLES[] =
     "  freshet serve --world w --speed 3600 --port-file port\n"
+    "  freshet serve --world w --api graph --speed 1440 --list urls.txt --log log.tsv\n"
     "  freshet serve --web 100 --truth truth.tsv --sites-list sites.txt\n"
     "  freshet serve --forums 14 --speed 60 --list forums.txt\n";
 
@@ -244,7 +256,32 @@ struct opts {
 	const char *sites, *web, *seed, *sites_list;
 	const char *tls_cert, *tls_key, *tls_port, *tls_port_file;
 	const char *forums, *list, *describe;
+	const char *api, *api_token_file, *api_error;
+	const char **api_tokens;
+	size_t n_api_tokens;
 };
+
+/* --api-token: one more accepted token. */
+static int
+take_token(void *ctx, const struct opt *opt, const char *val)
+{
+	struct opts *o = ctx;
+	const char **t;
+
+	(void)opt;
+	if (!*val) {
+		cli_err("serve", "--api-token wants a non-empty token");
+		return -1;
+	}
+	t = realloc(o->api_tokens, (o->n_api_tokens + 1) * sizeof(*t));
+	if (!t) {
+		cli_err("serve", "out of memory");
+		return -2;
+	}
+	t[o->n_api_tokens++] = val;
+	o->api_tokens = t;
+	return 0;
+}
 
 static int
 parse_args(int argc, char **argv, struct opts *o)
@@ -288,11 +325,23 @@ parse_args(int argc, char **argv, struct opts *o)
 	     .help = "at most N requests per W wall seconds on every host, e.g. 5/10s; more get "
 		     "429 + Retry-After (default: off)"},
 	    {.name = "api-limit", .kind = OPT_STRING, .arg = "N/W", .dest = &o->api_limit,
-	     .help = "the limit of the API hosts (h7, h18, h47, ...; default 2/5s), or off"},
+	     .help = "the limit of the API hosts (h7, h18, h47, ...; default 2/5s), or off; with "
+		     "--api: each token's calls per W of world time (default 600/10m)"},
 	    {.name = "formats", .kind = OPT_STRING, .arg = "LIST", .dest = &o->formats,
 	     .help = "feed formats, mixed by source index (default rss,atom,json)"},
 	    {.name = "huge-mib", .kind = OPT_STRING, .arg = "M", .dest = &o->huge_mib,
 	     .help = "size of the huge feeds in MiB (default 64)"},
+	    {.name = "api", .kind = OPT_STRING, .arg = "KIND", .dest = &o->api,
+	     .section = "world as a JSON API",
+	     .help = "serve the world's sources as a graph, mastodon or reddit JSON API"},
+	    {.name = "api-token", .kind = OPT_CALL, .arg = "T", .take = take_token, .ctx = o,
+	     .help = "with --api: a token the API accepts (repeatable; default: any non-empty "
+		     "token, each counted on its own)"},
+	    {.name = "api-token-file", .kind = OPT_STRING, .arg = "F", .dest = &o->api_token_file,
+	     .help = "with --api: the accepted tokens, one a line"},
+	    {.name = "api-error", .kind = OPT_STRING, .arg = "CODE", .dest = &o->api_error,
+	     .help = "with --api graph: the error code past the limit: 4 (application, "
+		     "default), 17 (user), 32 (page) or 613"},
 	    {.name = "sites", .kind = OPT_STRING, .arg = "MANIFEST", .dest = &o->sites,
 	     .section = "sites and web",
 	     .help = "the URLs a TSV manifest lists, one a line: URL<TAB>TYPE<TAB>SOURCE, SOURCE "
@@ -319,7 +368,8 @@ parse_args(int argc, char **argv, struct opts *o)
 	    {.name = "forums", .kind = OPT_STRING, .arg = "N", .dest = &o->forums,
 	     .section = "forums", .help = "serve N synthetic forums"},
 	    {.name = "list", .kind = OPT_STRING, .arg = "FILE", .dest = &o->list,
-	     .help = "the forums' entry URLs, one a line, written before listening"},
+	     .help = "the forums' entry URLs, or with --api the sources' API URLs, one a line, "
+		     "written before listening"},
 	    {.name = "describe", .kind = OPT_STRING, .arg = "FILE", .dest = &o->describe,
 	     .help = "TSV of each forum's structure, written before listening"},
 	    OPT_TABLE_END};
@@ -338,17 +388,54 @@ parse_args(int argc, char **argv, struct opts *o)
 		const char *other[] = {o->hosts,     o->opml,      o->window,   o->misbehave,
 		                       o->host_limit, o->api_limit, o->formats, o->huge_mib,
 		                       o->sites_list, o->tls_cert,  o->tls_key, o->tls_port,
-		                       o->tls_port_file};
+		                       o->tls_port_file, o->api};
 		const char *other_names[] = {"--hosts",      "--opml",      "--window",   "--misbehave",
 		                             "--host-limit", "--api-limit", "--formats",  "--huge-mib",
 		                             "--sites-list", "--tls-cert",  "--tls-key",  "--tls-port",
-		                             "--tls-port-file"};
+		                             "--tls-port-file", "--api"};
 
 		for (size_t k = 0; k < sizeof(other) / sizeof(other[0]); k++) {
 			if (other[k]) {
 				cli_err("serve", "%s does not go with --forums", other_names[k]);
 				return -1;
 			}
+		}
+		return 0;
+	}
+	if (!o->api && (o->api_tokens || o->api_token_file || o->api_error)) {
+		cli_err("serve", "%s goes with --api",
+		        o->api_tokens ? "--api-token" : o->api_token_file ? "--api-token-file"
+		                                                          : "--api-error");
+		return -1;
+	}
+	if (o->api) {
+		const char *other[] = {o->hosts,     o->opml,    o->window,   o->misbehave,
+		                       o->host_limit, o->formats, o->huge_mib, o->describe,
+		                       o->sites,     o->web,     o->seed,     o->sites_list,
+		                       o->tls_cert,  o->tls_key, o->tls_port, o->tls_port_file};
+		const char *other_names[] = {
+		    "--hosts",     "--opml",    "--window",   "--misbehave", "--host-limit", "--formats",
+		    "--huge-mib",  "--describe", "--sites",   "--web",       "--seed",       "--sites-list",
+		    "--tls-cert",  "--tls-key", "--tls-port", "--tls-port-file"};
+		enum fr_tk_api_kind k;
+
+		for (size_t i = 0; i < sizeof(other) / sizeof(other[0]); i++) {
+			if (other[i]) {
+				cli_err("serve", "%s does not go with --api", other_names[i]);
+				return -1;
+			}
+		}
+		if (fr_tk_api_kind_parse(o->api, &k) < 0) {
+			cli_err("serve", "--api wants graph, mastodon or reddit, not '%s'", o->api);
+			return -1;
+		}
+		if (o->api_error && k != FR_TK_API_GRAPH) {
+			cli_err("serve", "--api-error goes with --api graph");
+			return -1;
+		}
+		if (!o->world || !*o->world) {
+			cli_err("serve", "--api needs --world DIR");
+			return -1;
 		}
 		return 0;
 	}
@@ -901,10 +988,205 @@ out:
 	return code;
 }
 
-int
-cmd_serve(int argc, char **argv)
+/* --api-token-file: the tokens, one a line (blank lines skipped, CR
+ * dropped), appended to o's. The file's text stays in *buf (caller frees).
+ * Returns 0, or -1 after a message naming the file. */
+static int
+read_tokens(struct opts *o, const char *path, char **buf)
 {
-	struct opts o;
+	FILE *f = fopen(path, "rb");
+	size_t n;
+	char *p;
+
+	*buf = NULL;
+	if (!f) {
+		cli_err("serve", "--api-token-file %s: cannot open: %s", path, strerror(errno));
+		return -1;
+	}
+	*buf = malloc((1u << 20) + 1);
+	n = *buf ? fread(*buf, 1, 1u << 20, f) : 0;
+	fclose(f);
+	if (!*buf || n == (1u << 20)) {
+		cli_err("serve", "--api-token-file %s: %s", path,
+		        *buf ? "longer than 1 MiB" : "out of memory");
+		return -1;
+	}
+	(*buf)[n] = '\0';
+	for (p = *buf; *p;) {
+		size_t len = strcspn(p, "\n");
+		char *next = p + len + (p[len] == '\n');
+
+		p[len] = '\0';
+		if (len && p[len - 1] == '\r')
+			p[--len] = '\0';
+		if (len && take_token(o, NULL, p) != 0)
+			return -1;
+		p = next;
+	}
+	if (!o->n_api_tokens) {
+		cli_err("serve", "--api-token-file %s: no token in it", path);
+		return -1;
+	}
+	return 0;
+}
+
+static int
+fill_api_list(void *arg, FILE *f, const char *path, char *err, size_t errlen)
+{
+	return fr_tk_api_write_list(arg, f, path, err, errlen);
+}
+
+struct api_truth {
+	const struct fr_tk_api *api;
+	double t_end;
+	size_t *rows;
+};
+
+static int
+fill_api_truth(void *arg, FILE *f, const char *path, char *err, size_t errlen)
+{
+	struct api_truth *t = arg;
+	return fr_tk_api_write_truth(t->api, f, path, t->t_end, t->rows, err, errlen);
+}
+
+/* `serve --world DIR --api KIND`: the world's sources as a JSON API on the
+ * any-host server. tr and clock are set up; clock_file NULL or the
+ * FRESHET_CLOCK_FILE in use. Returns the exit code. */
+static int
+serve_api(struct opts *o, const struct settings *st, const struct fr_trace *tr,
+          struct fr_serve_clock *clock, const char *clock_file)
+{
+	struct fr_tk_api_config ac;
+	struct fr_tk_api *api = NULL;
+	struct fr_tk_api_stats as;
+	struct fr_serve_config sc;
+	struct fr_serve *srv = NULL;
+	struct fr_serve_stats stats;
+	char err[FR_ERRLEN], t0[32], t1[32], *tokbuf = NULL;
+	FILE *logf = NULL;
+	sigset_t sigs;
+	int sig = 0, code = EXIT_FAIL;
+	size_t rows = 0;
+
+	fr_tk_api_config_defaults(&ac);
+	fr_tk_api_kind_parse(o->api, &ac.kind);
+	if (o->api_limit) {
+		ac.limit_n = st->api_n;
+		ac.limit_window_s = st->api_w;
+	}
+	if (o->api_error) {
+		if (strcmp(o->api_error, "4") != 0 && strcmp(o->api_error, "17") != 0 &&
+		    strcmp(o->api_error, "32") != 0 && strcmp(o->api_error, "613") != 0) {
+			cli_err("serve", "--api-error wants 4, 17, 32 or 613, not '%s'", o->api_error);
+			return EXIT_USAGE;
+		}
+		ac.graph_code = o->api_error[0] == '4'   ? 4
+		                : o->api_error[0] == '6' ? 613
+		                : o->api_error[0] == '3' ? 32
+		                                         : 17;
+	}
+	if (o->api_token_file && read_tokens(o, o->api_token_file, &tokbuf) < 0)
+		goto out;
+	ac.tr = tr;
+	ac.clock = clock;
+	ac.tokens = o->api_tokens;
+	ac.n_tokens = o->n_api_tokens;
+	api = fr_tk_api_new(&ac, err, sizeof(err));
+	if (!api) {
+		cli_err("serve", "%s", err);
+		goto out;
+	}
+	if (o->list && write_whole("--list", o->list, fill_api_list, api) < 0)
+		goto out;
+	if (o->log) {
+		logf = open_out("--log", o->log);
+		if (!logf)
+			goto out;
+		setvbuf(logf, NULL, _IOLBF, 0);
+	}
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	fr_serve_config_defaults(&sc);
+	sc.any_host = 1;
+	sc.port = st->port;
+	sc.log = logf;
+	sc.log_extra = FR_TK_API_LOG_COLUMNS;
+	sc.clock_file = clock_file;
+	sc.handler.handle = fr_tk_api_handle;
+	sc.handler.ctx = api;
+	srv = fr_serve_start(&sc, err, sizeof(err));
+	if (!srv) {
+		cli_err("serve", "%s", err);
+		goto out;
+	}
+	if (o->port_file && write_port_file("--port-file", o->port_file, fr_serve_port(srv)) < 0)
+		goto out;
+	fr_time_format(clock->start_s, t0, sizeof(t0));
+	fr_time_format(clock->end_s, t1, sizeof(t1));
+	{
+		char url[1400];
+
+		fprintf(stderr,
+		        "freshet serve: listening on 127.0.0.1:%u: %u sources as a %s API (%s ...); "
+		        "clock %s .. %s at speed %g; ",
+		        (unsigned)fr_serve_port(srv), (unsigned)tr->n_sources, o->api,
+		        tr->n_sources ? fr_tk_api_url(api, 0, url, sizeof(url)) : "none", t0, t1,
+		        clock->speed);
+	}
+	if (ac.limit_n)
+		fprintf(stderr, "%u calls per %g s of world time per token", ac.limit_n,
+		        ac.limit_window_s);
+	else
+		fputs("no limit", stderr);
+	if (ac.n_tokens)
+		fprintf(stderr, ", %zu tokens", ac.n_tokens);
+	if (o->list)
+		fprintf(stderr, "; URLs %s", o->list);
+	fputc('\n', stderr);
+	while (sigwait(&sigs, &sig) != 0)
+		;
+	{
+		double t_end = fr_serve_clock_trace(
+		    clock, clock_file ? fr_serve_file_time(clock_file) : fr_serve_wall_now());
+		struct api_truth at = {api, t_end, &rows};
+
+		fr_serve_get_stats(srv, &stats);
+		fr_serve_stop(srv);
+		srv = NULL;
+		fr_tk_api_get_stats(api, &as);
+		if (o->truth && write_whole("--truth", o->truth, fill_api_truth, &at) < 0)
+			goto out;
+		fr_time_format(t_end, t1, sizeof(t1));
+		fprintf(stderr,
+		        "freshet serve: %s at clock %s: %llu requests; %llu calls answered, %llu "
+		        "refused for the limit, %llu unauthorized, %llu tokens",
+		        sig == SIGINT ? "interrupted" : "terminated", t1,
+		        (unsigned long long)stats.requests, (unsigned long long)as.calls,
+		        (unsigned long long)as.refused, (unsigned long long)as.unauthorized,
+		        (unsigned long long)as.tokens);
+		if (o->truth)
+			fprintf(stderr, "; truth: %zu items -> %s", rows, o->truth);
+		fputc('\n', stderr);
+	}
+	code = EXIT_OK;
+out:
+	fr_serve_stop(srv);
+	if (logf && fclose(logf) != 0) {
+		cli_err("serve", "--log %s: write error", o->log);
+		code = EXIT_FAIL;
+	}
+	fr_tk_api_free(api);
+	free(tokbuf);
+	return code;
+}
+
+static int
+serve_main(int argc, char **argv, struct opts *o)
+{
 	struct settings st;
 	struct fr_trace tr;
 	struct fr_serve_clock clock;
@@ -921,25 +1203,25 @@ cmd_serve(int argc, char **argv)
 	uint32_t n_huge = 0;
 	size_t truth_rows = 0;
 
-	rc = parse_args(argc, argv, &o);
+	rc = parse_args(argc, argv, o);
 	if (rc != 0)
 		return rc > 0 ? EXIT_OK : EXIT_USAGE;
-	if (o.sites || o.web)
-		return serve_web(&o);
-	if (o.forums)
-		return serve_forums(&o);
-	if (check_settings(&o, &st) < 0)
+	if (o->sites || o->web)
+		return serve_web(o);
+	if (o->forums)
+		return serve_forums(o);
+	if (check_settings(o, &st) < 0)
 		return EXIT_USAGE;
-	if ((size_t)snprintf(trace_path, sizeof(trace_path), "%s/trace.csv", o.world) >=
+	if ((size_t)snprintf(trace_path, sizeof(trace_path), "%s/trace.csv", o->world) >=
 	        sizeof(trace_path) ||
-	    (size_t)snprintf(sources_path, sizeof(sources_path), "%s/sources.csv", o.world) >=
+	    (size_t)snprintf(sources_path, sizeof(sources_path), "%s/sources.csv", o->world) >=
 	        sizeof(sources_path) ||
-	    (size_t)snprintf(opml_default, sizeof(opml_default), "%s/feeds.opml", o.world) >=
+	    (size_t)snprintf(opml_default, sizeof(opml_default), "%s/feeds.opml", o->world) >=
 	        sizeof(opml_default)) {
-		cli_err("serve", "--world %s: path too long", o.world);
+		cli_err("serve", "--world %s: path too long", o->world);
 		return EXIT_USAGE;
 	}
-	opml = o.opml ? o.opml : opml_default;
+	opml = o->opml ? o->opml : opml_default;
 	if (fr_trace_load(&tr, trace_path, access(sources_path, F_OK) == 0 ? sources_path : NULL,
 	                  err, sizeof(err)) < 0) {
 		cli_err("serve", "%s", err);
@@ -966,6 +1248,10 @@ cmd_serve(int argc, char **argv)
 		clock.speed = 1;
 		clock.wall0_s = clock.start_s;
 	}
+	if (o->api) {
+		code = serve_api(o, &st, &tr, &clock, clock_file && *clock_file ? clock_file : NULL);
+		goto out;
+	}
 
 	st.fc.tr = &tr;
 	st.fc.clock = &clock;
@@ -979,8 +1265,8 @@ cmd_serve(int argc, char **argv)
 	}
 	if (write_whole("--opml", opml, fill_opml, feeds) < 0)
 		goto out;
-	if (o.log) {
-		logf = open_out("--log", o.log);
+	if (o->log) {
+		logf = open_out("--log", o->log);
 		if (!logf)
 			goto out;
 		setvbuf(logf, NULL, _IOLBF, 0);
@@ -1014,7 +1300,7 @@ cmd_serve(int argc, char **argv)
 		cli_err("serve", "%s", err);
 		goto out;
 	}
-	if (o.port_file && write_port_file("--port-file", o.port_file, fr_serve_port(srv)) < 0)
+	if (o->port_file && write_port_file("--port-file", o->port_file, fr_serve_port(srv)) < 0)
 		goto out;
 	for (uint32_t h = 0; h < sc.n_hosts; h++)
 		n_huge += (fr_serve_host_flags(h, st.misbehave) & FR_SERVE_HOST_HUGE) != 0;
@@ -1036,7 +1322,7 @@ cmd_serve(int argc, char **argv)
 		fr_serve_stop(srv); /* waits for answers being made, flushes the log */
 		srv = NULL;
 		struct feeds_truth ft = {feeds, t_end, &truth_rows};
-		if (o.truth && write_whole("--truth", o.truth, fill_feeds_truth, &ft) < 0)
+		if (o->truth && write_whole("--truth", o->truth, fill_feeds_truth, &ft) < 0)
 			goto out;
 		fr_time_format(t_end, t1, sizeof(t1));
 		fprintf(
@@ -1049,18 +1335,28 @@ cmd_serve(int argc, char **argv)
 		    (unsigned long long)stats.not_found, (unsigned long long)stats.too_many,
 		    (unsigned long long)stats.fail500, (unsigned long long)stats.fail503,
 		    (unsigned long long)stats.other);
-		if (o.truth)
-			fprintf(stderr, "; truth: %zu items -> %s", truth_rows, o.truth);
+		if (o->truth)
+			fprintf(stderr, "; truth: %zu items -> %s", truth_rows, o->truth);
 		fputc('\n', stderr);
 	}
 	code = EXIT_OK;
 out:
 	fr_serve_stop(srv);
 	if (logf && fclose(logf) != 0) {
-		cli_err("serve", "--log %s: write error", o.log);
+		cli_err("serve", "--log %s: write error", o->log);
 		code = EXIT_FAIL;
 	}
 	fr_serve_feeds_free(feeds);
 	fr_trace_free(&tr);
+	return code;
+}
+
+int
+cmd_serve(int argc, char **argv)
+{
+	struct opts o;
+	int code = serve_main(argc, argv, &o);
+
+	free(o.api_tokens);
 	return code;
 }

@@ -593,11 +593,39 @@ count(struct fr_serve *s, int status)
 	atomic_fetch_add(&s->st[k], 1);
 }
 
+/* The extra columns' values for the log: the handler's (tabs kept as the
+ * separators, other control bytes as '?'), or "-" for each column. */
+static void
+log_extra_field(const struct fr_serve *s, const char *v, char *buf, size_t len)
+{
+	size_t i = 0;
+
+	buf[0] = '\0';
+	if (!s->cfg.log_extra)
+		return;
+	if (!v || !*v) {
+		buf[i++] = '\t';
+		buf[i++] = '-';
+		for (const char *c = s->cfg.log_extra; *c && i + 3 < len; c++) {
+			if (*c == '\t') {
+				buf[i++] = '\t';
+				buf[i++] = '-';
+			}
+		}
+		buf[i] = '\0';
+		return;
+	}
+	buf[i++] = '\t';
+	for (; *v && i + 1 < len; v++)
+		buf[i++] = *v != '\t' && ((unsigned char)*v < 0x20 || *v == 0x7f) ? '?' : *v;
+	buf[i] = '\0';
+}
+
 static void
 log_request(struct fr_serve *s, double now, const char *host, const char *method, const char *path,
-            int status, uint64_t bytes, int inm, int ims, const char *ua)
+            int status, uint64_t bytes, int inm, int ims, const char *ua, const char *extra)
 {
-	char h[LOG_FIELD_CAP], p[LOG_FIELD_CAP], u[LOG_FIELD_CAP], m[32];
+	char h[LOG_FIELD_CAP], p[LOG_FIELD_CAP], u[LOG_FIELD_CAP], m[32], x[FR_SERVE_LOG_NOTE_CAP];
 
 	if (!s->cfg.log)
 		return;
@@ -605,10 +633,49 @@ log_request(struct fr_serve *s, double now, const char *host, const char *method
 	log_field(p, sizeof(p), path);
 	log_field(u, sizeof(u), ua);
 	log_field(m, sizeof(m), method);
+	log_extra_field(s, extra, x, sizeof(x));
 	pthread_mutex_lock(&s->log_mu);
-	fprintf(s->cfg.log, "%.6f\t%s\t%s\t%s\t%d\t%llu\t%d\t%d\t%s\n", now, h, m, p, status,
-	        (unsigned long long)bytes, inm, ims, u);
+	fprintf(s->cfg.log, "%.6f\t%s\t%s\t%s\t%d\t%llu\t%d\t%d\t%s%s\n", now, h, m, p, status,
+	        (unsigned long long)bytes, inm, ims, u, x);
 	pthread_mutex_unlock(&s->log_mu);
+}
+
+static const char *
+conn_header(void *cls, const char *name)
+{
+	return MHD_lookup_connection_value(cls, MHD_HEADER_KIND, name);
+}
+
+const char *
+fr_serve_req_header(const struct fr_serve_req *req, const char *name)
+{
+	return req->header ? req->header(req->header_cls, name) : NULL;
+}
+
+/* Adds the handler's "Name: value" lines to r. */
+static void
+add_extra_headers(struct MHD_Response *r, const char *lines)
+{
+	char name[128], value[FR_SERVE_EXTRA_HEADERS_CAP];
+	const char *p = lines;
+
+	while (*p) {
+		size_t n = strcspn(p, "\n");
+		const char *colon = memchr(p, ':', n);
+
+		if (colon && colon > p && (size_t)(colon - p) < sizeof(name) && colon[1] == ' ') {
+			size_t vn = n - (size_t)(colon + 2 - p);
+
+			memcpy(name, p, (size_t)(colon - p));
+			name[colon - p] = '\0';
+			memcpy(value, colon + 2, vn);
+			value[vn] = '\0';
+			MHD_add_response_header(r, name, value);
+		}
+		p += n;
+		if (*p == '\n')
+			p++;
+	}
 }
 
 static void
@@ -699,6 +766,8 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 	req.wall_s = now;
 	req.host_name = hname;
 	req.query = rq->query;
+	req.header = conn_header;
+	req.header_cls = conn;
 	if (!s->cfg.any_host)
 		h = parse_host(s, host_hdr);
 	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
@@ -775,10 +844,19 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 		MHD_add_response_header(r, MHD_HTTP_HEADER_RETRY_AFTER, a->retry_after);
 	if (a->status == 405)
 		MHD_add_response_header(r, MHD_HTTP_HEADER_ALLOW, "GET, HEAD");
+	if (a->from_handler) {
+		a->hr.headers[sizeof(a->hr.headers) - 1] = '\0';
+		a->hr.log_path[sizeof(a->hr.log_path) - 1] = '\0';
+		a->hr.log_extra[sizeof(a->hr.log_extra) - 1] = '\0';
+		add_extra_headers(r, a->hr.headers);
+	}
 	count(s, a->status);
-	log_request(s, now, hostlog, method, logpath ? logpath : url, a->status,
-	            a->status == 304 || !strcmp(method, "HEAD") ? 0 : (uint64_t)a->len, inm != NULL,
-	            ims != NULL, ua);
+	log_request(s, now, hostlog, method,
+	            a->from_handler && a->hr.log_path[0] ? a->hr.log_path
+	            : logpath                            ? logpath
+	                                                 : url,
+	            a->status, a->status == 304 || !strcmp(method, "HEAD") ? 0 : (uint64_t)a->len,
+	            inm != NULL, ims != NULL, ua, a->from_handler ? a->hr.log_extra : NULL);
 	if ((flags & FR_SERVE_HOST_SLOW) && s->cfg.slow_s > 0)
 		sleep_s(s->cfg.slow_s);
 	free(logpath);
@@ -959,8 +1037,10 @@ fr_serve_start(const struct fr_serve_config *cfg, char *err, size_t errlen)
 	s->port = info ? info->port : cfg->port;
 	if (cfg->log && !cfg->no_log_header) {
 		pthread_mutex_lock(&s->log_mu);
-		fputs("wall_s\thost\tmethod\tpath\tstatus\tbytes\tinm\tims\tuser_agent\n",
-		      cfg->log);
+		fputs("wall_s\thost\tmethod\tpath\tstatus\tbytes\tinm\tims\tuser_agent", cfg->log);
+		if (cfg->log_extra)
+			fprintf(cfg->log, "\t%s", cfg->log_extra);
+		fputc('\n', cfg->log);
 		fflush(cfg->log);
 		pthread_mutex_unlock(&s->log_mu);
 	}

@@ -67,7 +67,19 @@ struct fr_serve_req {
 	                          final dot; "" when absent */
 	const char *query;     /* the query string as sent (not decoded), without
 	                          '?' or fragment; "" when none */
+	/* A request header by name (case-insensitive), or NULL when absent:
+	 * call fr_serve_req_header. header_cls is the server's; a test may set
+	 * its own function (header NULL: no headers). */
+	const char *(*header)(void *header_cls, const char *name);
+	void *header_cls;
 };
+
+/* The request header name of req (case-insensitive; the first when
+ * repeated), or NULL. Borrowed for the call. */
+const char *fr_serve_req_header(const struct fr_serve_req *req, const char *name);
+
+#define FR_SERVE_EXTRA_HEADERS_CAP 2048 /* bytes of fr_serve_resp.headers */
+#define FR_SERVE_LOG_NOTE_CAP 512       /* bytes of log_path and log_extra */
 
 /* A handler's answer. The caller zeroes it and sets last_modified_s to -1
  * before the call. body (len bytes) stays valid until the server calls
@@ -84,6 +96,15 @@ struct fr_serve_resp {
 	char etag[80];           /* with its quotes (strong), or "" for none */
 	int64_t last_modified_s; /* Unix seconds, or -1 for none */
 	char location[512];      /* Location header (for a 3xx), or "" for none */
+	/* More headers, "Name: value" lines each ended by '\n' ("" for none);
+	 * a line without ": " is skipped. */
+	char headers[FR_SERVE_EXTRA_HEADERS_CAP];
+	/* The log's path column when not "" (a handler that hides secrets of
+	 * the query); else the path as the server logs it. */
+	char log_path[FR_SERVE_LOG_NOTE_CAP];
+	/* With config log_extra set: the values of its columns, tab-separated
+	 * ("" writes "-" in each). */
+	char log_extra[FR_SERVE_LOG_NOTE_CAP];
 };
 
 /* What is served. handle is called from many threads at once; it returns 0
@@ -116,6 +137,10 @@ struct fr_serve_config {
 	FILE *log;                          /* request log, borrowed (NULL: none) */
 	int no_log_header;                  /* 1: do not write the log's header line (a
 	                                     * second server sharing one log) */
+	/* NULL, or the names of more log columns after user_agent,
+	 * tab-separated ("token\tlimited"), whose values the handler gives in
+	 * resp->log_extra. Borrowed. */
+	const char *log_extra;
 	/* HTTPS: PEM texts of the certificate (chain) and its private key; both
 	 * NULL for plain HTTP. Borrowed: they must outlive the server. */
 	const char *tls_cert, *tls_key;
