@@ -211,6 +211,20 @@ xstrdup(struct fpx *p, const char *s)
 	return r;
 }
 
+/* snprintf(out, cap, "%s", s) without the format: as much of s as fits. */
+static void
+copy_str(char *out, size_t cap, const char *s)
+{
+	size_t n = strlen(s);
+
+	if (!cap)
+		return;
+	if (n >= cap)
+		n = cap - 1;
+	memcpy(out, s, n);
+	out[n] = '\0';
+}
+
 /* ---- FeedParserDict over json-c ---- */
 
 static const char *
@@ -226,6 +240,20 @@ canon_key(const char *k)
 	    {"copyright", "rights"},      {"copyright_detail", "rights_detail"},
 	    {"tagline", "subtitle"},      {"tagline_detail", "subtitle_detail"},
 	};
+
+	/* most keys are no alias: their first letter says so */
+	switch (k[0]) {
+	case 'c':
+	case 'd':
+	case 'g':
+	case 'i':
+	case 'm':
+	case 't':
+	case 'u':
+		break;
+	default:
+		return k;
+	}
 	for (size_t i = 0; i < sizeof(map) / sizeof(map[0]); i++)
 		if (!strcmp(k, map[i][0]))
 			return map[i][1];
@@ -250,8 +278,13 @@ fpd_get(jo *d, const char *k)
 			return v;
 		if (json_object_object_get_ex(d, "subtitle_detail", &v))
 			return v;
-	} else if (json_object_object_get_ex(d, canon_key(k), &v)) {
-		return v;
+	} else {
+		const char *c = canon_key(k);
+
+		if (json_object_object_get_ex(d, c, &v))
+			return v;
+		if (c == k)
+			return NULL;
 	}
 	if (json_object_object_get_ex(d, k, &v))
 		return v;
@@ -374,14 +407,15 @@ attr_get(const struct attrs *a, const char *k)
 	return NULL;
 }
 
-/* The attributes as a dict, later duplicates winning in place. */
+/* The attributes as a dict, later duplicates winning in place (the front
+ * end gives keys and values as well-formed UTF-8). */
 static jo *
 attrs_dict(const struct attrs *a)
 {
 	jo *d = json_object_new_object();
 
 	for (size_t i = 0; d && i < a->n; i++)
-		obj_add(d, a->kv[2 * i], jstr(a->kv[2 * i + 1]));
+		json_object_object_add(d, a->kv[2 * i], json_object_new_string(a->kv[2 * i + 1]));
 	return d;
 }
 
@@ -918,7 +952,7 @@ pop_ex(struct fpx *p, const char *element, int strip)
 	if (!p->n_stack || strcmp(top(p)->name, element))
 		return NULL;
 	e = p->stack[--p->n_stack];
-	snprintf(el, sizeof(el), "%s", element);
+	copy_str(el, sizeof(el), element);
 	if (e.replaced) {
 		output = e.replaced;
 		e.replaced = NULL;
@@ -2708,18 +2742,18 @@ method_name(struct fpx *p, const char *tag, char *out, size_t cap)
 		pre[n] = '\0';
 		m = nsmap(p, pre);
 		if (*m) {
-			char low[64];
 			size_t k;
 
-			for (k = 0; m[k] && k < sizeof(low) - 1; k++)
-				low[k] = (char)(m[k] >= 'A' && m[k] <= 'Z' ? m[k] - 'A' + 'a' : m[k]);
-			low[k] = '\0';
-			snprintf(out, cap, "%s_%s", low, colon + 1);
+			for (k = 0; m[k] && k < 63 && k + 1 < cap; k++)
+				out[k] = (char)(m[k] >= 'A' && m[k] <= 'Z' ? m[k] - 'A' + 'a' : m[k]);
+			if (k + 1 < cap)
+				out[k++] = '_';
+			copy_str(out + k, cap - k, colon + 1);
 		} else {
-			snprintf(out, cap, "%s", colon + 1);
+			copy_str(out, cap, colon + 1);
 		}
 	} else {
-		snprintf(out, cap, "%s", tag);
+		copy_str(out, cap, tag);
 	}
 }
 

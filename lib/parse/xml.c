@@ -80,6 +80,11 @@ struct px {
 	struct span *lifted;
 	size_t n_lifted;
 	struct fpx *fp;         /* feedparser's result model, or NULL */
+	/* fr_fpx_ns_prefix of the namespace URIs seen last (interned by
+	 * libxml2: the pointer stands for the string) */
+	const xmlChar *fp_uri[4];
+	const char *fp_pre[4];
+	unsigned fp_next;
 	/* With b->lazy_summary: the open item's summaries as captured, made
 	 * in their order when the item ends without content. */
 	struct pending_summary *pend;
@@ -1257,22 +1262,45 @@ rss_version(struct px *x)
 
 /* "prefix:local" as feedparser's startElementNS names an element or an
  * attribute, in lower case, into out. */
-static void
-fp_name(const xmlChar *local, const xmlChar *prefix, const xmlChar *uri, int attr, char *out,
-        size_t cap)
+/* fr_fpx_ns_prefix(uri), remembered per interned URI. */
+static const char *
+fp_ns_prefix(struct px *x, const xmlChar *uri)
 {
-	const char *m = uri ? fr_fpx_ns_prefix((const char *)uri) : "";
-	size_t k;
+	const char *m;
+
+	for (unsigned i = 0; i < 4; i++)
+		if (x->fp_uri[i] == uri)
+			return x->fp_pre[i];
+	m = fr_fpx_ns_prefix((const char *)uri);
+	x->fp_uri[x->fp_next] = uri;
+	x->fp_pre[x->fp_next] = m;
+	x->fp_next = (x->fp_next + 1) % 4;
+	return m;
+}
+
+/* "a:b" (or "b" when a is NULL or empty) lower-cased into out[cap]: as
+ * much as fits. */
+static void
+join_lower(char *out, size_t cap, const char *a, const char *b)
+{
+	const char *parts[3] = {a && *a ? a : "", a && *a ? ":" : "", b};
+	size_t k = 0;
+
+	for (int i = 0; i < 3; i++)
+		for (const char *s = parts[i]; *s && k + 1 < cap; s++)
+			out[k++] = (char)(*s >= 'A' && *s <= 'Z' ? *s - 'A' + 'a' : *s);
+	out[k] = '\0';
+}
+
+static void
+fp_name(struct px *x, const xmlChar *local, const xmlChar *prefix, const xmlChar *uri, int attr,
+        char *out, size_t cap)
+{
+	const char *m = uri ? fp_ns_prefix(x, uri) : "";
 
 	if (!m)
 		m = attr ? "" : (prefix ? (const char *)prefix : "");
-	if (*m)
-		snprintf(out, cap, "%s:%s", m, (const char *)local);
-	else
-		snprintf(out, cap, "%s", (const char *)local);
-	for (k = 0; out[k]; k++)
-		if (out[k] >= 'A' && out[k] <= 'Z')
-			out[k] = (char)(out[k] - 'A' + 'a');
+	join_lower(out, cap, m, (const char *)local);
 }
 
 static void
@@ -1285,7 +1313,7 @@ fp_start(struct px *x, const xmlChar *l, const xmlChar *prefix, const xmlChar *u
 
 	for (int i = 0; i < nb_ns; i++)
 		fr_fpx_ns(x->fp, (const char *)nss[2 * i], (const char *)nss[2 * i + 1]);
-	fp_name(l, prefix, uri, 0, tag, sizeof(tag));
+	fp_name(x, l, prefix, uri, 0, tag, sizeof(tag));
 	if (n > 0) {
 		kv = calloc((size_t)n * 4, sizeof(*kv));
 		if (!kv) {
@@ -1297,7 +1325,6 @@ fp_start(struct px *x, const xmlChar *l, const xmlChar *prefix, const xmlChar *u
 		const xmlChar **a = attrs + 5 * i;
 		char name[160], qname[160];
 		char *v = attr_text(a[3], a[4]);
-		size_t k;
 
 		if (!v) {
 			x->b->oom = 1;
@@ -1308,14 +1335,8 @@ fp_start(struct px *x, const xmlChar *l, const xmlChar *prefix, const xmlChar *u
 			x->b->oom = 1;
 			break;
 		}
-		fp_name(a[0], a[1], a[2], 1, name, sizeof(name));
-		if (a[1])
-			snprintf(qname, sizeof(qname), "%s:%s", (const char *)a[1], (const char *)a[0]);
-		else
-			snprintf(qname, sizeof(qname), "%s", (const char *)a[0]);
-		for (k = 0; qname[k]; k++)
-			if (qname[k] >= 'A' && qname[k] <= 'Z')
-				qname[k] = (char)(qname[k] - 'A' + 'a');
+		fp_name(x, a[0], a[1], a[2], 1, name, sizeof(name));
+		join_lower(qname, sizeof(qname), (const char *)a[1], (const char *)a[0]);
 		if (!strcmp(name, "rel") || !strcmp(name, "type"))
 			lower_ascii(v);
 		kv[2 * nkv] = fr_feed_utf8_fix(strdup(name));
@@ -1346,7 +1367,7 @@ fp_end(struct px *x, const xmlChar *l, const xmlChar *prefix, const xmlChar *uri
 {
 	char tag[160];
 
-	fp_name(l, prefix, uri, 0, tag, sizeof(tag));
+	fp_name(x, l, prefix, uri, 0, tag, sizeof(tag));
 	if (!fr_feed_utf8_valid(tag, strlen(tag)))
 		snprintf(tag, sizeof(tag), "%s", "\xef\xbf\xbd");
 	fr_fpx_end(x->fp, tag);
