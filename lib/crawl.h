@@ -29,6 +29,10 @@ struct fr_crawl_stats {
 	uint64_t new_items, updated_items;
 	uint64_t robots_fetches, robots_denied;
 	uint64_t throttled;     /* 429/503 answers (the host was paused) */
+	/* JSON API sources: pages asked beyond each fetch's first, answers
+	 * meaning "slow down" (a 429, a Graph throttling code), and choices
+	 * held because the API said no call was left. */
+	uint64_t api_pages, api_slowdowns, api_waits;
 	uint64_t skipped;       /* --once: sources not fetched this pass, their host paused or
 				 * their error backoff running beyond FR_CRAWL_ONCE_WAIT_S */
 	uint64_t aborted;       /* transfers in flight at the end of --duration, aborted

@@ -5,6 +5,9 @@
 #include "dbopt.h"
 #include "opt.h"
 
+#include "api/scrub.h"
+#include "api/source.h"
+#include "api/spec.h"
 #include "core/err.h"
 #include "core/lines.h"
 #include "net/addrpolicy.h"
@@ -18,8 +21,10 @@
 #include <string.h>
 
 static const char USAGE[] =
-    "usage: freshet add [URL...] [--file LIST] [--opml FILE] [--kind feed|forum]\n"
-    "                   [--group G] [--allow-private] [--db PATH]\n";
+    "usage: freshet add [URL...] [--file LIST] [--opml FILE] [--kind feed|forum|api]\n"
+    "                   [--group G] [--allow-private] [--db PATH]\n"
+    "       freshet add --kind api URL... (--preset P | --spec TEXT | --spec-file F)\n"
+    "                   [--token-env VAR | --token-file PATH] [--pages N] [--group G]\n";
 
 static const char ABOUT[] =
     "Subscribes to sources: each URL, each line of LIST, each feed outline (an\n"
@@ -36,18 +41,30 @@ static const char ABOUT[] =
     "An address whose host is a loopback, private, link-local or other internal\n"
     "address literal (127.0.0.1, 10.0.0.1, 169.254.169.254, [::1], localhost) is\n"
     "refused unless --allow-private is given; 'freshet run' also refuses names\n"
-    "that resolve to such addresses (see docs/crawl.md).\n";
+    "that resolve to such addresses (see docs/crawl.md).\n"
+    "\n"
+    "--kind api: JSON API sources (docs/api.md). The response's items are found\n"
+    "with a mapping spec: a preset (graph, mastodon, reddit, jsonapi) or a spec's\n"
+    "text (\"preset=graph; text=story\"). The token is read when 'run' starts, from\n"
+    "the environment variable or the file named here: the store keeps only the\n"
+    "name, never the token; it is sent as 'Authorization: Bearer' to the source's\n"
+    "own host alone. An address holding access_token= is refused. Sources\n"
+    "sharing a token share its rate limit: give them one --group.\n";
 
 static const char EXAMPLES[] =
     "  freshet add https://example.org/feed.xml\n"
     "  freshet add --opml subscriptions.opml     a feed reader's export\n"
-    "  freshet add --file apis.txt --group api   sources of one rate-limit group\n";
+    "  freshet add --file apis.txt --group api   sources of one rate-limit group\n"
+    "  freshet add --kind api --preset graph --token-env FB_TOKEN --group fb \\\n"
+    "      https://graph.facebook.com/v19.0/PAGE/posts\n";
 
 #define OPML_MAX (64u << 20) /* bytes of an OPML file read at most */
 
 struct adder {
 	struct fr_store *st;
 	const char *kind, *grp;
+	const char *api_state; /* kind api: the stored settings (api/source.h) */
+	size_t api_state_len;
 	int allow_private;
 	unsigned long added, present, bad;
 };
@@ -73,6 +90,20 @@ add_one(struct adder *a, const char *where, const char *raw, const char *title,
 		a->bad++;
 		return;
 	}
+	if (a->api_state) {
+		char *clean = fr_api_url_strip(url);
+
+		if (!clean || strcmp(clean, url) != 0) {
+			cli_err("add", "%s: refused: an API address must not carry a secret "
+			        "(access_token=, client_secret=, appsecret_proof=): give the token "
+			        "with --token-env or --token-file", where);
+			a->bad++;
+			free(clean);
+			free(url);
+			return;
+		}
+		free(clean);
+	}
 	const char *why = a->allow_private ? NULL : fr_url_forbidden(url);
 	if (why) {
 		cli_err("add", "%s: %s: refused: its host is a %s address (--allow-private "
@@ -94,6 +125,26 @@ add_one(struct adder *a, const char *where, const char *raw, const char *title,
 		return;
 	}
 	a->added++;
+	if (a->api_state) {
+		struct fr_store_source s;
+
+		if (fr_store_get_source(a->st, id, &s, err, sizeof(err)) == 0) {
+			s.kind_state = malloc(a->api_state_len);
+			if (s.kind_state) {
+				memcpy(s.kind_state, a->api_state, a->api_state_len);
+				s.kind_state_len = a->api_state_len;
+			}
+			if (!s.kind_state || fr_store_put_source(a->st, &s, err, sizeof(err)) < 0) {
+				cli_err("add", "%s: API settings not kept: %s", where,
+				        s.kind_state ? err : "out of memory");
+				a->bad++;
+			}
+			fr_store_source_clear(&s);
+		} else {
+			cli_err("add", "%s: API settings not kept: %s", where, err);
+			a->bad++;
+		}
+	}
 	if (category && *category) {
 		struct fr_store_source s;
 
@@ -275,8 +326,12 @@ take_input(void *ctx, const struct opt *o, const char *val)
 int
 cmd_add(int argc, char **argv)
 {
-	static const char *const KINDS[] = {"feed", "forum", NULL};
+	static const char *const KINDS[] = {"feed", "forum", "api", NULL};
 	const char *db = NULL, *grp = NULL;
+	const char *preset = NULL, *spec_text = NULL, *spec_file = NULL, *token_env = NULL,
+		   *token_file = NULL;
+	uint64_t pages = FR_API_PAGES_DEFAULT;
+	char *spec_buf = NULL, *state = NULL;
 	struct inputs in = {0};
 	struct adder a = {0};
 	char err[FR_ERRLEN], where[64];
@@ -297,7 +352,20 @@ cmd_add(int argc, char **argv)
 	    {.name = "opml", .kind = OPT_CALL, .arg = "FILE", .take = take_input, .ctx = &in,
 	     .help = "add the feeds of an OPML file (may be repeated)"},
 	    {.name = "kind", .kind = OPT_ENUM, .arg = "K", .choices = KINDS, .def = "feed",
-	     .dest = &kind_k, .help = "feed or forum"},
+	     .dest = &kind_k, .help = "feed, forum or api (a JSON API: docs/api.md)"},
+	    {.name = "preset", .kind = OPT_STRING, .arg = "P", .dest = &preset,
+	     .help = "--kind api: the mapping preset: graph, mastodon, reddit or jsonapi"},
+	    {.name = "spec", .kind = OPT_STRING, .arg = "TEXT", .dest = &spec_text,
+	     .help = "--kind api: a mapping spec's text (\"preset=graph; text=story\")"},
+	    {.name = "spec-file", .kind = OPT_STRING, .arg = "FILE", .dest = &spec_file,
+	     .help = "--kind api: a mapping spec read from FILE"},
+	    {.name = "token-env", .kind = OPT_STRING, .arg = "VAR", .dest = &token_env,
+	     .help = "--kind api: the token is in environment variable VAR when 'run' starts"},
+	    {.name = "token-file", .kind = OPT_STRING, .arg = "PATH", .dest = &token_file,
+	     .help = "--kind api: the token is the first line of PATH when 'run' starts"},
+	    {.name = "pages", .kind = OPT_UINT, .arg = "N", .dest = &pages, .min = 1,
+	     .max = FR_API_PAGES_MAX,
+	     .help = "--kind api: pages followed per fetch at most (default 10)"},
 	    {.name = "group", .kind = OPT_STRING, .arg = "G", .dest = &grp,
 	     .help = "rate-limit group of the new sources (default: default)"},
 	    {.name = "allow-private", .kind = OPT_FLAG, .dest = &a.allow_private,
@@ -313,6 +381,62 @@ cmd_add(int argc, char **argv)
 		goto out;
 	}
 	kind = KINDS[kind_k];
+	if (!strcmp(kind, "api")) {
+		struct fr_api_source src;
+		struct fr_api_spec *sp;
+		int given = !!preset + !!spec_text + !!spec_file;
+		size_t len = 0;
+
+		if (given != 1) {
+			cli_err("add", "--kind api wants one of --preset, --spec or --spec-file");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (token_env && token_file) {
+			cli_err("add", "--token-env and --token-file: give one");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if ((token_env && (!*token_env || strpbrk(token_env, "=\r\n"))) ||
+		    (token_file && (!*token_file || strpbrk(token_file, "\r\n")))) {
+			cli_err("add", "%s: a name, without '=' or a line break",
+			        token_env ? "--token-env wants an environment variable's name"
+			                  : "--token-file wants a path");
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		if (spec_file) {
+			if (!(spec_buf = slurp(spec_file, FR_API_SPEC_MAX_BYTES, &len))) {
+				rc = EXIT_USAGE;
+				goto out;
+			}
+			spec_text = spec_buf;
+		} else if (preset) {
+			spec_text = preset;
+		}
+		if (fr_api_spec_parse(spec_text, strlen(spec_text), &sp, err, sizeof(err)) < 0) {
+			cli_err("add", "%s%s%s", spec_file ? spec_file : "", spec_file ? ": " : "", err);
+			rc = EXIT_USAGE;
+			goto out;
+		}
+		fr_api_spec_free(sp);
+		fr_api_source_init(&src);
+		src.spec = (char *)spec_text;
+		src.token_env = (char *)token_env;
+		src.token_file = (char *)token_file;
+		src.max_pages = (int)pages;
+		state = fr_api_source_format(&src, &a.api_state_len);
+		if (!state) {
+			cli_err("add", "out of memory");
+			rc = EXIT_FAIL;
+			goto out;
+		}
+		a.api_state = state;
+	} else if (preset || spec_text || spec_file || token_env || token_file) {
+		cli_err("add", "--preset, --spec, --spec-file, --token-env and --token-file are for --kind api");
+		rc = EXIT_USAGE;
+		goto out;
+	}
 	if (grp && !*grp) {
 		cli_err("add", "--group needs a name");
 		rc = EXIT_USAGE;
@@ -365,5 +489,7 @@ cmd_add(int argc, char **argv)
 out:
 	free(in.v);
 	free(in.kinds);
+	free(spec_buf);
+	free(state);
 	return rc;
 }

@@ -4,6 +4,8 @@
 #include "dbopt.h"
 #include "opt.h"
 
+#include "api/source.h"
+#include "api/spec.h"
 #include "core/err.h"
 #include "core/timefmt.h"
 #include "store/store.h"
@@ -31,7 +33,12 @@ static const char MORE[] =
     "          state, last_fetch, last_status, last_error, last_error_time, errors,\n"
     "          backoff_until, redirect_url, rate_per_day, next_due, items, added,\n"
     "          active (null when unknown)\n"
-    "  csv     the same columns with a header, RFC 4180 quoting\n";
+    "          and for an API source (--kind api) \"api\": spec (the preset's or\n"
+    "          spec's name), token (where it is read: env:VAR or file:PATH, never\n"
+    "          the token), pages, and what the API last said: limit, remaining,\n"
+    "          reset, window, usage_pct, hold_until, said_at (null when unknown)\n"
+    "  csv     the same columns but api, with a header, RFC 4180 quoting\n"
+    "The table lists the API sources again below it, with the same facts.\n";
 
 static const char EXAMPLES[] =
     "  freshet sources                           the table\n"
@@ -68,6 +75,111 @@ time_or_null(double t, char *buf, size_t len)
 	return t != 0 ? fr_time_format(t, buf, len) : NULL;
 }
 
+/* An API source's settings (kind_state), or -1 when it is not one or they
+ * cannot be read (err says why). */
+static int
+api_of(const struct fr_store_source *s, struct fr_api_source *a, char *name, size_t nlen,
+       char *err, size_t errlen)
+{
+	struct fr_api_spec *sp;
+
+	if (!s->kind || strcmp(s->kind, "api") != 0) {
+		fr_api_source_init(a);
+		err[0] = 0;
+		return -1;
+	}
+	if (fr_api_source_parse(s->kind_state, s->kind_state_len, a, err, errlen) < 0)
+		return -1;
+	if (fr_api_spec_parse(a->spec, strlen(a->spec), &sp, err, errlen) < 0) {
+		fr_api_source_clear(a);
+		return -1;
+	}
+	snprintf(name, nlen, "%s", fr_api_spec_name(sp));
+	fr_api_spec_free(sp);
+	return 0;
+}
+
+static json_object *
+num_or_null(double v)
+{
+	return v >= 0 ? json_object_new_double(v) : NULL;
+}
+
+static void
+add_api_json(json_object *o, const struct fr_store_source *s)
+{
+	struct fr_api_source a;
+	char name[128], err[512], t[32], tok[1100];
+	json_object *j;
+
+	if (api_of(s, &a, name, sizeof(name), err, sizeof(err)) < 0) {
+		if (err[0]) {
+			j = json_object_new_object();
+			dbopt_json_str(j, "error", err);
+			json_object_object_add(o, "api", j);
+		}
+		return;
+	}
+	j = json_object_new_object();
+	dbopt_json_str(j, "spec", name);
+	dbopt_json_str(j, "token", a.token_env || a.token_file ? fr_api_source_key(&a, NULL, tok, sizeof(tok)) : NULL);
+	json_object_object_add(j, "pages", json_object_new_int(a.max_pages));
+	json_object_object_add(j, "limit", num_or_null(a.limit));
+	json_object_object_add(j, "remaining", num_or_null(a.remaining));
+	dbopt_json_str(j, "reset", a.reset_at_s > 0 ? fr_time_format(a.reset_at_s, t, sizeof(t)) : NULL);
+	json_object_object_add(j, "window", num_or_null(a.window_s));
+	json_object_object_add(j, "usage_pct", num_or_null(a.usage_pct));
+	dbopt_json_str(j, "hold_until", a.hold_until_s > 0 ? fr_time_format(a.hold_until_s, t, sizeof(t)) : NULL);
+	dbopt_json_str(j, "said_at", a.learned_s > 0 ? fr_time_format(a.learned_s, t, sizeof(t)) : NULL);
+	json_object_object_add(o, "api", j);
+	fr_api_source_clear(&a);
+}
+
+/* Below the table: each API source's spec, group, token's place and what
+ * its API last said. */
+static void
+print_api_lines(const struct fr_store_source *v, size_t n)
+{
+	int head = 0;
+
+	for (size_t i = 0; i < n; i++) {
+		struct fr_api_source a;
+		char name[128], err[512], t[32], tok[1100];
+
+		if (api_of(&v[i], &a, name, sizeof(name), err, sizeof(err)) < 0) {
+			if (err[0])
+				printf("%s%lld  %s\n", head++ ? "" : "\nAPI sources:\n", (long long)v[i].id, err);
+			continue;
+		}
+		printf("%s%lld  spec %s  group %s  token %s  pages %d", head++ ? "" : "\nAPI sources:\n",
+		       (long long)v[i].id, name, v[i].grp ? v[i].grp : "default",
+		       a.token_env || a.token_file ? fr_api_source_key(&a, NULL, tok, sizeof(tok)) : "none",
+		       a.max_pages);
+		if (a.learned_s > 0) {
+			printf("  API said at %s:", fr_time_format(a.learned_s, t, sizeof(t)));
+			if (a.remaining >= 0)
+				printf(" %.0f", a.remaining);
+			else
+				printf(" ?");
+			if (a.limit >= 0)
+				printf(" of %.0f", a.limit);
+			printf(" calls left");
+			if (a.window_s > 0)
+				printf(" (window %.0f s)", a.window_s);
+			if (a.usage_pct >= 0)
+				printf(", usage %.0f%%", a.usage_pct);
+			if (a.reset_at_s > 0)
+				printf(", reset %s", fr_time_format(a.reset_at_s, t, sizeof(t)));
+			if (a.hold_until_s > 0)
+				printf(", no call before %s", fr_time_format(a.hold_until_s, t, sizeof(t)));
+		} else {
+			printf("  API said nothing yet");
+		}
+		putchar('\n');
+		fr_api_source_clear(&a);
+	}
+}
+
 static void
 print_jsonl(const struct fr_store_source *s, const char *state)
 {
@@ -97,6 +209,7 @@ print_jsonl(const struct fr_store_source *s, const char *state)
 	json_object_object_add(o, "items", json_object_new_int64(s->n_items));
 	dbopt_json_str(o, "added", time_or_null(s->added_s, t, sizeof(t)));
 	json_object_object_add(o, "active", json_object_new_boolean(s->active));
+	add_api_json(o, s);
 	dbopt_json_print(stdout, o);
 	json_object_put(o);
 }
@@ -249,6 +362,7 @@ cmd_sources(int argc, char **argv)
 	}
 	if (!strcmp(format, "table")) {
 		print_table(v, n, now);
+		print_api_lines(v, n);
 	} else if (!strcmp(format, "csv")) {
 		fputs(CSV_HEADER, stdout);
 		for (size_t i = 0; i < n; i++)

@@ -692,7 +692,8 @@ fr_api_limit_next(const struct fr_api_limit *l, double now_s)
 		if (l->reset_at_s >= 0) {
 			if (l->reset_at_s > t)
 				t = l->reset_at_s;
-		} else {
+		} else if (!(l->hold_until_s >= 0)) {
+			/* (A hold, a Retry-After, says when: it rules.) */
 			double w = l->window_s > 0         ? l->window_s
 			           : l->default_wait_s > 0 ? l->default_wait_s
 			                                   : FR_API_DEFAULT_WAIT_S_DEFAULT;

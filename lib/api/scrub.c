@@ -139,3 +139,52 @@ fr_api_scrub_buf(char *buf, size_t cap, const char *token)
 	buf[n] = '\0';
 	free(s);
 }
+
+char *
+fr_api_url_strip(const char *url)
+{
+	const char *q, *frag;
+	size_t n, w;
+	char *out;
+
+	if (!url)
+		return NULL;
+	n = strlen(url);
+	if (!(out = malloc(n + 1)))
+		return NULL;
+	q = strchr(url, '?');
+	frag = strchr(url, '#');
+	if (!q || (frag && frag < q)) {
+		memcpy(out, url, n + 1);
+		return out;
+	}
+	w = (size_t)(q - url);
+	memcpy(out, url, w);
+	const char *end = frag ? frag : url + n;
+	int first = 1;
+	for (const char *p = q + 1; p < end;) {
+		const char *amp = memchr(p, '&', (size_t)(end - p));
+		const char *pe = amp ? amp : end;
+		int secret = 0;
+
+		for (size_t k = 0; k < sizeof(SECRET_PARAMS) / sizeof(SECRET_PARAMS[0]); k++) {
+			size_t pn = strlen(SECRET_PARAMS[k]);
+
+			/* the name alone ("access_token" without '=') too */
+			if (((size_t)(pe - p) >= pn && !strncasecmp(p, SECRET_PARAMS[k], pn)) ||
+			    ((size_t)(pe - p) == pn - 1 && !strncasecmp(p, SECRET_PARAMS[k], pn - 1)))
+				secret = 1;
+		}
+		if (!secret && pe > p) {
+			out[w++] = first ? '?' : '&';
+			memcpy(out + w, p, (size_t)(pe - p));
+			w += (size_t)(pe - p);
+			first = 0;
+		}
+		p = amp ? amp + 1 : end;
+	}
+	memcpy(out + w, end, strlen(end));
+	w += strlen(end);
+	out[w] = '\0';
+	return out;
+}

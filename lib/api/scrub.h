@@ -18,4 +18,10 @@ char *fr_api_scrub(const char *s, const char *token);
  * result longer than cap - 1 is cut, never a token half-kept. */
 void fr_api_scrub_buf(char *buf, size_t cap, const char *token);
 
+/* url without the query parameters that carry secrets (access_token,
+ * client_secret, appsecret_proof: a Graph API paging.next link carries the
+ * access token), the rest as it was. malloc'd (caller frees), NULL on out
+ * of memory or when url is NULL. */
+char *fr_api_url_strip(const char *url);
+
 #endif

@@ -31,6 +31,40 @@ cmp_time(const void *a, const void *b)
 	return x < y ? -1 : x > y;
 }
 
+/* The publication times of the new items of oc (is_new), into pub (room
+ * for every new item), with the run's delay figures; returns how many. */
+size_t
+fr_crawl_new_pubs(struct outcome *oc, const uint8_t *is_new, double *pub)
+{
+	struct crawl *c = oc->c;
+	double now = oc->now;
+	size_t k = 0;
+
+	for (size_t j = 0; j < oc->n_items; j++) {
+		const struct fr_store_item *it = &oc->items[j];
+		double p = NAN;
+
+		if (!is_new[j])
+			continue;
+		if (it->published_s != INT64_MIN)
+			p = (double)it->published_s;
+		else if (it->updated_s != INT64_MIN)
+			p = (double)it->updated_s;
+		/* A forum's first crawl brings its whole history: only
+		 * what appeared since the previous cycle is news. */
+		if (oc->learn_since_s > 0 && !(p >= oc->learn_since_s))
+			continue;
+		if (p > now)
+			p = now; /* a clock ahead of ours */
+		if (isfinite(p) && p >= c->stats.started_s) {
+			c->stats.with_delay++;
+			c->stats.delay_sum_s += now - p;
+		}
+		pub[k++] = p;
+	}
+	return k;
+}
+
 /* Inside the store's transaction: the policy learns, the row takes the
  * source's new state. */
 static void
@@ -44,29 +78,15 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 	size_t k = 0;
 
 	oc->n_new = n_new;
-	if (n_new && (pub = malloc(n_new * sizeof(*pub))) != NULL) {
-		for (size_t j = 0; j < oc->n_items; j++) {
-			const struct fr_store_item *it = &oc->items[j];
-			double p = NAN;
-
-			if (!is_new[j])
-				continue;
-			if (it->published_s != INT64_MIN)
-				p = (double)it->published_s;
-			else if (it->updated_s != INT64_MIN)
-				p = (double)it->updated_s;
-			/* A forum's first crawl brings its whole history: only
-			 * what appeared since the previous cycle is news. */
-			if (oc->learn_since_s > 0 && !(p >= oc->learn_since_s))
-				continue;
-			if (p > now)
-				p = now; /* a clock ahead of ours */
-			if (isfinite(p) && p >= c->stats.started_s) {
-				c->stats.with_delay++;
-				c->stats.delay_sum_s += now - p;
-			}
-			pub[k++] = p;
-		}
+	/* An API source's page that the fetch goes on from: the policy
+	 * learns at the fetch's last page. */
+	if (oc->page && oc->page(oc, is_new, n_new, r))
+		return;
+	if ((n_new || oc->n_extra_pub) &&
+	    (pub = malloc((n_new + oc->n_extra_pub) * sizeof(*pub))) != NULL) {
+		k = n_new ? fr_crawl_new_pubs(oc, is_new, pub) : 0;
+		for (size_t j = 0; j < oc->n_extra_pub; j++)
+			pub[k++] = oc->extra_pub[j];
 	}
 	/* Oldest first, as the simulator gives them (a feed lists its newest
 	 * first): the policy learns the gaps between successive items in
@@ -376,7 +396,7 @@ fr_crawl_commit(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr
 			      (long long)cs->row.id, cs->row.url, oc->error, cs->row.err_count,
 			      cs->row.backoff_until_s - now);
 	}
-	if (oc->settled && !cs->done_once) {
+	if (oc->settled && !cs->done_once && !oc->more) {
 		cs->done_once = 1;
 		c->n_done_once++;
 	}

@@ -43,8 +43,12 @@ struct host {
  * often. */
 #define HOP_RECHECK_S 0.1
 
+struct api_src;
+struct api_cred;
+
 struct csrc {
 	struct fr_store_source row;
+	struct api_src *api; /* a JSON API source (api.c), else NULL */
 	uint32_t host, group;
 	int done_once;
 	int busy;       /* its fetch is under way (begun, not finished) */
@@ -136,6 +140,8 @@ struct crawl {
 	int virt;
 	double vnow;
 	char *clock_tmp;         /* the file written, then renamed over o->clock_file */
+	struct api_cred *api_cred; /* API sources' tokens and limit states (api.c) */
+	uint32_t n_api_cred;
 	int fatal;               /* the store failed: stop */
 	char *fatal_err;
 	char errbuf[512];
@@ -164,6 +170,14 @@ struct outcome {
 	double pause_until;   /* > 0: a 429/503 paused the source's host until then */
 	const char *pause_host; /* the host paused (a redirect's target's), or NULL */
 	int throttle_wait;    /* --once: a 429/503 waited out until its Retry-After */
+	/* API sources (api.c): called first inside the transaction; returns 1
+	 * when the fetch goes on to a further page (the policy learns then
+	 * nothing, and more is set), 0 to learn as usual. */
+	int (*page)(struct outcome *oc, const uint8_t *is_new, size_t n_new,
+		    struct fr_store_source *r);
+	int more;
+	const double *extra_pub; /* new items' times from the fetch's earlier pages */
+	size_t n_extra_pub;
 };
 
 /* --once: a transient failure is retried (after its backoff or the host's
@@ -203,6 +217,9 @@ void fr_crawl_host_leave(struct crawl *c, uint32_t i);
 double fr_crawl_hop_wait(struct crawl *c, uint32_t i, uint32_t h, double now);
 /* Sends rq for source i: its host is taken (fr_crawl_host_take) first. */
 int fr_crawl_send(struct crawl *c, uint32_t i, const struct fr_request *rq, char *e, size_t elen);
+/* The same with a request's extra (an API's credential header). */
+int fr_crawl_send_ex(struct crawl *c, uint32_t i, const struct fr_request *rq,
+		     const struct fr_request_extra *x, char *e, size_t elen);
 /* The gap kept for a host whose gap is gap_s, with room for the send's
  * variance. */
 double fr_crawl_slack(const struct crawl *c, double gap_s);
@@ -240,6 +257,27 @@ void fr_crawl_finish(struct crawl *c, uint32_t i, const struct fr_response *res,
 int fr_crawl_follow(struct crawl *c, uint32_t i, const struct fr_response *res, double now);
 /* A redirect's hop to another host: its robots.txt first. */
 void fr_crawl_hop_start(struct crawl *c, uint32_t i, double now);
+
+/* The new items' publication times (commit.c), with the delay figures. */
+size_t fr_crawl_new_pubs(struct outcome *oc, const uint8_t *is_new, double *pub);
+
+/* ---- api.c: JSON API sources ---- */
+/* Reads the API sources' settings and tokens (after the scheduler is
+ * made). Returns 0, or -1 with err set (out of memory). */
+int fr_crawl_api_setup(struct crawl *c, char *err, size_t errlen);
+void fr_crawl_api_free(struct crawl *c);
+/* 1 when the API's limit holds source i's fetch now (its group held until
+ * the API allows a call), else 0. */
+int fr_crawl_api_gate(struct crawl *c, uint32_t i, double now);
+/* When source i's next page may be asked (its group's limit and the API's),
+ * or now. */
+double fr_crawl_api_page_wait(struct crawl *c, uint32_t i, double now);
+int fr_crawl_api_submit(struct crawl *c, uint32_t i);
+/* A response to an API source's request: the limit learns, the page is
+ * mapped and committed, the next page deferred or the fetch ended. */
+void fr_crawl_api_done(struct crawl *c, uint32_t i, const struct fr_response *res, double now);
+/* Ends an API source's fetch without a response (error says why). */
+void fr_crawl_api_fail(struct crawl *c, uint32_t i, const char *error, double now);
 
 /* ---- forum.c: a forum's cycle of pages ---- */
 void fr_crawl_forum_finish(struct crawl *c, uint32_t i, const char *error, double now);

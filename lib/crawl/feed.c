@@ -123,6 +123,8 @@ fr_crawl_submit(struct crawl *c, uint32_t i)
 
 	if (cs->is_forum)
 		return fr_crawl_forum_submit(c, i);
+	if (cs->api)
+		return fr_crawl_api_submit(c, i);
 
 	cs->feed_at = 0;
 	cs->hop_robots = 0;
@@ -150,7 +152,7 @@ fr_crawl_hop_start(struct crawl *c, uint32_t i, double now)
 	double cd = -1;
 
 	cs->hop_robots = 0;
-	if (!c->robots) {
+	if (!c->robots || cs->api) {
 		fr_crawl_submit(c, i);
 		return;
 	}

@@ -25,6 +25,7 @@
 /* A request copied for the thread, its strings in the same allocation. */
 struct req {
 	struct fr_request rq;
+	struct fr_request_extra x;
 	struct req *next;
 	char data[];
 };
@@ -113,7 +114,8 @@ on_done(void *arg, const struct fr_response *res)
 	struct fr_fetchq *q = arg;
 	size_t need = (res->body ? res->len + 1 : 0) + len0(res->content_type) + len0(res->etag) +
 		      len0(res->last_modified) + len0(res->effective_url) +
-		      len0(res->permanent_url) + len0(res->http_version) + len0(res->location);
+		      len0(res->permanent_url) + len0(res->http_version) + len0(res->location) +
+		      (res->headers ? res->headers_len + 1 : 0);
 	struct resp *p = malloc(sizeof(*p) + need);
 	char *at;
 
@@ -135,6 +137,9 @@ on_done(void *arg, const struct fr_response *res)
 	PUT_STR(http_version);
 	PUT_STR(location);
 #undef PUT_STR
+	p->r.headers = put(&at, res->headers, res->headers_len);
+	if (!res->headers)
+		p->r.headers_len = 0;
 	batch_push(q, p);
 }
 
@@ -166,7 +171,7 @@ start_waiting(struct fr_fetchq *q)
 		q->wait_head = r->next;
 		if (!q->wait_head)
 			q->wait_tail = NULL;
-		if (fr_fetcher_submit(q->f, &r->rq, e, sizeof(e)) < 0)
+		if (fr_fetcher_submit_ex(q->f, &r->rq, &r->x, e, sizeof(e)) < 0)
 			batch_error(q, r->rq.tag, e);
 		free(r);
 	}
@@ -312,12 +317,20 @@ fr_fetchq_free(struct fr_fetchq *q)
 int
 fr_fetchq_submit(struct fr_fetchq *q, const struct fr_request *req, char *err, size_t errlen)
 {
+	return fr_fetchq_submit_ex(q, req, NULL, err, errlen);
+}
+
+int
+fr_fetchq_submit_ex(struct fr_fetchq *q, const struct fr_request *req,
+		    const struct fr_request_extra *x, char *err, size_t errlen)
+{
 	struct req *r;
 	char *at;
 
 	if (!req->url)
 		return fr_errf(err, errlen, "fetcher: request without a URL");
-	r = malloc(sizeof(*r) + len0(req->url) + len0(req->etag) + len0(req->last_modified));
+	r = malloc(sizeof(*r) + len0(req->url) + len0(req->etag) + len0(req->last_modified) +
+		   (x ? len0(x->auth) : 0));
 	if (!r)
 		return fr_errf(err, errlen, "%s: out of memory", req->url);
 	at = r->data;
@@ -327,6 +340,9 @@ fr_fetchq_submit(struct fr_fetchq *q, const struct fr_request *req, char *err, s
 	r->rq.last_modified =
 	    put(&at, req->last_modified, req->last_modified ? strlen(req->last_modified) : 0);
 	r->rq.tag = req->tag;
+	r->x.auth = x ? put(&at, x->auth, x->auth ? strlen(x->auth) : 0) : NULL;
+	r->x.want_headers = x ? x->want_headers : 0;
+	r->x.want_error_body = x ? x->want_error_body : 0;
 	pthread_mutex_lock(&q->mu);
 	if (q->rq_tail)
 		q->rq_tail->next = r;

@@ -36,6 +36,9 @@ void fr_fetchq_free(struct fr_fetchq *q);
  * with outcome FR_NET_OTHER and err set. Returns 0, or -1 with err set
  * when out of memory here. */
 int fr_fetchq_submit(struct fr_fetchq *q, const struct fr_request *req, char *err, size_t errlen);
+/* The same with x (fetch.h; may be NULL), copied too. */
+int fr_fetchq_submit_ex(struct fr_fetchq *q, const struct fr_request *req,
+			const struct fr_request_extra *x, char *err, size_t errlen);
 
 /* Calls done for each finished transfer taken back, in the order they
  * finished, with a response borrowed for the call; when none is ready,

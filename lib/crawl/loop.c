@@ -202,6 +202,9 @@ start(struct crawl *c, uint32_t i, double now)
 		fr_sched_hold(fr_crawl_pick(c), i, now + HOP_RECHECK_S, now);
 		return -1;
 	}
+	/* An API source: not while its API says no call is left. */
+	if (cs->api && fr_crawl_api_gate(c, i, now))
+		return -1;
 	if (fr_crawl_pass(c, i, now))
 		return -1;
 	/* Claimed first: a robots.txt check that answers "fetch it" expects
@@ -233,7 +236,10 @@ start(struct crawl *c, uint32_t i, double now)
 		 * and forever when the host was paused for a day. */
 		return -2;
 	}
-	if (c->robots)
+	/* robots.txt is not asked for an API's calls: they are made with the
+	 * application's token under the API's terms and its rate limit
+	 * (docs/api.md). */
+	if (c->robots && !cs->api)
 		v = fr_robots_cache_check(c->robots, cs->row.url, now, &cd);
 	if (v == FR_ROBOTS_PENDING) {
 		char e[512];
@@ -362,6 +368,10 @@ on_done(void *arg, const struct fr_response *res)
 	if (res->outcome == FR_NET_HTTP_ERROR && res->status >= 300 && res->status < 400 &&
 	    res->location && fr_crawl_follow(c, i, res, now))
 		return;
+	if (c->src[i].api) {
+		fr_crawl_api_done(c, i, res, now);
+		return;
+	}
 	fr_crawl_finish(c, i, res, NULL, now);
 }
 
@@ -412,6 +422,7 @@ crawl_free(struct crawl *c)
 	fr_robots_cache_free(c->robots);
 	fr_sched_free(c->sched);
 	fr_sched_free(c->order);
+	fr_crawl_api_free(c);
 	if (c->src) {
 		for (uint32_t i = 0; i < c->n; i++) {
 			fr_store_source_clear(&c->src[i].row);
@@ -591,6 +602,8 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 		    fr_sched_new(&c->order, &once_order, &none, &oc, &c->env, err, errlen) < 0)
 			goto out;
 	}
+	if (fr_crawl_api_setup(c, err, errlen) < 0)
+		goto out;
 	load_context(c);
 	/* Learned state and holds from earlier runs: a source's backoff, and
 	 * its host's pause when the source's last answer was a 429 or 503
@@ -777,6 +790,14 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 
 			/* A redirect's hop to a host this fetch is not on yet
 			 * waits for that host (fr_crawl_hop_wait). */
+			/* An API source's next page waits for its group's limit
+			 * and the API's. */
+			if (c->src[j].feed_at <= now && c->src[j].api) {
+				double w = fr_crawl_api_page_wait(c, j, now);
+
+				if (w > now)
+					c->src[j].feed_at = w;
+			}
 			if (c->src[j].feed_at <= now && c->src[j].hop_url) {
 				double w = fr_crawl_hop_wait(
 				    c, j, fr_crawl_host_id(c, c->src[j].hop_url), now);

@@ -80,6 +80,10 @@ struct transfer {
 	int hops;            /* responses before the current one (redirects followed) */
 	int all_permanent;   /* every such response was 301 or 308 */
 	double headers_at_s; /* wall clock when the current response's headers began */
+	int want_headers;    /* keep the header block (hdr) */
+	int want_error_body; /* keep an HTTP error's body */
+	char *hdr;           /* the current response's header lines, or NULL */
+	size_t hdr_len;
 };
 
 static double
@@ -175,6 +179,7 @@ fr_response_clear(struct fr_response *r)
 	free(r->permanent_url);
 	free(r->location);
 	free(r->http_version);
+	free(r->headers);
 	memset(r, 0, sizeof(*r));
 }
 
@@ -322,6 +327,27 @@ reset_headers(struct transfer *t)
 		free(*fields[i]);
 		*fields[i] = NULL;
 	}
+	free(t->hdr);
+	t->hdr = NULL;
+	t->hdr_len = 0;
+}
+
+/* Appends a header line to the kept block (want_headers), up to the cap. */
+static void
+keep_line(struct transfer *t, const char *h, size_t n)
+{
+	char *nb;
+
+	if (!t->want_headers || n == 0 || t->hdr_len + n + 1 > FR_FETCH_HEADERS_MAX)
+		return;
+	if (n <= 2 && (h[0] == '\r' || h[0] == '\n'))
+		return; /* the blank line ending the block */
+	if (!(nb = realloc(t->hdr, t->hdr_len + n + 1)))
+		return;
+	memcpy(nb + t->hdr_len, h, n);
+	t->hdr = nb;
+	t->hdr_len += n;
+	t->hdr[t->hdr_len] = '\0';
 }
 
 static void
@@ -494,6 +520,7 @@ on_header(char *h, size_t size, size_t nmemb, void *ud)
 		t->len = 0; /* a redirect's body is not the resource's */
 		return n;
 	}
+	keep_line(t, h, n);
 	if (header_is(h, n, "content-type", &v, &vn))
 		keep(&t->content_type, v, vn, 0);
 	else if (header_is(h, n, "etag", &v, &vn))
@@ -599,7 +626,7 @@ on_open_socket(void *ud, curlsocktype purpose, struct curl_sockaddr *a)
 }
 
 static int
-setup_handle(struct transfer *t, const struct fr_request *req)
+setup_handle(struct transfer *t, const struct fr_request *req, const struct fr_request_extra *x)
 {
 	struct fr_fetcher *f = t->f;
 	CURL *h = t->h;
@@ -612,6 +639,19 @@ setup_handle(struct transfer *t, const struct fr_request *req)
 	if (header_safe(req->last_modified) && (!cond_etag || f->both_validators) &&
 	    add_header(&t->headers, "If-Modified-Since", req->last_modified) < 0)
 		return -1;
+	if (x && x->auth) {
+		/* A credential: never on a line of its own making, never
+		 * to a redirect's host (the caller follows redirects). */
+		struct curl_slist *r;
+
+		if (!header_safe(x->auth) || !strchr(x->auth, ':'))
+			return -2;
+		if (!(r = curl_slist_append(t->headers, x->auth)))
+			return -1;
+		t->headers = r;
+	}
+	t->want_headers = x && x->want_headers;
+	t->want_error_body = x && x->want_error_body;
 	curl_easy_setopt(h, CURLOPT_URL, t->url);
 	curl_easy_setopt(h, CURLOPT_SHARE, f->share);
 	curl_easy_setopt(h, CURLOPT_PRIVATE, t);
@@ -630,7 +670,7 @@ setup_handle(struct transfer *t, const struct fr_request *req)
 	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	if (f->max_redirects < 0) {
+	if (f->max_redirects < 0 || (x && x->auth)) {
 		curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
 	} else {
 		curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);
@@ -780,6 +820,13 @@ start_queued(struct fr_fetcher *f)
 int
 fr_fetcher_submit(struct fr_fetcher *f, const struct fr_request *req, char *err, size_t errlen)
 {
+	return fr_fetcher_submit_ex(f, req, NULL, err, errlen);
+}
+
+int
+fr_fetcher_submit_ex(struct fr_fetcher *f, const struct fr_request *req,
+                     const struct fr_request_extra *x, char *err, size_t errlen)
+{
 	struct transfer *t;
 
 	if (!req || !req->url)
@@ -792,8 +839,12 @@ fr_fetcher_submit(struct fr_fetcher *f, const struct fr_request *req, char *err,
 	t->all_permanent = 1;
 	t->url = dup0(req->url);
 	t->h = curl_easy_init();
-	if (!t->url || !t->h || setup_handle(t, req) < 0) {
+	int hrc = t->url && t->h ? setup_handle(t, req, x) : -1;
+	if (hrc < 0) {
 		transfer_free(t);
+		if (hrc == -2)
+			return fr_errf(err, errlen, "%.*s: credential header refused (no 'Name:' or a line break)",
+				       URL_IN_ERR, req->url);
 		return fr_errf(err, errlen, "%.*s: out of memory", URL_IN_ERR, req->url);
 	}
 	if (intern_host(f, t) < 0) {
@@ -989,6 +1040,8 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 	/* The final response's facts, whatever the outcome, when it sent them. */
 	now = t->headers_at_s > 0 ? t->headers_at_s : fr_time_now();
 	if (status > 0) {
+		r->headers = t->hdr, t->hdr = NULL;
+		r->headers_len = r->headers ? t->hdr_len : 0;
 		r->content_type = t->content_type, t->content_type = NULL;
 		r->etag = t->etag, t->etag = NULL;
 		r->last_modified = t->last_modified, t->last_modified = NULL;
@@ -1007,6 +1060,12 @@ finish(struct transfer *t, CURLcode rc, struct fr_response *r)
 	    (r->outcome == FR_NET_OK || r->outcome == FR_NET_NOT_MODIFIED ||
 	     r->outcome == FR_NET_HTTP_ERROR))
 		r->permanent_url = dup0(r->effective_url);
+	if (r->outcome == FR_NET_HTTP_ERROR && status >= 400 && t->want_error_body && t->body) {
+		t->body[t->len] = '\0';
+		r->body = t->body;
+		r->len = t->len;
+		t->body = NULL;
+	}
 	if (r->outcome == FR_NET_OK) {
 		if (!t->body)
 			t->body = calloc(1, 1);

@@ -95,6 +95,19 @@ struct fr_request {
 	uint64_t tag;                     /* the caller's id, handed back */
 };
 
+/* More of a request, for API sources (issue 30): fr_fetcher_submit_ex. */
+struct fr_request_extra {
+	/* A header line "Name: value" (a credential: "Authorization: Bearer
+	 * T") sent with this request alone, or NULL. Never logged; a request
+	 * carrying one follows no redirect inside the fetcher (the caller
+	 * decides whether the next hop's host may see it). A line without ':'
+	 * or holding CR or LF is refused by fr_fetcher_submit_ex. */
+	const char *auth;
+	int want_headers; /* 1: the response keeps its header block (fr_response.headers) */
+	int want_error_body; /* 1: an HTTP error (status >= 400) keeps its body too, in
+	                      * body and len (an API's error object) */
+};
+
 /* One finished transfer. Strings are NUL-terminated and malloc'd; NULL when absent. */
 struct fr_response {
 	uint64_t tag;
@@ -102,7 +115,8 @@ struct fr_response {
 	long status;   /* final HTTP status, 0 if none */
 	char err[256]; /* a readable reason naming the URL when outcome is not OK/NOT_MODIFIED */
 	char *body;
-	size_t len; /* decoded body (NUL-terminated), NULL on 304 and errors */
+	size_t len; /* decoded body (NUL-terminated), NULL on 304 and errors (but an
+	             * HTTP error's when the request had want_error_body) */
 	char *content_type, *etag, *last_modified; /* of the final response; on 304 the new
 	                                            * validators if the server sent them */
 	char *effective_url;                       /* after redirects */
@@ -127,7 +141,14 @@ struct fr_response {
 	double first_byte_s; /* from start to the first response byte, or -1 */
 	char *location;      /* a 3xx not followed (max_redirects < 0): its target, absolute;
 	                      * else NULL */
+	/* The final response's header lines ("Name: value\r\n" each, the
+	 * status line left out), at most FR_FETCH_HEADERS_MAX bytes (later
+	 * lines dropped), when the request asked (want_headers); else NULL. */
+	char *headers;
+	size_t headers_len;
 };
+
+#define FR_FETCH_HEADERS_MAX 65536u
 
 /* Creates a fetcher (opts may be NULL). Returns 0 and sets *out (free with
  * fr_fetcher_free), or -1 with err set. */
@@ -141,6 +162,9 @@ void fr_fetcher_free(struct fr_fetcher *f);
  * or unsupported URL is not an error here: it finishes as FR_NET_OTHER. May
  * be called from a done callback. */
 int fr_fetcher_submit(struct fr_fetcher *f, const struct fr_request *req, char *err, size_t errlen);
+/* The same with x (may be NULL: as fr_fetcher_submit). */
+int fr_fetcher_submit_ex(struct fr_fetcher *f, const struct fr_request *req,
+                         const struct fr_request_extra *x, char *err, size_t errlen);
 
 /* Drives transfers for at most timeout_ms (returns early once one has
  * finished); calls done for each finished transfer with a response borrowed

@@ -54,6 +54,7 @@ struct group {
 	uint32_t *batch;
 	uint32_t n_batch, batch_pos;
 	double batch_t;
+	double hold_s;        /* no call before this (fr_sched_hold_group), or -inf */
 };
 
 struct waitq {
@@ -459,6 +460,7 @@ fr_sched_new(struct fr_sched **out, const struct fr_policy_ops *ops, struct fr_p
 			goto fail;
 		}
 		set_theta(gr, ops->theta0 > 0 ? ops->theta0 : 1.0);
+		gr->hold_s = -INFINITY;
 		/* select=scan ranks by urgency, never by key: the heap only says
 		 * who is waiting, and its order is never needed. */
 		fr_heap_set_lazy(gr->heap, s->scan);
@@ -1054,6 +1056,8 @@ fr_sched_next(struct fr_sched *s, double now_s, uint32_t *src, double *at_s)
 		if (g->n_members == 0)
 			continue;
 		t_rl = fr_rl_next(&g->rl, now_s);
+		if (g->hold_s > t_rl)
+			t_rl = g->hold_s;
 		if (s->ops->kind == FR_POLICY_INTERVAL)
 			ok = choose_interval(s, g, t_rl, &c, &t);
 		else
@@ -1277,4 +1281,77 @@ fr_sched_host_request(struct fr_sched *s, uint32_t src, double now_s)
 
 	if (s->host_begin && s->host_free_s[h] == INFINITY)
 		s->host_begin[h] = now_s;
+}
+
+/* ---- Groups steered from outside (an API's own limit, issue 30) ---- */
+
+int
+fr_sched_set_group_limit(struct fr_sched *s, uint32_t group, uint32_t calls, double window_s)
+{
+	struct group *g;
+	struct fr_ratelimit rl;
+	uint32_t *batch;
+
+	if (group >= s->n_groups || calls == 0 || !(window_s > 0))
+		return -1;
+	g = &s->groups[group];
+	if (g->rl.calls == calls && g->rl.window_s == window_s)
+		return 0;
+	if (fr_rl_init(&rl, calls, window_s, g->rl.mode) < 0)
+		return -1;
+	if (!(batch = malloc(calls * sizeof(*batch)))) {
+		fr_rl_free(&rl);
+		return -1;
+	}
+	/* The calls already made stay in the window: the newest, up to calls
+	 * of them, oldest first. */
+	uint32_t keep = g->rl.count < calls ? g->rl.count : calls;
+	for (uint32_t k = g->rl.count - keep; k < g->rl.count; k++)
+		fr_rl_record(&rl, g->rl.ring[(g->rl.head + k) % g->rl.calls]);
+	rl.last_s = g->rl.last_s;
+	/* The batch was sized by the old limit: its sources go back first. */
+	flush_batch(s, g);
+	free(g->batch);
+	g->batch = batch;
+	fr_rl_free(&g->rl);
+	g->rl = rl;
+	return 0;
+}
+
+int
+fr_sched_hold_group(struct fr_sched *s, uint32_t group, double until_s)
+{
+	if (group >= s->n_groups)
+		return -1;
+	s->groups[group].hold_s = until_s;
+	return 0;
+}
+
+double
+fr_sched_group_next(const struct fr_sched *s, uint32_t group, double now_s)
+{
+	const struct group *g;
+	double t;
+
+	if (group >= s->n_groups)
+		return now_s;
+	g = &s->groups[group];
+	t = fr_rl_next(&g->rl, now_s);
+	return g->hold_s > t ? g->hold_s : t;
+}
+
+void
+fr_sched_group_spend(struct fr_sched *s, uint32_t group, double now_s)
+{
+	if (group < s->n_groups)
+		fr_rl_record(&s->groups[group].rl, now_s);
+}
+
+void
+fr_sched_group_limit(const struct fr_sched *s, uint32_t group, uint32_t *calls, double *window_s)
+{
+	const struct group *g = &s->groups[group < s->n_groups ? group : 0];
+
+	*calls = g->rl.calls;
+	*window_s = g->rl.window_s;
 }

@@ -108,6 +108,26 @@ struct fr_sched_stats {
 };
 void fr_sched_get_stats(const struct fr_sched *s, struct fr_sched_stats *out);
 
+/* Rate-limit groups steered from outside (a JSON API's own limit, as its
+ * responses tell it; issue 30). fr_sched_set_group_limit makes group's
+ * limit calls per window_s from now on (the calls already made stay in its
+ * window, the newest up to calls of them); returns 0, or -1 when out of
+ * memory, calls is 0, window_s not > 0 or group out of range (nothing
+ * changed). */
+int fr_sched_set_group_limit(struct fr_sched *s, uint32_t group, uint32_t calls, double window_s);
+/* No call of group before until_s (-INFINITY: none), replacing the group's
+ * previous hold; the group's sources are chosen at until_s at the
+ * earliest. Returns 0, or -1 when group is out of range. */
+int fr_sched_hold_group(struct fr_sched *s, uint32_t group, double until_s);
+/* The earliest instant >= now_s at which group may spend a call: its
+ * limit's and its hold's. */
+double fr_sched_group_next(const struct fr_sched *s, uint32_t group, double now_s);
+/* Records a call of group at now_s that no source's fetch began (a further
+ * page of an API source's fetch): it counts against the group's limit. */
+void fr_sched_group_spend(struct fr_sched *s, uint32_t group, double now_s);
+/* The group's limit now. */
+void fr_sched_group_limit(const struct fr_sched *s, uint32_t group, uint32_t *calls,
+			  double *window_s);
 /* Bytes of policy state per source. */
 size_t fr_sched_state_size(const struct fr_sched *s);
 

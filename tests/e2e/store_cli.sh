@@ -49,7 +49,7 @@ for w in "never fetched" "backing off until" "error N" redirected --all; do expe
 
 # ---- bad usage (found before the store is touched) ----
 usage_error "nothing to add" add --db "$DB"
-usage_error "--kind wants feed or forum, not 'rss'" add --db "$DB" --kind rss http://a.example/
+usage_error "--kind wants feed, forum or api, not 'rss'" add --db "$DB" --kind rss http://a.example/
 usage_error "unknown option '--frob'" add --db "$DB" --frob
 usage_error "--file needs a value" add --db "$DB" --file
 usage_error "--group needs a name" add --db "$DB" --group= http://a.example/
