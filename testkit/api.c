@@ -1112,6 +1112,32 @@ route(const struct fr_tk_api *a, const char *path)
 	}
 }
 
+/* GET /: the API, its limit and every source's endpoint, as JSON (free:
+ * no token, not a call), for people and demos; tests read --list. */
+static int
+listing(const struct fr_tk_api *a, struct fr_serve_resp *resp)
+{
+	struct fr_text b = {.max = (size_t)1 << 30};
+	char url[NAME_URL_MAX + 320];
+
+	fr_text_printf(&b, "{\"api\":\"%s\",\"limit\":", KIND_NAMES[a->cfg.kind]);
+	if (a->cfg.limit_n)
+		fr_text_printf(&b, "{\"calls\":%u,\"window_s\":%.17g}", a->cfg.limit_n,
+		               a->cfg.limit_window_s);
+	else
+		fr_text_puts(&b, "null");
+	fr_text_puts(&b, ",\"sources\":[");
+	for (uint32_t s = 0; s < a->tr->n_sources; s++) {
+		fr_text_puts(&b, s ? ",\n{\"source\":\"" : "\n{\"source\":\"");
+		fr_text_json(&b, fr_trace_source_name(a->tr, s));
+		fr_text_puts(&b, "\",\"url\":\"");
+		fr_text_json(&b, fr_tk_api_url(a, s, url, sizeof(url)));
+		fr_text_puts(&b, "\"}");
+	}
+	fr_text_puts(&b, "\n]}\n");
+	return give(&b, resp, 200, CT_JSON);
+}
+
 static const char ROBOTS[] = "User-agent: *\nAllow: /\n";
 
 int
@@ -1140,6 +1166,10 @@ fr_tk_api_handle(void *ctx, const struct fr_serve_req *req, struct fr_serve_resp
 		resp->body = ROBOTS;
 		resp->len = sizeof(ROBOTS) - 1;
 		return 0;
+	}
+	if (!strcmp(req->path, "/")) {
+		snprintf(resp->log_extra, sizeof(resp->log_extra), "-\t0");
+		return listing(a, resp);
 	}
 	if (!find_token(a, req, tok, sizeof(tok))) {
 		snprintf(resp->log_extra, sizeof(resp->log_extra), "-\t0");

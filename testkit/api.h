@@ -61,7 +61,8 @@ void fr_tk_api_free(struct fr_tk_api *a);
 #define FR_TK_API_LOG_COLUMNS "token\tlimited"
 
 /* The handler (struct fr_serve_handler's handle, ctx = the API), for the
- * server's any-host mode; thread-safe. Every answer but /robots.txt needs a
+ * server's any-host mode; thread-safe. Every answer but /robots.txt and the
+ * listing at / (JSON: the API, its limit, every source's URL) needs a
  * token (Authorization: Bearer, or Graph's access_token= parameter) and
  * counts as a call of it; see docs/serve.md. */
 int fr_tk_api_handle(void *ctx, const struct fr_serve_req *req, struct fr_serve_resp *resp);

@@ -1,6 +1,6 @@
 # serve_api.sh - `freshet serve --world DIR --api graph|mastodon|reddit` end
 # to end on 127.0.0.1, on a stepped clock (FRESHET_CLOCK_FILE, so nothing
-# waits on wall time): the URL list; every page of several sources read with
+# waits on wall time): the URL list and the listing at /; every page of several sources read with
 # python3's json in each API's shape and paged to the end, the items equal to
 # the truth file's; items appearing when the clock moves; the per-token limit
 # (usage headers, the refusal bodies, another token's own count, the window's
@@ -175,6 +175,11 @@ start_server graph --world "$W" --api graph --start "$start" --api-limit 40/10m 
 expect_eq "graph: one URL a source" "$(wc -l <"$WORK/graph.urls")" 30
 expect_eq "graph: first URL" "$(head -n 1 "$WORK/graph.urls")" "http://graph.freshet.test/s0000/posts"
 check "graph: listening line" grep -q "30 sources as a graph API" "$WORK/graph.err"
+get "http://graph.freshet.test/"
+expect_eq "graph: the listing: 200 without a token" "$S" 200
+expect_eq "graph: the listing's URLs are the list's" \
+	"$(grep -o '"url":"[^"]*"' "$B" | cut -d'"' -f4)" "$(cat "$WORK/graph.urls")"
+check "graph: the listing's limit" grep -q '"limit":{"calls":40,"window_s":600}' "$B"
 get "http://graph.freshet.test/s0000/posts"
 expect_eq "graph: no token: 400" "$S" 400
 check "graph: no token: code 104" grep -q '"code":104' "$B"

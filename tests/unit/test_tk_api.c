@@ -488,8 +488,17 @@ test_tokens(void)
 	CHECK(ask(a, "http://reddit.freshet.test/r/s0/new.json", "", START, &g) == 401);
 	CHECK_STR(g.body, "{\"message\": \"Unauthorized\", \"error\": 401}");
 	free(g.body);
-	/* robots.txt is free: no token, not a call */
+	/* robots.txt and the listing are free: no token, not a call */
 	CHECK(ask(a, "http://reddit.freshet.test/robots.txt", NULL, START, &g) == 200);
+	free(g.body);
+	CHECK(ask(a, "http://reddit.freshet.test/", NULL, START, &g) == 200);
+	CHECK_STR(g.body,
+	          "{\"api\":\"reddit\",\"limit\":{\"calls\":600,\"window_s\":600},"
+	          "\"sources\":[\n"
+	          "{\"source\":\"s0\",\"url\":\"http://reddit.freshet.test/r/s0/new.json\"},\n"
+	          "{\"source\":\"s1\",\"url\":\"http://reddit.freshet.test/r/s1/new.json\"},\n"
+	          "{\"source\":\"s2\",\"url\":\"http://reddit.freshet.test/r/s2/new.json\"}\n"
+	          "]}\n");
 	free(g.body);
 	{
 		struct fr_tk_api_stats st;
