@@ -982,6 +982,15 @@ masto_page(const struct fr_tk_api *a, const struct fr_serve_req *req, uint32_t s
 			add_header(resp, "Link", l.p);
 		fr_text_free(&l);
 	}
+	/* Rails' Rack::ETag: a weak ETag of the body, and a 304 (by the
+	 * server) to an If-None-Match that holds it; still a call. */
+	if (!b.bad && b.p) {
+		uint64_t h = 0xcbf29ce484222325ull;
+
+		for (size_t i = 0; i < b.len; i++)
+			h = (h ^ (unsigned char)b.p[i]) * 0x100000001b3ull;
+		snprintf(resp->etag, sizeof(resp->etag), "W/\"%016llx\"", (unsigned long long)h);
+	}
 	return give(&b, resp, 200, CT_JSON);
 }
 
