@@ -385,6 +385,7 @@ fr_crawl_commit(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr
 		c->stats.updated_items += n_upd;
 	}
 	fr_crawl_share_pause(c, oc->pause_host ? oc->pause_host : cs->row.host, oc->pause_until, now);
+	fr_crawl_note_hop_pause(c, i, oc->pause_host, oc->pause_until, now);
 	if (oc->error) {
 		/* The fetcher's reasons name the URL already. */
 		if (res && res->err[0] && strstr(oc->error, cs->row.url))

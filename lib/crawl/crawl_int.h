@@ -67,6 +67,10 @@ struct csrc {
 			   * the feed, a redirect's hop), held from the request
 			   * until the fetch ends or leaves it; NO_HOST: none */
 	int hops;       /* redirects followed in this fetch */
+	/* Its latest fetch's 429/503 came from a redirect's target: that host
+	 * is paused until then (store meta key hop-pauses), not its own. */
+	double hop_pause_until;
+	uint32_t hop_pause_host;
 	int all_permanent; /* every one of them 301 or 308 */
 	/* Forums: the learned state, and the cycle under way (its pages go
 	 * out one at a time, each after the host's gap). */
@@ -232,6 +236,14 @@ void fr_crawl_deny(struct crawl *c, uint32_t i, double now);
 /* The hosts' gaps across restarts (store meta key host-holds). */
 void fr_crawl_save_host_holds(struct crawl *c, double now);
 void fr_crawl_load_host_holds(struct crawl *c, const struct fr_strmap *hosts, double now);
+/* Source i's fetch just committed, whose 429/503 paused host until (until
+ * <= now: none): a redirect's target's pause is stored under that host's
+ * name (meta key hop-pauses) in the fetch's transaction. */
+void fr_crawl_note_hop_pause(struct crawl *c, uint32_t i, const char *host, double until,
+			     double now);
+/* At start: the stored pauses of redirects' targets, each held on its
+ * host; their sources' rows then pause no host of their own. */
+void fr_crawl_load_hop_pauses(struct crawl *c, double now);
 
 /* ---- commit.c: committing a fetch, group commits, holds ---- */
 /* A stored row's publisher hints. */

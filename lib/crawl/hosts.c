@@ -231,29 +231,24 @@ fr_crawl_load_host_holds(struct crawl *c, const struct fr_strmap *hosts, double 
  * host a hop holds waits too (start() in loop.c), and a hop's answer holds
  * the host's own sources for its gap (on_done in loop.c). */
 
-uint32_t
-fr_crawl_host_id(struct crawl *c, const char *url)
+/* The index of host name (len bytes), added when new; NO_HOST when out of
+ * memory. */
+static uint32_t
+host_intern(struct crawl *c, const char *name, size_t len)
 {
-	char *name = url ? fr_url_host(url) : NULL;
 	uint32_t h = NO_HOST;
 	int added = 0;
 
-	if (!name)
+	if (fr_strmap_intern(c->host_ids, name, len, &h, &added) < 0)
 		return NO_HOST;
-	if (fr_strmap_intern(c->host_ids, name, strlen(name), &h, &added) < 0) {
-		free(name);
-		return NO_HOST;
-	}
 	if (added) {
 		if (h >= c->host_cap) {
 			uint32_t cap = c->host_cap ? c->host_cap * 2 : 16;
 			struct host *a = realloc(c->hosts, (size_t)cap * sizeof(*a));
 
-			if (!a) {
+			if (!a)
 				/* The name stays interned: the next look-up adds it again. */
-				free(name);
 				return NO_HOST;
-			}
 			c->hosts = a;
 			c->host_cap = cap;
 		}
@@ -269,9 +264,20 @@ fr_crawl_host_id(struct crawl *c, const char *url)
 		c->n_hosts = h + 1;
 	} else if (h >= c->n_hosts) {
 		/* Interned before, when growing the array failed. */
-		free(name);
 		return NO_HOST;
 	}
+	return h;
+}
+
+uint32_t
+fr_crawl_host_id(struct crawl *c, const char *url)
+{
+	char *name = url ? fr_url_host(url) : NULL;
+	uint32_t h;
+
+	if (!name)
+		return NO_HOST;
+	h = host_intern(c, name, strlen(name));
 	free(name);
 	return h;
 }
@@ -337,4 +343,163 @@ fr_crawl_send_ex(struct crawl *c, uint32_t i, const struct fr_request *rq,
 
 	fr_crawl_host_take(c, i, h != NO_HOST ? h : c->src[i].host);
 	return fr_fetchq_submit_ex(c->fetcher, rq, x, e, elen);
+}
+
+/* ---- a redirect's target's pause across restarts --------------------------
+ * A 429 or 503 pauses the host that answered it (learn() in commit.c); the
+ * source's row keeps the pause as its backoff, with the status, which a
+ * restart reads back as a pause of the source's own host. When the answer
+ * came from a redirect's target, the row alone would pause the wrong host,
+ * so the target's name is stored beside it: store meta key hop-pauses, one
+ * line per source whose latest fetch was so paused, "ID<TAB>HOST<TAB>UNTIL",
+ * written in the fetch's own transaction (a group's, when one is open), so
+ * that the row and the line are stored together or not at all. A source
+ * without a line, after a crash between the two outside a group, pauses its
+ * own host as before. */
+#define HOP_PAUSES_KEY "hop-pauses"
+
+static void
+save_hop_pauses(struct crawl *c, double now)
+{
+	char *buf = NULL, e[256];
+	size_t len = 0;
+	FILE *f = open_memstream(&buf, &len);
+
+	if (!f)
+		return;
+	for (uint32_t i = 0; i < c->n; i++) {
+		const struct csrc *cs = &c->src[i];
+		const char *name = cs->hop_pause_until > now ? c->hosts[cs->hop_pause_host].name : NULL;
+
+		if (name && !strpbrk(name, "\t\n"))
+			fprintf(f, "%lld\t%s\t%.6f\n", (long long)cs->row.id, name, cs->hop_pause_until);
+	}
+	if (fclose(f) != 0) {
+		free(buf);
+		return;
+	}
+	if (fr_store_meta_put(c->st, HOP_PAUSES_KEY, buf, len, e, sizeof(e)) < 0)
+		fr_crawl_logf(c, "saving the pauses of redirects' targets: %s", e);
+	free(buf);
+}
+
+void
+fr_crawl_note_hop_pause(struct crawl *c, uint32_t i, const char *host, double until, double now)
+{
+	struct csrc *cs = &c->src[i];
+	const char *own = c->hosts[cs->host].name;
+	uint32_t h = NO_HOST;
+
+	if (c->fatal)
+		return;
+	if (host && until > now && own && strcmp(host, own) != 0)
+		h = host_intern(c, host, strlen(host));
+	if (h != NO_HOST) {
+		if (cs->hop_pause_until == until && cs->hop_pause_host == h)
+			return;
+		cs->hop_pause_until = until;
+		cs->hop_pause_host = h;
+	} else {
+		if (!(cs->hop_pause_until > 0))
+			return;
+		cs->hop_pause_until = 0;
+	}
+	save_hop_pauses(c, now);
+}
+
+/* The source with row id, by bisection (the store loads them ordered by
+ * id); UINT32_MAX when none. */
+static uint32_t
+source_by_id(const struct crawl *c, long long id)
+{
+	uint32_t lo = 0, hi = c->n;
+
+	while (lo < hi) {
+		uint32_t mid = lo + (hi - lo) / 2;
+
+		if (c->src[mid].row.id < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return lo < c->n && c->src[lo].row.id == id ? lo : UINT32_MAX;
+}
+
+void
+fr_crawl_load_hop_pauses(struct crawl *c, double now)
+{
+	void *buf = NULL;
+	size_t len = 0, line = 0, bad = 0;
+	const char *p, *end;
+
+	if (fr_store_meta_get(c->st, HOP_PAUSES_KEY, &buf, &len) < 0 || !buf)
+		return;
+	for (p = buf, end = p + len; p < end;) {
+		const char *nl = memchr(p, '\n', (size_t)(end - p));
+		const char *le = nl ? nl : end, *t1, *t2;
+		char num[40], *ep;
+		long long id;
+		double until;
+		uint32_t i, h;
+
+		line++;
+		t1 = memchr(p, '\t', (size_t)(le - p));
+		t2 = t1 ? memchr(t1 + 1, '\t', (size_t)(le - t1 - 1)) : NULL;
+		if (!t2 || t2 == t1 + 1 || (size_t)(t1 - p) >= sizeof(num) ||
+		    (size_t)(le - t2 - 1) >= sizeof(num)) {
+			bad++;
+			goto next;
+		}
+		memcpy(num, p, (size_t)(t1 - p));
+		num[t1 - p] = 0;
+		id = strtoll(num, &ep, 10);
+		if (ep == num || *ep) {
+			bad++;
+			goto next;
+		}
+		memcpy(num, t2 + 1, (size_t)(le - t2 - 1));
+		num[le - t2 - 1] = 0;
+		until = strtod(num, &ep);
+		if (ep == num || *ep || !isfinite(until)) {
+			bad++;
+			goto next;
+		}
+		/* Only while the row still says so: its latest fetch a 429 or
+		 * 503 whose backoff runs (a line never outlasts its row's
+		 * pause). */
+		i = source_by_id(c, id);
+		if (i == UINT32_MAX)
+			goto next;
+		const struct fr_store_source *r = &c->src[i].row;
+		if (!fr_hold_row_pauses_host(r->err_count, r->last_status, r->backoff_until_s, now) ||
+		    !(until > now))
+			goto next;
+		if (until > r->backoff_until_s)
+			until = r->backoff_until_s;
+		h = host_intern(c, t1 + 1, (size_t)(t2 - t1 - 1));
+		if (h == NO_HOST)
+			goto next;
+		c->src[i].hop_pause_until = until;
+		c->src[i].hop_pause_host = h;
+		if (!(until > c->hosts[h].paused_until_s)) /* told already */
+			goto next;
+		c->hosts[h].paused_until_s = until;
+		if (h < c->n_sched_hosts)
+			fr_sched_hold_host(fr_crawl_pick(c), h, until);
+		if (c->o->once && fr_hold_once_beyond(until, now) && h < c->n_sched_hosts) {
+			fr_crawl_once_skip_host(c, h, until, now);
+		} else {
+			char t[40];
+
+			fr_crawl_logf(c, "host %s paused until %s (%.0f s), as a 429 or 503 to a redirect "
+				      "asked", c->hosts[h].name, fr_time_format(until, t, sizeof(t)),
+				      until - now);
+		}
+	next:
+		p = nl ? nl + 1 : end;
+	}
+	if (bad)
+		fr_crawl_logf(c, "store key %s: %zu of %zu lines unreadable, ignored", HOP_PAUSES_KEY, bad,
+			      line);
+	free(buf);
 }

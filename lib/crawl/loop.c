@@ -609,6 +609,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	 * its host's pause when the source's last answer was a 429 or 503
 	 * (learn() stores the pause as that source's backoff). */
 	size_t restored = 0;
+	fr_crawl_load_hop_pauses(c, now); /* a redirect's target's: not the row's host */
 	double *paused = calloc(c->n_hosts, sizeof(*paused));
 	if (!paused)
 		goto oom;
@@ -621,7 +622,7 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 		if (r->backoff_until_s > now)
 			fr_sched_hold(fr_crawl_pick(c), i, r->backoff_until_s, now);
 		if (fr_hold_row_pauses_host(r->err_count, r->last_status, r->backoff_until_s, now) &&
-		    r->backoff_until_s > paused[c->src[i].host])
+		    !(c->src[i].hop_pause_until > now) && r->backoff_until_s > paused[c->src[i].host])
 			paused[c->src[i].host] = r->backoff_until_s;
 	}
 	if (restored)

@@ -98,6 +98,15 @@ class H(BaseHTTPRequestHandler):
                 n = GAPI[0]
             if n == 1:
                 return self.send(429, b"slow down\n", [("Retry-After", "3")])
+        # e2e/hostile_pause.sh: pza.test/feed redirects to pzb.test, which
+        # answers the hop 429 with an hour's Retry-After; their other feeds
+        # answer.
+        if h == "pza.test" and p == "/feed":
+            return self.send(302, b"", [("Location", "http://pzb.test/moved")])
+        if h == "pzb.test" and p == "/moved":
+            return self.send(429, b"slow down\n", [("Retry-After", "3600")])
+        if h in ("pza.test", "pzb.test"):
+            return self.send(200, rss(h + p, 2), [("Content-Type", "application/rss+xml")])
         if h in redir and p == "/feed":
             return self.send(302, b"", [("Location", "http://%s/moved" % redir[h])])
         if h in ("gapb.test", "gapd.test", "gape.test", "gapi.test"):
