@@ -43,6 +43,14 @@ wrap24(int i)
 	return i >= 24 ? i - 24 : i;
 }
 
+/* Below this many source-seconds a cell counts as not watched yet: a
+ * count over a vanishing exposure (a decayed or denormal remainder, 1e-312
+ * in a saved context) is no rate, and overflowed to infinity, whose share
+ * was inf / inf (fuzz_ctx, corpus/ctx/crash-rhythm-nan-later). With counts
+ * and exposures within fr_ratepop_check's bounds each term stays below
+ * 1e15 * 24e15 / 1 s: finite. */
+#define MIN_CELL_EXPOSURE_S 1.0
+
 /* Shares of n cells (hours, weekdays) from their counts and the time each
  * has been watched: each cell's items per second watched, a cell not watched
  * yet at the mean of the others, plus one pseudo-item each, scaled to sum 1. */
@@ -55,7 +63,7 @@ exp_shares(const double *cnt, const double *ex, int n, double *out)
 		e += ex[k];
 	}
 	for (int k = 0; k < n; k++) {
-		out[k] = (e > 0 && ex[k] > 0 ? cnt[k] / ex[k] * (e / n) : c / n) + 1.0;
+		out[k] = (ex[k] >= MIN_CELL_EXPOSURE_S ? cnt[k] / ex[k] * (e / n) : c / n) + 1.0;
 		sum += out[k];
 	}
 	for (int k = 0; k < n; k++)
@@ -143,6 +151,9 @@ check_shares(const double *v, const double *lg, int n, const char *name, char *e
 
 #define POP_MAX_COUNT 1e15
 #define POP_MAX_TIME_S 1e11
+/* Items per second: the bound of prior_rate, and of the rate the counts
+ * give. */
+#define POP_MAX_RATE 1e6
 
 int
 fr_ratepop_check(const struct fr_ratepop *p, char *err, size_t errlen)
@@ -157,7 +168,7 @@ fr_ratepop_check(const struct fr_ratepop *p, char *err, size_t errlen)
 	    check_range(&p->exposure_s, 1, "exposure_s", 0, M, err, errlen) < 0 ||
 	    check_range(&p->at_s, 1, "at_s", 0, POP_MAX_TIME_S, err, errlen) < 0 ||
 	    check_range(&p->tau_s, 1, "tau_s", 1, 1e12, err, errlen) < 0 ||
-	    check_range(&p->prior_rate, 1, "prior_rate", 0, 1e6, err, errlen) < 0 ||
+	    check_range(&p->prior_rate, 1, "prior_rate", 0, POP_MAX_RATE, err, errlen) < 0 ||
 	    check_range(p->shift_w, 24, "shift_w", 0, M, err, errlen) < 0 ||
 	    check_range(p->sharp_w, FR_N_SHARP, "sharp_w", 0, M, err, errlen) < 0 ||
 	    check_range(p->lp_shift, 24, "lp_shift", -1e6, 0, err, errlen) < 0 ||
@@ -334,7 +345,12 @@ pop_rate(const struct fr_ratepop *pop)
 {
 	if (pop->prior_rate > 0)
 		return pop->prior_rate;
-	return pop->exposure_s > 0 ? pop->items / pop->exposure_s : 1.0 / 86400.0;
+	/* Under a second watched (a saved context's remainder) is no rate:
+	 * items over it would reach infinity, and inf - inf downstream. */
+	if (!(pop->exposure_s >= 1.0))
+		return 1.0 / 86400.0;
+	double r = pop->items / pop->exposure_s;
+	return r < POP_MAX_RATE ? r : POP_MAX_RATE;
 }
 
 /* The slow clock's rate (prior included), given its exposure e (exposure()

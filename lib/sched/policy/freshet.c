@@ -237,7 +237,7 @@ hz_refit(struct fs_ctx *c, int k)
 	for (int bk = 0; bk < HZ_BUCKETS; bk++) {
 		double g = level * (c->hz_obs[k][bk] / level + HZ_PRIOR_GAP) /
 			   (c->hz_pred[k][bk] + HZ_PRIOR_GAP);
-		c->hz_g[k][bk] = g < 0.05 ? 0.05 : g > 20 ? 20 : g;
+		c->hz_g[k][bk] = !(g >= 0.05) ? 0.05 : g > 20 ? 20 : g; /* NaN: the floor */
 	}
 }
 
