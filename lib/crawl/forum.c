@@ -103,6 +103,33 @@ fr_crawl_forum_finish(struct crawl *c, uint32_t i, const char *error, double now
 	cs->cyc_bytes = 0;
 }
 
+/* Whether source i's next request, to url, must wait for url's host: a
+ * page (or its robots.txt) on another host than the one the cycle's last
+ * request was on (a pager's link to another host, a row on a mirror)
+ * waits, as a redirect's hop does, until no other fetch is on that host
+ * and its gap since its latest answer has run, its pause too
+ * (fr_crawl_hop_wait); the cycle's first request goes when the scheduler
+ * chose the forum, which kept its own host's gap. When it must wait, url is
+ * kept (hop_url) and the source deferred: 1. */
+static int
+page_waits(struct crawl *c, uint32_t i, const char *url, double now)
+{
+	struct csrc *cs = &c->src[i];
+	uint32_t h = fr_crawl_host_id(c, url);
+	double w;
+
+	if (h == NO_HOST || h == cs->at_host || (h == cs->host && cs->at_host == NO_HOST))
+		return 0;
+	w = fr_crawl_hop_wait(c, i, h, now);
+	if (!(w > now))
+		return 0;
+	if (!cs->hop_url)
+		fr_crawl_set_str(&cs->hop_url, url);
+	cs->feed_at = w;
+	c->deferred[c->n_deferred++] = i;
+	return 1;
+}
+
 /* Sends the cycle's next page (or the next hop of a redirect), or ends the
  * cycle when there is none. */
 int
@@ -158,6 +185,8 @@ fr_crawl_forum_submit(struct crawl *c, uint32_t i)
 				fr_sinfo_cycle_feed(cs->cyc, 0, NULL, 0, now);
 				continue;
 			}
+			if (v != FR_ROBOTS_PENDING && page_waits(c, i, url, now))
+				return 0;
 			if (v == FR_ROBOTS_FETCH || v == FR_ROBOTS_PENDING) {
 				/* A page on a host whose robots.txt is not known (a
 				 * redirect to another host): that robots.txt first, as
@@ -184,6 +213,8 @@ fr_crawl_forum_submit(struct crawl *c, uint32_t i)
 				return 0;
 			}
 		}
+		if (!c->robots && page_waits(c, i, url, now))
+			return 0;
 		cs->req_at = now;
 		struct fr_request rq = {url, NULL, NULL, (uint64_t)i << 1};
 		if (fr_crawl_send(c, i, &rq, e, sizeof(e)) < 0) {
@@ -222,18 +253,24 @@ fr_crawl_forum_page_done(struct crawl *c, uint32_t i, const struct fr_response *
 		cs->hop_url = NULL;
 		cs->hops = 0;
 	}
+	/* The host the page was on: the forum's, or another (a link's, a
+	 * redirect's). */
+	uint32_t ph = cs->at_host != NO_HOST ? cs->at_host : cs->host;
+	const char *pname = c->hosts[ph].name ? c->hosts[ph].name : cs->row.host;
 	if (res->status == 429 || res->status == 503) {
 		double until = fr_hold_forum_page(&c->hold, res->retry_after_at_s, now,
 						  fr_rng_uniform(&c->rng));
 		cs->feed_at = until;
-		if (until > c->hosts[cs->host].paused_until_s)
-			c->hosts[cs->host].paused_until_s = until;
-		fr_crawl_share_pause(c, cs->row.host, until, now);
+		if (until > c->hosts[ph].paused_until_s)
+			c->hosts[ph].paused_until_s = until;
+		if (ph != cs->host && ph < c->n_sched_hosts)
+			fr_sched_hold_host(fr_crawl_pick(c), ph, until);
+		fr_crawl_share_pause(c, pname, until, now);
 		c->stats.throttled++;
-		fr_crawl_logf(c, "host %s answered %ld: the forum's next page waits %.0f s", cs->row.host,
+		fr_crawl_logf(c, "host %s answered %ld: the forum's next page waits %.0f s", pname,
 		      res->status, until - now);
 	} else {
-		cs->feed_at = cs->req_at + fr_crawl_slack(c, c->hosts[cs->host].gap_s);
+		cs->feed_at = cs->req_at + fr_crawl_slack(c, c->hosts[ph].gap_s);
 	}
 	c->deferred[c->n_deferred++] = i;
 }

@@ -336,10 +336,11 @@ int
 fr_crawl_send_ex(struct crawl *c, uint32_t i, const struct fr_request *rq,
 		 const struct fr_request_extra *x, char *e, size_t elen)
 {
-	/* The source's own host unless a redirect led elsewhere (a forum's
-	 * pages count as its host's). Out of memory for a new host's entry:
-	 * the source's own host. */
-	uint32_t h = c->src[i].hop_url ? fr_crawl_host_id(c, rq->url) : c->src[i].host;
+	/* The source's own host unless a redirect led elsewhere, or a forum's
+	 * page is on another host (each page is its own host's). Out of memory
+	 * for a new host's entry: the source's own host. */
+	uint32_t h = c->src[i].hop_url || c->src[i].is_forum ? fr_crawl_host_id(c, rq->url)
+							      : c->src[i].host;
 
 	fr_crawl_host_take(c, i, h != NO_HOST ? h : c->src[i].host);
 	return fr_fetchq_submit_ex(c->fetcher, rq, x, e, elen);

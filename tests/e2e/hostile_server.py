@@ -45,6 +45,31 @@ def rss(host, n):
     ).encode()
 
 
+def board(host):
+    """A board page: thread rows with their last post's date, and a pager
+    whose pages differ in the host's number (fq1.test, fq2.test)."""
+    rows = "".join(
+        '<tr class="row"><td class="t"><a class="topictitle" href="/t/%d">Thread number %d '
+        'about the weather</a><br><span class="by">by <a href="/u/%d">user%d</a></span></td>'
+        '<td class="n">%d</td><td class="last">2023-01-%02d 10:%02d</td></tr>'
+        % (k, k, k, k, k * 3, 10 - k, k) for k in range(1, 4))
+    return ("<html><head><title>Board</title></head><body><h1>Board</h1>"
+            '<table class="topics"><tr><th>Topic</th><th>Replies</th><th>Last post</th></tr>'
+            "%s</table>"
+            '<div class="pagination">Page <a href="http://fq1.test/forum/">1</a> '
+            '<a href="http://fq2.test/forum/">2</a></div></body></html>' % rows).encode()
+
+
+def thread(host, path):
+    posts = "".join(
+        '<div class="post"><span class="author"><a href="/u/%d">user%d</a></span> '
+        '<span class="date">2023-01-0%d 1%d:00</span><div class="content">Post %d of %s: '
+        "some words about the weather today, and more words to make it a post.</div></div>"
+        % (k, k, k, k, k, path) for k in range(1, 5))
+    return ("<html><head><title>Thread</title></head><body><h1>Thread</h1>%s</body></html>"
+            % posts).encode()
+
+
 class H(BaseHTTPRequestHandler):
     protocol_version = "HTTP/1.1"
 
@@ -86,6 +111,15 @@ class H(BaseHTTPRequestHandler):
             return self.send(200, b"<html><head><title>board</title></head><body>"
                              b"<a href='/board/t1'>a thread</a></body></html>",
                              [("Content-Type", "text/html")])
+        # e2e/hostile_forum_gap.sh: a forum board on fq1.test whose pager's next
+        # page is on fq2.test (a link, not a redirect), a host whose own
+        # feeds the crawl asks too.
+        if h in ("fq1.test", "fq2.test") and p == "/forum/":
+            return self.send(200, board(h), [("Content-Type", "text/html")])
+        if h in ("fq1.test", "fq2.test") and p.startswith("/t/"):
+            return self.send(200, thread(h, p), [("Content-Type", "text/html")])
+        if h == "fq2.test" and p.startswith("/feed"):
+            return self.send(200, rss(h + p, 2), [("Content-Type", "application/rss+xml")])
         # Redirects to another host (e2e/hostile_gap.sh): gapa -> gapb and
         # gapc -> gapd, hosts the crawl also asks for themselves; gapf and
         # gapg -> gape, a host no source names.
