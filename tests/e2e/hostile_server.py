@@ -190,6 +190,14 @@ class H(BaseHTTPRequestHandler):
 class S(ThreadingHTTPServer):
     daemon_threads = True
     allow_reuse_address = True
+    # The kernel completes a connection's handshake only while the listen
+    # queue has room; socketserver's default of 5 filled whenever this
+    # process was slow to accept (a loaded machine: a crawler under ASan
+    # opens a dozen connections at once), and the SYNs beyond it were
+    # dropped and sent again 1 s, then 3 s later: past the tests'
+    # --connect-timeout 3. Room for every connection a crawl opens at once,
+    # whatever this process's speed (e2e/hostile.sh checks it stopped).
+    request_queue_size = 256
 
 
 def stall_loop(sock):
