@@ -323,8 +323,9 @@ strip_path_session(char *path)
 	}
 }
 
-char *
-fr_url_normalize(const char *url, unsigned flags, char *err, size_t errlen)
+/* One pass of fr_url_normalize. */
+static char *
+normalize_once(const char *url, unsigned flags, char *err, size_t errlen)
 {
 	CURLU *h = curl_url();
 	char *u = url ? trimmed(url) : NULL;
@@ -393,7 +394,7 @@ fr_url_normalize(const char *url, unsigned flags, char *err, size_t errlen)
 	}
 	out = get_url(h, CURLU_NO_DEFAULT_PORT, u, err, errlen);
 	if (out && again) {
-		char *o2 = fr_url_normalize(out, flags, err, errlen);
+		char *o2 = normalize_once(out, flags, err, errlen);
 
 		free(out);
 		out = o2;
@@ -402,6 +403,29 @@ done:
 	free(q);
 	free(u);
 	curl_url_cleanup(h);
+	return out;
+}
+
+/* The normal form is a fixed point: curl_url takes "h:/%30" as host "%30",
+ * decodes it to "0" and writes "h://0/", which parses again as the IPv4
+ * address 0.0.0.0. A pass that changes the form is repeated (at most
+ * three times) so that normalising twice gives what normalising once did. */
+char *
+fr_url_normalize(const char *url, unsigned flags, char *err, size_t errlen)
+{
+	char *out = normalize_once(url, flags, err, errlen);
+
+	for (int i = 0; out && i < 3; i++) {
+		char e2[FR_ERRLEN];
+		char *o2 = normalize_once(out, flags, e2, sizeof(e2));
+
+		if (!o2 || !strcmp(o2, out)) {
+			free(o2);
+			break;
+		}
+		free(out);
+		out = o2;
+	}
 	return out;
 }
 
