@@ -10,24 +10,7 @@
 . "$(dirname "$0")/lib.sh"
 
 F=$FRESHET
-if ! have_python; then
-	e2e_say "skip: python3 is needed for the hostile server"
-	echo "e2e/$E2E_NAME: skipped (no python3), 0 checks"
-	exit 0
-fi
-command -v sqlite3 >/dev/null || fatal "sqlite3 is needed to read the store"
-unset http_proxy HTTP_PROXY https_proxy HTTPS_PROXY all_proxy ALL_PROXY
-
-LOG=$WORK/req.log
-: >"$LOG"
-python3 "$E2E_DIR/hostile_server.py" "$WORK/ports" "$LOG" 2>"$WORK/server.err" &
-PIDS="$PIDS $!"
-for ((i = 0; i < 600; i++)); do
-	[ -s "$WORK/ports" ] && break
-	sleep 0.05
-done
-[ -s "$WORK/ports" ] || { cat "$WORK/server.err" >&2; fatal "hostile server did not start"; }
-read -r PORT _ _ _ <"$WORK/ports"
+hostile_start
 
 CT=()
 for h in gapa gapb gapc gapd gape gapf gapg gaph gapi; do

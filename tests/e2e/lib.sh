@@ -217,6 +217,32 @@ have_python() {
 		python3 -c 'import json' >/dev/null 2>&1
 }
 
+# hostile_start: starts tests/e2e/hostile_server.py on loopback, its request
+# log in $LOG, or skips the test (exit 0) without python3; needs sqlite3 to
+# read stores. Sets PORT FPORT SPORT CPORT (the server's ports file) and
+# SERVER_PID, and clears the proxy variables.
+hostile_start() {
+	if ! have_python; then
+		e2e_say "skip: python3 is needed for the hostile server"
+		echo "e2e/$E2E_NAME: skipped (no python3), 0 checks"
+		exit 0
+	fi
+	command -v sqlite3 >/dev/null || fatal "sqlite3 is needed to read the store"
+	unset http_proxy HTTP_PROXY https_proxy HTTPS_PROXY all_proxy ALL_PROXY
+	LOG=$WORK/req.log
+	: >"$LOG"
+	python3 "$E2E_DIR/hostile_server.py" "$WORK/ports" "$LOG" 2>"$WORK/server.err" &
+	SERVER_PID=$!
+	PIDS="$PIDS $SERVER_PID"
+	local i
+	for ((i = 0; i < 600; i++)); do
+		[ -s "$WORK/ports" ] && break
+		sleep 0.05
+	done
+	[ -s "$WORK/ports" ] || { cat "$WORK/server.err" >&2; fatal "hostile server did not start"; }
+	read -r PORT FPORT SPORT CPORT <"$WORK/ports"
+}
+
 # shared_file REL: prints $SHARED/REL and succeeds when it exists, else says
 # why the checks that need it are skipped and fails.
 shared_file() {
