@@ -373,30 +373,6 @@ fr_crawl_api_submit(struct crawl *c, uint32_t i)
 	return 0;
 }
 
-/* Items of a mapped page (strings borrowed from feed). */
-static struct fr_store_item *
-page_items(const struct fr_feed *feed)
-{
-	struct fr_store_item *it = calloc(feed->n_items ? feed->n_items : 1, sizeof(*it));
-
-	if (!it)
-		return NULL;
-	for (size_t j = 0; j < feed->n_items; j++) {
-		const struct fr_feed_item *e = &feed->items[j];
-
-		it[j].id = e->id;
-		it[j].url = e->link;
-		it[j].title = e->title;
-		it[j].author = e->author;
-		it[j].summary = e->summary;
-		it[j].content = e->content;
-		it[j].enclosure_length = -1;
-		it[j].published_s = e->published_s;
-		it[j].updated_s = e->updated_s;
-	}
-	return it;
-}
-
 /* Inside the commit's transaction (learn): the row keeps what the API said;
  * a page whose items were all new, with a next page and pages to go, goes
  * on (its new items' times kept for the policy's lesson at the end). */
@@ -634,7 +610,7 @@ fr_crawl_api_done(struct crawl *c, uint32_t i, const struct fr_response *res, do
 			      pg.feed->n_items_cut);
 	free(a->next_url);
 	a->next_url = pg.next_url ? fr_api_url_strip(pg.next_url) : NULL;
-	struct fr_store_item *items = page_items(pg.feed);
+	struct fr_store_item *items = fr_crawl_feed_items(pg.feed);
 	if (!items)
 		api_end(c, i, res, "out of memory", NULL, NULL, now);
 	else

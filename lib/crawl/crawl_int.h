@@ -262,6 +262,9 @@ void fr_crawl_commit(struct crawl *c, uint32_t i, struct outcome *oc, const stru
 /* ---- feed.c: a feed's fetch, its redirects ---- */
 /* Sends source i's request (a feed's, or a forum's next page). */
 int fr_crawl_submit(struct crawl *c, uint32_t i);
+/* The store's items for a parsed feed's (or an API page's), strings
+ * borrowed from feed: free the array only. NULL when out of memory. */
+struct fr_store_item *fr_crawl_feed_items(const struct fr_feed *feed);
 /* Ends source i's fetch: parse, commit, learn (res NULL: never sent). */
 void fr_crawl_finish(struct crawl *c, uint32_t i, const struct fr_response *res, const char *error,
 		     double now);

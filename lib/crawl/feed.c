@@ -13,9 +13,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-/* Frees the strings of items built by feed_items. */
-static struct fr_store_item *
-feed_items(const struct fr_feed *feed)
+/* The store's items for feed's items, strings borrowed from feed (free
+ * the array only); NULL when out of memory. */
+struct fr_store_item *
+fr_crawl_feed_items(const struct fr_feed *feed)
 {
 	struct fr_store_item *it = calloc(feed->n_items ? feed->n_items : 1, sizeof(*it));
 
@@ -80,7 +81,7 @@ fr_crawl_finish(struct crawl *c, uint32_t i, const struct fr_response *res, cons
 				if (feed->n_links_refused)
 					fr_crawl_logf(c, "source %lld: %s: %zu javascript:/data:/vbscript: links refused (not stored as links, not followed)",
 					      (long long)cs->row.id, cs->row.url, feed->n_links_refused);
-				items = feed_items(feed);
+				items = fr_crawl_feed_items(feed);
 				if (!items) {
 					oc.error = "out of memory";
 				} else {
