@@ -1112,30 +1112,6 @@ settings(struct setting *out, size_t max)
 	return n;
 }
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf = NULL;
-	long sz;
-
-	if (!f)
-		return NULL;
-	if (fseek(f, 0, SEEK_END) == 0 && (sz = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0) {
-		buf = malloc((size_t)sz + 1);
-		if (buf && fread(buf, 1, (size_t)sz, f) != (size_t)sz) {
-			free(buf);
-			buf = NULL;
-		}
-		if (buf) {
-			buf[sz] = '\0';
-			*len = (size_t)sz;
-		}
-	}
-	fclose(f);
-	return buf;
-}
-
 /* Splits line at tabs into at most max fields (the line is changed). */
 static size_t
 fields(char *line, char **f, size_t max)
@@ -1198,7 +1174,7 @@ test_real_pages(void)
 			/* "DIR/FILE": a page of ../shared/data/forums/DIR; else trafilatura's */
 			snprintf(path, sizeof(path), "%s/data/forums/%s%s", FR_SHARED,
 			         strchr(fl[1], '/') ? "" : "trafilatura/", fl[1]);
-			body = slurp(path, &len);
+			body = test_slurp(path, &len);
 			CHECK(body != NULL);
 			if (!st || !body) {
 				free(body);

@@ -53,22 +53,6 @@ got_free(struct got *g)
 	memset(g, 0, sizeof(*g));
 }
 
-static char *
-slurp(const char *path, size_t *len)
-{
-	FILE *f = fopen(path, "rb");
-	char *buf;
-
-	if (!f) {
-		fprintf(stderr, "cannot read %s\n", path);
-		exit(1);
-	}
-	buf = malloc(1 << 20);
-	*len = fread(buf, 1, 1 << 20, f);
-	fclose(f);
-	return buf;
-}
-
 /* Parses DATA/name into g; returns fr_opml_parse's result, err filled. */
 static int
 parse_file(const char *name, struct got *g, char *err, size_t errlen)
@@ -79,8 +63,10 @@ parse_file(const char *name, struct got *g, char *err, size_t errlen)
 	int rc;
 
 	snprintf(path, sizeof(path), "%s%s", DATA, name);
-	buf = slurp(path, &len);
+	buf = test_slurp(path, &len);
 	err[0] = '\0';
+	if (!buf)
+		return -1; /* test_slurp counted the failure */
 	rc = fr_opml_parse(buf, len, name, collect, g, err, errlen);
 	free(buf);
 	return rc;
