@@ -409,12 +409,16 @@ done:
 /* The normal form is a fixed point: curl_url takes "h:/%30" as host "%30",
  * decodes it to "0" and writes "h://0/", which parses again as the IPv4
  * address 0.0.0.0. A pass that changes the form is repeated (at most
- * three times) so that normalising twice gives what normalising once did. */
+ * three times) so that normalising twice gives what normalising once did.
+ * A pass that leaves its input as it was has reached the fixed point (the
+ * pass is deterministic), the common case of a URL already in normal form. */
 char *
 fr_url_normalize(const char *url, unsigned flags, char *err, size_t errlen)
 {
 	char *out = normalize_once(url, flags, err, errlen);
 
+	if (out && !strcmp(out, url))
+		return out;
 	for (int i = 0; out && i < 3; i++) {
 		char e2[FR_ERRLEN];
 		char *o2 = normalize_once(out, flags, e2, sizeof(e2));
