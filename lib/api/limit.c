@@ -25,7 +25,7 @@ fr_api_limit_init(struct fr_api_limit *l)
 {
 	memset(l, 0, sizeof(*l));
 	l->limit = l->remaining = l->reset_at_s = l->window_s = l->used = -1;
-	l->usage_pct = l->hold_until_s = l->learned_s = -1;
+	l->usage_pct = l->hold_until_s = l->learned_s = l->expect_reset_s = -1;
 	l->cap_s = FR_API_CAP_S_DEFAULT;
 	l->default_wait_s = FR_API_DEFAULT_WAIT_S_DEFAULT;
 }
@@ -466,6 +466,19 @@ read_usage(struct fr_api_limit *l, const char *v, int buc, double now_s, double 
 
 /* ---- headers ---- */
 
+/* The slow-down is over: a call was let through, or a usage figure under
+ * 100% says calls are left. A remaining count only a slow-down answer set
+ * is unknown again; the back-off starts over. */
+static void
+release(struct fr_api_limit *l)
+{
+	if (l->zero_by_refusal) {
+		l->remaining = -1;
+		l->zero_by_refusal = 0;
+	}
+	l->refusals = 0;
+}
+
 /* Set when fr_api_limit_headers reads a block: usage headers of one
  * response combine (the highest wins) instead of replacing each other. */
 static int
@@ -494,6 +507,7 @@ header(struct fr_api_limit *l, const char *name, const char *value, double now_s
 			l->limit_told |= ok;
 		} else if (name_is(f, "remaining") && (ok = whole_num(value, &d) == 0)) {
 			l->remaining = d;
+			l->zero_by_refusal = 0;
 		} else if (name_is(f, "reset") && (ok = reset_value(l, value, now_s, &d) == 0)) {
 			l->reset_at_s = d;
 		} else if (name_is(f, "used") && (ok = whole_num(value, &d) == 0)) {
@@ -504,14 +518,16 @@ header(struct fr_api_limit *l, const char *name, const char *value, double now_s
 			l->limit = l->used + l->remaining;
 	} else if (!strncasecmp(n, "ratelimit", 9)) {
 		seen = FR_API_SEEN_IETF;
-		if (name_is(n, "ratelimit"))
-			ok = read_ratelimit(l, value, now_s);
+		if (name_is(n, "ratelimit") && (ok = read_ratelimit(l, value, now_s)))
+			l->zero_by_refusal = 0;
 		else if (name_is(n, "ratelimit-policy"))
 			ok = read_policy(l, value);
 		else if (name_is(n, "ratelimit-limit"))
 			l->limit_told |= ok = read_ietf_limit(l, value);
-		else if (name_is(n, "ratelimit-remaining") && (ok = whole_num(value, &d) == 0))
+		else if (name_is(n, "ratelimit-remaining") && (ok = whole_num(value, &d) == 0)) {
 			l->remaining = d;
+			l->zero_by_refusal = 0;
+		}
 		else if (name_is(n, "ratelimit-reset") &&
 		         (ok = reset_value(l, value, now_s, &d) == 0))
 			l->reset_at_s = d;
@@ -529,8 +545,11 @@ header(struct fr_api_limit *l, const char *name, const char *value, double now_s
 	}
 	if (!ok)
 		return 0;
-	if (usage >= 0)
+	if (usage >= 0) {
 		l->usage_pct = accum && l->usage_pct > usage ? l->usage_pct : usage;
+		if (!accum && l->usage_pct < 100)
+			release(l);
+	}
 	l->seen |= seen;
 	l->learned_s = now_s;
 	return 1;
@@ -592,10 +611,27 @@ fr_api_limit_headers(struct fr_api_limit *l, const char *block, size_t len, doub
 	}
 	if (usage_seen && l->usage_pct < 0)
 		l->usage_pct = old_usage;
+	else if (usage_seen && l->usage_pct < 100)
+		release(l); /* the combined figure of the response */
 	return used;
 }
 
 /* ---- bodies, spending, waiting ---- */
+
+/* How long to wait when none are left and no time was given: the window
+ * when known, else default_wait_s, doubled for each slow-down answer in a
+ * row after the first, at most FR_API_BACKOFF_MAX_S (or the window). */
+static double
+backoff_wait(const struct fr_api_limit *l)
+{
+	double w = l->default_wait_s > 0 ? l->default_wait_s : FR_API_DEFAULT_WAIT_S_DEFAULT;
+
+	if (l->window_s > 0)
+		return l->window_s;
+	for (unsigned k = 1; k < l->refusals && w < FR_API_BACKOFF_MAX_S; k++)
+		w *= 2;
+	return w > FR_API_BACKOFF_MAX_S ? FR_API_BACKOFF_MAX_S : w;
+}
 
 static int
 graph_throttle_code(long c)
@@ -635,20 +671,26 @@ fr_api_limit_response(struct fr_api_limit *l, int status, const char *body, size
 	if (why == FR_API_SLOW_NONE && status == 429)
 		why = FR_API_SLOW_STATUS;
 	if (why == FR_API_SLOW_NONE) {
+		/* a call let through: whatever slowed it down is over */
+		if ((status >= 200 && status < 300) || status == 304)
+			release(l);
 		if (l->usage_pct >= 100)
 			return FR_API_SLOW_USAGE;
 		return FR_API_SLOW_NONE;
 	}
 	l->remaining = 0;
+	l->zero_by_refusal = 1;
+	if (l->expect_reset_s >= 0)
+		l->expect_wrong = 1;
+	if (l->refusals < 64)
+		l->refusals++;
 	l->seen |= FR_API_SEEN_BODY;
 	l->learned_s = now_s;
 	if (!(l->hold_until_s > now_s)) {
 		if (l->reset_at_s > now_s)
 			l->hold_until_s = l->reset_at_s;
 		else
-			l->hold_until_s =
-			    now_s + (l->default_wait_s > 0 ? l->default_wait_s
-			                                   : FR_API_DEFAULT_WAIT_S_DEFAULT);
+			l->hold_until_s = cap_time(l, now_s + backoff_wait(l), now_s);
 	}
 	return why;
 }
@@ -692,18 +734,26 @@ fr_api_limit_next(const struct fr_api_limit *l, double now_s)
 		if (l->reset_at_s >= 0) {
 			if (l->reset_at_s > t)
 				t = l->reset_at_s;
-		} else if (!(l->hold_until_s >= 0)) {
-			/* (A hold, a Retry-After, says when: it rules.) */
-			double w = l->window_s > 0         ? l->window_s
-			           : l->default_wait_s > 0 ? l->default_wait_s
-			                                   : FR_API_DEFAULT_WAIT_S_DEFAULT;
+		} else if (!(l->hold_until_s >= 0 && l->hold_until_s >= l->learned_s)) {
+			/* (A hold set by the latest answer, a Retry-After or a
+			 * slow-down body, says when: it rules. An older one, over
+			 * before that answer came, does not.) */
 			double from = l->learned_s >= 0 ? l->learned_s : now_s;
+			double u = !l->expect_wrong && l->expect_reset_s >= 0
+			               ? l->expect_reset_s
+			               : from + backoff_wait(l);
 
-			if (from + w > t)
-				t = from + w;
+			if (u > t)
+				t = u;
 		}
 	}
 	return t;
+}
+
+void
+fr_api_limit_expect_reset(struct fr_api_limit *l, double t)
+{
+	l->expect_reset_s = t >= 0 ? t : -1;
 }
 
 int

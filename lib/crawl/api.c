@@ -36,6 +36,9 @@ struct api_cred {
 	double cap_rate;   /* the groups' configured calls per second, or 0 */
 	double applied_calls, applied_window_s;
 	double told_until; /* the latest wait logged */
+	uint32_t *groups;  /* the scheduler groups of its sources, each once */
+	const char **group_names; /* their names (borrowed from a source row) */
+	uint32_t n_groups;
 };
 
 struct api_src {
@@ -133,8 +136,22 @@ static void
 steer(struct crawl *c, uint32_t k, double now)
 {
 	struct api_cred *cr = &c->api_cred[k];
-	double calls, win, until = fr_api_limit_next(&cr->lim, now);
+	double calls, win, until;
 	int budget = fr_api_limit_budget(&cr->lim, &calls, &win) == 0 && calls >= 1 && win > 0;
+
+	if (cr->cap_rate > 0) {
+		/* With a --group budget set to the API's, usage at 100% (the Graph
+		 * API's percentages: no count, no reset time) frees a call when
+		 * the groups' own windows do: the estimate of its reset. */
+		double est = now;
+
+		for (uint32_t g = 0; g < cr->n_groups; g++) {
+			fr_sched_hold_group(c->sched, cr->groups[g], -INFINITY);
+			est = fmax(est, fr_sched_group_next(c->sched, cr->groups[g], now));
+		}
+		fr_api_limit_expect_reset(&cr->lim, est);
+	}
+	until = fr_api_limit_next(&cr->lim, now);
 
 	if (budget && cr->cap_rate > 0 && calls / win > cr->cap_rate)
 		calls = floor(cr->cap_rate * win) >= 1 ? floor(cr->cap_rate * win) : 1;
@@ -147,19 +164,16 @@ steer(struct crawl *c, uint32_t k, double now)
 		fr_crawl_logf(c, "api %s: the API says no call is left: its sources wait until %s (%.0f s)",
 			      cr->key, fr_time_format(until, t, sizeof(t)), until - now);
 	}
-	for (uint32_t i = 0; i < c->n; i++) {
-		struct csrc *cs = &c->src[i];
-
-		if (!cs->api || cs->api->cred != k)
-			continue;
+	/* Per group, not per source: a steer follows every answer. */
+	for (uint32_t g = 0; g < cr->n_groups; g++) {
 		if (budget && !c->o->once &&
 		    (calls != cr->applied_calls || win != cr->applied_window_s) &&
-		    fr_sched_set_group_limit(c->sched, cs->group, (uint32_t)fmin(calls, 4e9), win) == 0)
+		    fr_sched_set_group_limit(c->sched, cr->groups[g], (uint32_t)fmin(calls, 4e9), win) == 0)
 			fr_crawl_logf(c, "group %s: the API's budget, %.0f calls per %.0f s, followed",
-				      cs->row.grp ? cs->row.grp : "default", calls, win);
-		fr_sched_hold_group(fr_crawl_pick(c), cs->group, until);
+				      cr->group_names[g], calls, win);
+		fr_sched_hold_group(fr_crawl_pick(c), cr->groups[g], until);
 		if (c->order)
-			fr_sched_hold_group(c->sched, cs->group, until);
+			fr_sched_hold_group(c->sched, cr->groups[g], until);
 	}
 	if (budget) {
 		cr->applied_calls = calls;
@@ -199,6 +213,8 @@ fr_crawl_api_free(struct crawl *c)
 		free(cr->auth);
 		free(cr->token);
 		free(cr->token_err);
+		free(cr->groups);
+		free(cr->group_names);
 	}
 	free(c->api_cred);
 	c->api_cred = NULL;
@@ -263,6 +279,23 @@ fr_crawl_api_setup(struct crawl *c, char *err, size_t errlen)
 		a->cred = k;
 		/* What the API said last, as the newest of its sources keeps it. */
 		struct api_cred *cr = &c->api_cred[k];
+		uint32_t g;
+		for (g = 0; g < cr->n_groups && cr->groups[g] != cs->group; g++)
+			;
+		if (g == cr->n_groups) {
+			uint32_t *ng = realloc(cr->groups, (g + 1) * sizeof(*ng));
+			const char **nn;
+
+			if (ng)
+				cr->groups = ng;
+			nn = ng ? realloc(cr->group_names, (g + 1) * sizeof(*nn)) : NULL;
+			if (!nn)
+				goto oom;
+			cr->group_names = nn;
+			cr->groups[g] = cs->group;
+			cr->group_names[g] = cs->row.grp ? cs->row.grp : "default";
+			cr->n_groups++;
+		}
 		if (a->conf.learned_s > cr->lim.learned_s)
 			fr_api_source_restore(&a->conf, &cr->lim);
 		double rate = configured_rate(c, cs->row.grp && cs->row.grp[0] ? cs->row.grp : "default");

@@ -271,6 +271,83 @@ test_slow_down_bodies(void)
 	CHECK(fr_api_limit_response(&l, 200, NULL, 0, NOW, NULL) == FR_API_SLOW_NONE);
 }
 
+/* A Graph throttle body sets remaining 0, which X-App-Usage (percentages,
+ * no count) never sets back: the state must recover. The throttle holds
+ * until its estimate; a call let through or a usage under 100% then
+ * releases it; a later 100% waits again (a hold long over does not excuse
+ * it); throttles in a row back off, doubling; the caller's estimate of the
+ * reset is used until a throttle shows it wrong, then never again. */
+static void
+test_graph_throttle_recovers(void)
+{
+	static const char graph4[] =
+	    "{\"error\":{\"message\":\"(#4) Application request limit reached\","
+	    "\"type\":\"OAuthException\",\"is_transient\":true,\"code\":4}}";
+	struct fr_api_limit l;
+
+	fr_api_limit_init(&l);
+	CHECK(headers(&l, "X-App-Usage: {\"call_count\":100,\"total_time\":9}\r\n", NOW) == 1);
+	CHECK(fr_api_limit_response(&l, 403, graph4, sizeof(graph4) - 1, NOW, NULL) ==
+	      FR_API_SLOW_GRAPH);
+	CHECK(l.remaining == 0 && until_of(&l, NOW) == NOW + 60);
+	/* the probe at the hold's end is let through, usage 20%: released */
+	CHECK(fr_api_limit_may_call(&l, NOW + 60, NULL));
+	fr_api_limit_spend(&l, NOW + 60);
+	CHECK(headers(&l, "X-App-Usage: {\"call_count\":20}\r\n", NOW + 60) == 1);
+	CHECK(fr_api_limit_response(&l, 200, "{\"data\":[]}", 11, NOW + 60, NULL) ==
+	      FR_API_SLOW_NONE);
+	CHECK(l.remaining == -1 && l.usage_pct == 20);
+	CHECK(fr_api_limit_may_call(&l, NOW + 61, NULL));
+	/* a usage header alone releases it too */
+	fr_api_limit_init(&l);
+	fr_api_limit_response(&l, 403, graph4, sizeof(graph4) - 1, NOW, NULL);
+	CHECK(fr_api_limit_header(&l, "X-App-Usage", "{\"call_count\":35}", NOW + 100) == 1);
+	CHECK(l.remaining == -1 && fr_api_limit_may_call(&l, NOW + 100, NULL));
+	/* later, usage at 100% again: wait (the old hold does not excuse it) */
+	CHECK(headers(&l, "X-App-Usage: {\"call_count\":100}\r\n", NOW + 500) == 1);
+	CHECK(fr_api_limit_response(&l, 200, "{\"data\":[]}", 11, NOW + 500, NULL) ==
+	      FR_API_SLOW_USAGE);
+	CHECK(until_of(&l, NOW + 500) == NOW + 560);
+	/* throttles in a row: 60, 120, 240 s ... at most an hour */
+	fr_api_limit_init(&l);
+	double t = NOW, want = 60;
+	for (int k = 0; k < 8; k++) {
+		CHECK(fr_api_limit_response(&l, 403, graph4, sizeof(graph4) - 1, t, NULL) ==
+		      FR_API_SLOW_GRAPH);
+		CHECK(until_of(&l, t) == t + want);
+		t += want;
+		want = want * 2 > 3600 ? 3600 : want * 2;
+	}
+	/* let through: the back-off starts over */
+	headers(&l, "X-App-Usage: {\"call_count\":99}\r\n", t);
+	fr_api_limit_response(&l, 200, "{}", 2, t, NULL);
+	CHECK(fr_api_limit_response(&l, 403, graph4, sizeof(graph4) - 1, t + 1, NULL) ==
+	      FR_API_SLOW_GRAPH);
+	CHECK(until_of(&l, t + 1) == t + 61);
+	/* the caller's estimate (its own limiter's next slot) rules a usage at
+	 * 100% until a throttle shows it wrong */
+	fr_api_limit_init(&l);
+	fr_api_limit_expect_reset(&l, NOW + 7);
+	headers(&l, "X-App-Usage: {\"call_count\":100}\r\n", NOW);
+	CHECK(until_of(&l, NOW) == NOW + 7);
+	CHECK(fr_api_limit_response(&l, 403, graph4, sizeof(graph4) - 1, NOW + 7, NULL) ==
+	      FR_API_SLOW_GRAPH);
+	CHECK(until_of(&l, NOW + 7) == NOW + 67);
+	/* released, then 100% again: the estimate proved wrong, the wait is
+	 * the default */
+	headers(&l, "X-App-Usage: {\"call_count\":10}\r\n", NOW + 67);
+	CHECK(fr_api_limit_may_call(&l, NOW + 67, NULL));
+	fr_api_limit_expect_reset(&l, NOW + 70);
+	headers(&l, "X-App-Usage: {\"call_count\":100}\r\n", NOW + 68);
+	CHECK(until_of(&l, NOW + 68) == NOW + 128);
+	/* X-RateLimit counts are not undone by a usage figure: a remaining
+	 * count the API gave stays */
+	fr_api_limit_init(&l);
+	headers(&l, "X-RateLimit-Remaining: 0\r\nX-RateLimit-Reset: 30\r\n", NOW);
+	CHECK(fr_api_limit_header(&l, "X-App-Usage", "{\"call_count\":5}", NOW) == 1);
+	CHECK(l.remaining == 0 && until_of(&l, NOW) == NOW + 30);
+}
+
 /* Whatever the order of calls, never more than the API said were left
  * before its reset; the calls resume at the reset. */
 static void
@@ -355,6 +432,7 @@ main(void)
 	RUN(test_graph_usage);
 	RUN(test_retry_after);
 	RUN(test_slow_down_bodies);
+	RUN(test_graph_throttle_recovers);
 	RUN(test_never_spends_past_zero);
 	RUN(test_scrub);
 	return TEST_DONE();
