@@ -590,6 +590,25 @@ is_relative_uri_attr(const char *tag, const char *attr)
 	return in_list(san_relative_uris, N(san_relative_uris), key);
 }
 
+/* Attributes that hold a URI on some element. feedparser checks the scheme
+ * of href only (src where it resolves it, san_relative_uris); sanitising,
+ * freshet checks every one of them on every element, so that no
+ * javascript: or vbscript: survives where a browser or a later tool might
+ * follow it (`<div src="vbscript:...">`, found by fuzz_extract). */
+static int
+is_uri_attr(const char *attr)
+{
+	static const char *const uri_attrs[] = {
+		"action", "background", "cite", "codebase", "data", "dynsrc", "formaction",
+		"href", "longdesc", "lowsrc", "poster", "src", "xlink:href",
+	};
+
+	for (size_t i = 0; i < sizeof(uri_attrs) / sizeof(uri_attrs[0]); i++)
+		if (!strcmp(attr, uri_attrs[i]))
+			return 1;
+	return 0;
+}
+
 static void walk(struct san *s, xmlNodePtr n);
 
 static void
@@ -727,7 +746,7 @@ element(struct san *s, xmlNodePtr n)
 						*p = (char)(*p - 'A' + 'a');
 			if (is_relative_uri_attr(tag, attrs[k].name))
 				nv = safe_uri(s->base, v);
-			else if (s->sanitize && !strcmp(attrs[k].name, "href"))
+			else if (s->sanitize && is_uri_attr(attrs[k].name))
 				nv = scheme_ok(v) ? strdup(v) : strdup("");
 			else if (s->sanitize && !strcmp(attrs[k].name, "style"))
 				nv = sanitize_style(v, s->svg > 0);
