@@ -13,7 +13,7 @@ cd "$(dirname "$0")"
 
 # Debian packages the build, the tests and the benchmarks need.
 PKGS=(gcc libc6-dev make cmake pkg-config zlib1g-dev libxml2-dev libcurl4-openssl-dev
-      libsqlite3-dev libjson-c-dev libmicrohttpd-dev libpsl-dev libicu-dev
+      libsqlite3-dev libjson-c-dev libmicrohttpd-dev libpsl-dev libicu-dev libcld2-dev g++
       nettle-dev sqlite3 curl openssl sfeed chromium libpq-dev postgresql python3-prometheus-client)
 JOBS=$(nproc 2>/dev/null || echo 2)
 
@@ -148,7 +148,8 @@ fuzz() {
 	shift || true
 	case "$secs" in '' | *[!0-9]*) echo "dev.sh fuzz wants SECONDS [NAME...]" >&2; exit 2 ;; esac
 	command -v clang >/dev/null || { echo "dev.sh fuzz: clang is needed" >&2; exit 1; }
-	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_BUILD_TYPE=RelWithDebInfo \
+	cmake -S . -B build-fuzz -DCMAKE_C_COMPILER=clang -DCMAKE_CXX_COMPILER=clang++ \
+		-DCMAKE_BUILD_TYPE=RelWithDebInfo \
 		-DFRESHET_FUZZ=ON >/dev/null
 	local names=("$@") n f out bad=0 work
 	if [ ${#names[@]} -eq 0 ]; then

@@ -25,7 +25,9 @@ static const char ABOUT[] =
     "  title, byline, lang, excerpt, siteName, publishedTime (null when the page\n"
     "  gives none), content (the main content as sanitised HTML, links absolute),\n"
     "  textContent (as plain text, blank lines between blocks), length (characters\n"
-    "  of textContent).\n"
+    "  of textContent); and beside lang, which the page declares, langDetected:\n"
+    "  the language its title and text are written in (BCP 47, null when not\n"
+    "  detected reliably).\n"
     "'-' reads stdin; an http:// or https:// URL is fetched first (its\n"
     "Content-Type charset and final URL are used; 16 MiB at most).\n";
 
@@ -191,6 +193,7 @@ cmd_extract(int argc, char **argv)
 		add(o, "title", art->title);
 		add(o, "byline", art->byline);
 		add(o, "lang", art->lang);
+		add(o, "langDetected", art->lang_detected[0] ? art->lang_detected : NULL);
 		add(o, "excerpt", art->excerpt);
 		add(o, "siteName", art->site_name);
 		add(o, "publishedTime", art->published_time);

@@ -23,6 +23,7 @@ EXTERNAL = {
     "libpsl": ("libpsl.h",),
     "microhttpd": ("microhttpd.h",),
     "nettle": ("nettle/",),
+    "cld2": ("cld2/",),
 }
 
 
@@ -140,7 +141,7 @@ def main():
         for root, dirs, names in os.walk(os.path.join(src, top)):
             dirs.sort()
             for fn in sorted(names):
-                if not fn.endswith((".c", ".h")):
+                if not fn.endswith((".c", ".h", ".cc")):
                     continue
                 path = os.path.join(root, fn)
                 rel = os.path.relpath(path, src)

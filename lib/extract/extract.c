@@ -9,12 +9,14 @@
 #include "core/err.h"
 #include "core/utf8.h"
 #include "extract/ex_internal.h"
+#include "lang/lang.h"
 #include "parse/feed_internal.h"
 
 #include <ctype.h>
 #include <limits.h>
 #include <math.h>
 #include <stdint.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <strings.h>
@@ -1698,6 +1700,28 @@ struct attempt {
 	size_t len;
 };
 
+/* The language of what a reader reads: the title and the main text, else
+ * the excerpt when no main text was found. */
+static void
+detect_lang(struct fr_article *a)
+{
+	const char *body = a->text[0] ? a->text : a->excerpt ? a->excerpt : "";
+	size_t tl = strlen(a->title), bl = strnlen(body, FR_LANG_MAX_BYTES);
+	char *both = malloc(tl + bl + 2);
+	struct fr_lang_guess g;
+
+	a->lang_detected[0] = '\0';
+	if (!both)
+		return; /* no language is not an error */
+	memcpy(both, a->title, tl);
+	both[tl] = '\n';
+	memcpy(both + tl + 1, body, bl);
+	both[tl + 1 + bl] = '\0';
+	if (fr_lang_detect(both, tl + 1 + bl, &g))
+		snprintf(a->lang_detected, sizeof(a->lang_detected), "%s", g.code);
+	free(both);
+}
+
 void
 fr_article_free(struct fr_article *a)
 {
@@ -1873,6 +1897,7 @@ fr_extract(const char *html, size_t len, const struct fr_extract_opts *opts,
 		}
 	}
 	a->length = fr_ex_utf8_len(a->text);
+	detect_lang(a);
 	*out = a;
 	a = NULL;
 	rc = 0;

@@ -25,6 +25,9 @@ struct fr_article {
 	char *title;          /* never NULL: "" when the page has none */
 	char *byline;
 	char *lang;           /* <html lang> as written */
+	/* the language the title and main text are written in (BCP 47, lib/lang),
+	 * "" when not detected reliably (too short, mixed); may differ from lang */
+	char lang_detected[16];
 	char *excerpt;        /* the page's description, else the first paragraph */
 	char *site_name;
 	char *published_time; /* as the page writes it (JSON-LD or meta) */

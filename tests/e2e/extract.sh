@@ -57,7 +57,7 @@ if have_python; then
 	check "json parses, length counts textContent" python3 -c '
 import json, sys
 d = json.load(open(sys.argv[1]))
-assert set(d) == {"title", "byline", "lang", "excerpt", "siteName", "publishedTime", "content", "textContent", "length"}, d.keys()
+assert set(d) == {"title", "byline", "lang", "langDetected", "excerpt", "siteName", "publishedTime", "content", "textContent", "length"}, d.keys()
 assert d["length"] == len(d["textContent"]), (d["length"], len(d["textContent"]))
 assert d["textContent"].startswith("Le café crème"), d["textContent"][:40]
 ' "$OUT"
