@@ -410,18 +410,25 @@ prior_share(const struct fr_ratemodel *m, const struct fr_ratepop *pop, int h)
 static void
 shift_ll(const struct fr_ratemodel *m, const struct fr_ratepop *pop, double ll[24])
 {
-	/* The shape twice over, from hour -12: shift sh reads hour h at
-	 * lq[h - sh + 12] without a modulo. */
-	double lq[48];
+	/* The shape twice over, reversed: shift sh (s = sh + 11) reads hour h
+	 * at rq[24 - h + s], the shape's hour h - sh, without a modulo. The
+	 * 24 sums run side by side (one pass over the hours, a vector of
+	 * shifts at each), each over the hours in order as one at a time
+	 * would: the same figures. */
+	const double *lp = pop->logprior[m->sharp];
+	double rq[48], x[24];
 	for (int i = 0; i < 48; i++)
-		lq[i] = pop->logprior[m->sharp][(i + 12) % 24];
-	for (int sh = -11; sh <= 12; sh++) {
-		const double *q = lq + 12 - sh;
-		double x = 0;
-		for (int h = 0; h < 24; h++)
-			x += m->hour[h] * q[h];
-		ll[sh + 11] = x + pop->lp_shift[sh + 11];
+		rq[i] = lp[wrap24(35 - i)];
+	for (int s = 0; s < 24; s++)
+		x[s] = 0;
+	for (int h = 0; h < 24; h++) {
+		double v = m->hour[h];
+		const double *q = rq + 24 - h;
+		for (int s = 0; s < 24; s++)
+			x[s] += v * q[s];
 	}
+	for (int s = 0; s < 24; s++)
+		ll[s] = x[s] + pop->lp_shift[s];
 }
 
 /* From the shifts' log posterior: the fitted shift's weight, the next
@@ -469,10 +476,19 @@ fit_profile(struct fr_ratemodel *m, const struct fr_ratepop *pop)
 		double best = -INFINITY;
 		int g0 = m->sharp;
 		arg = g0;
+		/* Each sharpness's sum over the hours in order, the 13 side by
+		 * side (as in shift_ll). */
+		double xs[FR_N_SHARP];
+		int j = wrap24(-m->shift);
+		for (int g = 0; g < FR_N_SHARP; g++)
+			xs[g] = pop->lp_sharp[g];
+		for (int h = 0; h < 24; h++, j = j == 23 ? 0 : j + 1) {
+			double v = m->hour[h];
+			for (int g = 0; g < FR_N_SHARP; g++)
+				xs[g] += v * pop->logprior[g][j];
+		}
 		for (int g = 0; g < FR_N_SHARP; g++) {
-			double x = pop->lp_sharp[g];
-			for (int h = 0; h < 24; h++)
-				x += m->hour[h] * pop->logprior[g][wrap24(h - m->shift)];
+			double x = xs[g];
 			if (x > best) {
 				best = x;
 				arg = g;

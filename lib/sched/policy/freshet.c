@@ -273,7 +273,8 @@ hz_learn(struct fs_ctx *c, struct fs_state *f, int k, const struct fr_ratesnap *
 		if (!isnan(pub[i]) && pub[i] < prev && (isnan(last) || pub[i] > last))
 			last = pub[i];
 	}
-	qsort(p, m, sizeof(*p), cmp_dbl);
+	if (m > 1)
+		qsort(p, m, sizeof(*p), cmp_dbl);
 	hz_decay(c, now);
 	/* The burst term expects the follow-ups of every item, those the
 	 * fetch found too: the table is what it leaves unexplained. */
