@@ -22,11 +22,17 @@ struct oracle_ctx {
 struct oracle_state {
 	struct fr_waitacc acc;
 	uint32_t src;
+	/* The rate of hour memo_hour (INT64_MIN: none yet): urgencies
+	 * advance a few minutes at a time, so most ask again for the hour the
+	 * last one (or the due time's search) asked for. The rate is a function
+	 * of the source and the hour alone, so the memo changes no figure. */
+	int64_t memo_hour;
+	double memo_rate;
 };
 
 struct rate_arg {
 	const struct oracle_ctx *c;
-	uint32_t src;
+	struct oracle_state *o;
 };
 
 /* The world's intensity is constant within an hour except at a source's
@@ -36,7 +42,13 @@ static double
 hour_rate(const void *arg, int64_t hour)
 {
 	const struct rate_arg *ra = arg;
-	return ra->c->intensity(ra->c->arg, ra->src, (double)hour * 3600.0 + 1800.0);
+	struct oracle_state *o = ra->o;
+
+	if (o->memo_hour != hour) {
+		o->memo_rate = ra->c->intensity(ra->c->arg, o->src, (double)hour * 3600.0 + 1800.0);
+		o->memo_hour = hour;
+	}
+	return o->memo_rate;
 }
 
 static int
@@ -81,13 +93,14 @@ oracle_init(void *ctx, void *st, uint32_t s, double now_s)
 	(void)ctx;
 	fr_waitacc_reset(&o->acc, now_s);
 	o->src = s;
+	o->memo_hour = INT64_MIN;
 }
 
 static double
 oracle_urgency(void *ctx, void *st, double now_s)
 {
 	struct oracle_state *o = st;
-	struct rate_arg ra = {ctx, o->src};
+	struct rate_arg ra = {ctx, o};
 	return fr_waitacc_advance(&o->acc, now_s, hour_rate, &ra, NULL);
 }
 
@@ -96,7 +109,7 @@ oracle_due(void *ctx, void *st, double now_s, double theta)
 {
 	struct oracle_state *o = st;
 	const struct oracle_ctx *c = ctx;
-	struct rate_arg ra = {c, o->src};
+	struct rate_arg ra = {c, o};
 	(void)now_s;
 	return fr_waitacc_due(&o->acc, theta, hour_rate, &ra, NULL, c->horizon_s);
 }
