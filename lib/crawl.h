@@ -16,6 +16,7 @@
 #include "sched/ratelimit.h"
 
 struct fr_store;
+struct fr_websub;
 
 /* --once waits at most this long for a source's hold (its host paused by
  * Retry-After, its error backoff) to end; a source held longer is skipped,
@@ -40,6 +41,8 @@ struct fr_crawl_stats {
 	uint64_t not_stored;    /* fetches that ended but were not stored after the store
 				 * failed (SQLITE_FULL: a full disk): rolled back with their
 				 * group, or ended after the failure; fetched again next run */
+	/* WebSub: pushes committed, and polls of sources whose lease ran. */
+	uint64_t pushes, push_polls;
 	uint64_t bytes;         /* on the wire */
 	uint64_t with_delay;    /* new items with a publication time in the run */
 	double delay_sum_s;     /* sum of (first seen - published) over those */
@@ -114,6 +117,18 @@ struct fr_crawl_opts {
 	 * send's variance); duration_s is world time. NULL: the wall clock. */
 	const char *clock_file;
 	struct fr_fetch_opts fetch;  /* timeouts, User-Agent, connect-to, ... */
+	/* WebSub (docs/websub.md): the subscriber (websub/sub.h; borrowed,
+	 * its callbacks served by the caller), or NULL. With it, a feed whose
+	 * Link fields or links name a hub is subscribed to (the request goes
+	 * through the fetcher: the address policy applies to hubs), renewed
+	 * and, once its source is removed, unsubscribed; a push accepted is
+	 * parsed and committed as a fetch would be (fetch log outcome
+	 * "push"); and a source whose lease runs is polled only as a check,
+	 * its hold push_check times the run's average gap between two polls
+	 * of a source (0: 10), until a poll finds new items that no push
+	 * brought since the poll before, or the lease ends. Not with once. */
+	struct fr_websub *websub;
+	double push_check;
 	/* Set (e.g. by a signal handler) to stop: no new fetch starts, the
 	 * ones in flight finish and are committed, then fr_crawl_run returns. */
 	const volatile sig_atomic_t *stop;

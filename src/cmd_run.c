@@ -13,6 +13,7 @@
 #include "net/addrpolicy.h"
 #include "sink/sink.h"
 #include "store/store.h"
+#include "websub/sub.h"
 
 #include <errno.h>
 #include <math.h>
@@ -159,6 +160,45 @@ start_listen(struct ui *u, const char *addr, const char *token_file)
 	return 0;
 }
 
+/* WebSub's lines come from the loop and the server's threads: one
+ * fprintf each. */
+static void
+websub_log(void *arg, const char *line)
+{
+	(void)arg;
+	fprintf(stderr, "freshet run: %s\n", line);
+}
+
+/* --callback-base: the subscriber, its callbacks served by --listen. A
+ * base that is only a path is taken on the listen address and port. */
+static int
+websub_start(struct ui *u, const char *listen, const char *base, double lease_s, size_t max_body,
+	     char *buf, size_t cap, struct fr_websub **out)
+{
+	char err[FR_ERRLEN];
+	struct fr_websub_opts wo = {.lease_s = lease_s, .max_body = max_body, .log = websub_log};
+
+	if (base[0] == '/') {
+		const char *colon = strrchr(listen, ':');
+		int has_host = colon && colon != listen && (listen[0] != '[' || colon[-1] == ']');
+
+		if (!has_host)
+			snprintf(buf, cap, "http://127.0.0.1:%u%s", (unsigned)metrics_port(u->metrics), base);
+		else
+			snprintf(buf, cap, "http://%.*s:%u%s", (int)(colon - listen), listen,
+				 (unsigned)metrics_port(u->metrics), base);
+		base = buf;
+	}
+	wo.callback_base = base;
+	if (fr_websub_new(out, &wo, err, sizeof(err)) < 0) {
+		cli_err("run", "--callback-base: %s", err);
+		return -1;
+	}
+	metrics_set_websub(u->metrics, *out);
+	fprintf(stderr, "freshet run: WebSub callbacks at %s/ID\n", base);
+	return 0;
+}
+
 #define MAX_GROUPS 64
 #define MAX_CONNECT_TO 64
 #define MAX_SINKS 16
@@ -278,6 +318,11 @@ cmd_run(int argc, char **argv)
 	static struct run_lists l;
 	const char *db_arg = NULL, *request_log = NULL, *listen = NULL, *token_file = NULL;
 	const char *budget = NULL, *backoff = NULL, *sink_backoff = NULL;
+	const char *callback_base = NULL;
+	double push_lease_s = FR_WEBSUB_LEASE_S;
+	uint64_t push_max_body = FR_WEBSUB_MAX_BODY;
+	struct fr_websub *ws = NULL;
+	char cbase[1200];
 	struct ui u = {isatty(STDERR_FILENO), 0, 0, NULL, 0};
 	char err[FR_ERRLEN];
 	struct fr_store *st = NULL;
@@ -368,6 +413,21 @@ cmd_run(int argc, char **argv)
 		     "PORT, HOST:PORT or [IPV6]:PORT (host default 127.0.0.1; port 0: any free "
 		     "one, named on standard error). Not loopback: needs a token, from "
 		     "$FRESHET_LISTEN_TOKEN or --listen-token-file"},
+	    {.name = "callback-base", .kind = OPT_STRING, .arg = "URL", .dest = &callback_base,
+	     .section = "WebSub push (docs/websub.md)",
+	     .help = "subscribe to the hubs the feeds name (Link header, rel=hub) with callbacks "
+		     "URL/ID served on --listen (needed) for hubs to call; a URL that is only a path "
+		     "(/websub) is taken on the --listen address itself"},
+	    {.name = "push-check", .kind = OPT_DOUBLE, .arg = "N", .def = "10", .dest = &o.push_check,
+	     .min = 1, .max = 1e6,
+	     .help = "a source whose lease runs is polled only as a check, held N times the "
+		     "average gap between two polls of a source"},
+	    {.name = "push-lease", .kind = OPT_DURATION, .arg = "D", .def = "10d",
+	     .dest = &push_lease_s, .flags = OPT_GT_MIN | OPT_NO_MAX,
+	     .help = "the lease asked of hubs (renewed when a fifth of it is left)"},
+	    {.name = "push-max-body", .kind = OPT_UINT, .arg = "BYTES", .def = "4194304",
+	     .dest = &push_max_body, .min = 1024, .max = 1e9,
+	     .help = "largest pushed body accepted (413 beyond)"},
 	    {.name = "listen-token-file", .kind = OPT_STRING, .arg = "FILE", .dest = &token_file,
 	     .help = "the token (first line of FILE) that requests to --listen must carry as "
 		     "'Authorization: Bearer TOKEN'"},
@@ -395,6 +455,11 @@ cmd_run(int argc, char **argv)
 		return opt_exit(prc);
 	if (o.worker && (!*o.worker || strlen(o.worker) > 200)) {
 		cli_err("run", "--worker wants a name of 1 to 200 bytes");
+		return EXIT_USAGE;
+	}
+	if (callback_base && (!listen || o.once)) {
+		cli_err("run", "--callback-base needs --listen (the hubs call there) and a running "
+			       "crawl (not --once)");
 		return EXIT_USAGE;
 	}
 	if (budget && fr_budget_parse(budget, &o.calls, &o.window_s, err, sizeof(err)) < 0) {
@@ -434,6 +499,15 @@ cmd_run(int argc, char **argv)
 			fclose(rlog);
 		return EXIT_FAIL;
 	}
+	if (callback_base && websub_start(&u, listen, callback_base, push_lease_s,
+					  (size_t)push_max_body, cbase, sizeof(cbase), &ws) < 0) {
+		metrics_stop(u.metrics);
+		fr_store_close(st);
+		if (rlog)
+			fclose(rlog);
+		return EXIT_FAIL;
+	}
+	o.websub = ws;
 	struct sigaction sa;
 	memset(&sa, 0, sizeof(sa));
 	sa.sa_handler = on_signal;
@@ -473,6 +547,7 @@ cmd_run(int argc, char **argv)
 		metrics_update(u.metrics, &stats, 1);
 		metrics_stop(u.metrics);
 	}
+	fr_websub_free(ws); /* after the server that used it */
 	fr_store_close(st);
 	if (rlog && fclose(rlog) != 0)
 		cli_err("run", "--request-log %s: %s", request_log, strerror(errno));

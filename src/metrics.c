@@ -1,5 +1,6 @@
 /* metrics.c - /metrics and /health for `run --listen` (see metrics.h). */
 #include "metrics.h"
+#include "websub_http.h"
 
 #include "core/err.h"
 #include "core/timefmt.h"
@@ -25,6 +26,7 @@ struct metrics {
 	struct fr_crawl_stats st;
 	double updated_s; /* wall clock of the last update, 0: none yet */
 	int done;
+	struct fr_websub *ws; /* --callback-base: WebSub callbacks served too (under mu) */
 };
 
 static void
@@ -154,11 +156,20 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 	int done;
 
 	(void)version;
-	(void)upload;
 	if (!*state) { /* the headers; the body (none expected) comes next */
-		*state = m;
+		struct fr_websub *ws;
+
+		pthread_mutex_lock(&m->mu);
+		ws = m->ws;
+		pthread_mutex_unlock(&m->mu);
+		/* A WebSub callback (websub_http.h): no token, its own rules. */
+		*state = ws ? (void *)websub_http_begin(ws, url) : NULL;
+		if (!*state)
+			*state = m;
 		return MHD_YES;
 	}
+	if (*state != m)
+		return websub_http_step(*state, conn, method, upload, upload_len);
 	if (*upload_len) { /* a body is ignored */
 		*upload_len = 0;
 		return MHD_YES;
@@ -208,6 +219,25 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 			     "application/json", copy, 1);
 	}
 	return reply(conn, MHD_HTTP_NOT_FOUND, "text/plain", "not found: /metrics, /health\n", 0);
+}
+
+static void
+on_completed(void *cls, struct MHD_Connection *conn, void **state,
+	     enum MHD_RequestTerminationCode why)
+{
+	(void)conn;
+	(void)why;
+	if (*state && *state != cls)
+		websub_http_free(*state);
+	*state = NULL;
+}
+
+void
+metrics_set_websub(struct metrics *m, struct fr_websub *ws)
+{
+	pthread_mutex_lock(&m->mu);
+	m->ws = ws;
+	pthread_mutex_unlock(&m->mu);
 }
 
 /* ADDR: PORT, HOST:PORT, [V6]:PORT. */
@@ -293,7 +323,8 @@ metrics_start(const char *addr, const char *token, char *err, size_t errlen)
 				    (ss.ss_family == AF_INET6 ? MHD_USE_IPv6 : 0),
 				0, NULL, NULL, on_request, m, MHD_OPTION_SOCK_ADDR,
 				(struct sockaddr *)&ss, MHD_OPTION_CONNECTION_LIMIT, (unsigned)64,
-				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10, MHD_OPTION_END);
+				MHD_OPTION_CONNECTION_TIMEOUT, (unsigned)10,
+				MHD_OPTION_NOTIFY_COMPLETED, on_completed, m, MHD_OPTION_END);
 	if (!m->d) {
 		fr_errf(err, errlen, "--listen %s: cannot listen there (in use, or not this "
 				     "machine's address)",

@@ -27,6 +27,11 @@ struct metrics *metrics_start(const char *addr, const char *token, char *err, si
 uint16_t metrics_port(const struct metrics *m);
 /* The crawl's latest statistics; done 1 once the crawl has ended. */
 void metrics_update(struct metrics *m, const struct fr_crawl_stats *st, int done);
+/* From now on also serves ws's WebSub callbacks (websub_http.h; no
+ * token asked for them). ws is borrowed until metrics_stop, or until this
+ * is called again with NULL. */
+struct fr_websub;
+void metrics_set_websub(struct metrics *m, struct fr_websub *ws);
 /* Stops the server (waits for scrapes in progress) and frees m. */
 void metrics_stop(struct metrics *m);
 

@@ -94,9 +94,16 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 	if (pub && k > 1)
 		qsort(pub, k, sizeof(*pub), cmp_time);
 	struct fr_fetch f = {now, oc->status, pub ? k : 0, pub, NULL};
-	fr_sched_finish(c->sched, oc->i, &f);
-	if (c->order)
-		fr_sched_finish(c->order, oc->i, &f);
+	if (oc->push) {
+		/* A WebSub push (push.c): the policy learns as from a fetch,
+		 * but no fetch was begun, so the host's state is left alone;
+		 * the hold below re-keys the source. */
+		c->ops->fetched(fr_sched_policy_ctx(c->sched), fr_sched_state(c->sched, oc->i), &f);
+	} else {
+		fr_sched_finish(c->sched, oc->i, &f);
+		if (c->order)
+			fr_sched_finish(c->order, oc->i, &f);
+	}
 	free(pub);
 
 	/* The store has set last_fetch_s, last_status, last_ok_s and last_error
@@ -197,6 +204,7 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 
 	/* Holds: error backoff, a paused host, hints as lower bounds. */
 	double hold = h.source_until_s;
+	hold = fr_crawl_push_hold(c, oc, hold, now); /* WebSub: a check only, when pushed */
 	fr_sched_hold(c->sched, oc->i, hold, now);
 	if (c->order)
 		fr_sched_hold(c->order, oc->i, hold, now);

@@ -25,6 +25,8 @@ struct fr_strmap;
 
 /* Response tags: the source id, and this bit for its host's robots.txt. */
 #define TAG_ROBOTS 1u
+/* A WebSub request to a hub (push.c): this bit, and the source id. */
+#define TAG_WEBSUB (1ull << 63)
 
 /* A host: the sources' hosts (indexes 0 .. n_sched_hosts - 1, the
  * scheduler's), then hosts only redirects lead to, added as met. */
@@ -80,6 +82,10 @@ struct csrc {
 	double cyc_start_s;
 	uint64_t cyc_bytes;
 	long cyc_last_status;
+	/* WebSub (push.c): polled as a check only while its lease runs and
+	 * push_stale is 0; push_poll_s is when its latest poll committed. */
+	int push_stale;
+	double push_poll_s;
 };
 
 struct crawl {
@@ -146,6 +152,11 @@ struct crawl {
 	char *clock_tmp;         /* the file written, then renamed over o->clock_file */
 	struct api_cred *api_cred; /* API sources' tokens and limit states (api.c) */
 	uint32_t n_api_cred;
+	/* WebSub (push.c): pushes taken while their source was being
+	 * fetched, committed after; when the state was last saved. */
+	struct fr_websub_push *push_held;
+	size_t n_push_held;
+	double push_saved_s;
 	int fatal;               /* the store failed: stop */
 	char *fatal_err;
 	char errbuf[512];
@@ -182,6 +193,7 @@ struct outcome {
 	int more;
 	const double *extra_pub; /* new items' times from the fetch's earlier pages */
 	size_t n_extra_pub;
+	int push;                /* a WebSub push, not a poll (push.c) */
 };
 
 /* --once: a transient failure is retried (after its backoff or the host's
@@ -293,6 +305,26 @@ int fr_crawl_api_submit(struct crawl *c, uint32_t i);
 void fr_crawl_api_done(struct crawl *c, uint32_t i, const struct fr_response *res, double now);
 /* Ends an API source's fetch without a response (error says why). */
 void fr_crawl_api_fail(struct crawl *c, uint32_t i, const char *error, double now);
+
+/* ---- push.c: WebSub ---- */
+struct fr_websub_push;
+/* Reads the subscriptions from the store, unsubscribes the removed
+ * sources'. Returns 0, or -1 with err set. */
+int fr_crawl_push_setup(struct crawl *c, char *err, size_t errlen);
+/* Commits the pushes waiting, sends the requests due to hubs, saves the
+ * state when it changed; returns when it next wants a turn (or INFINITY). */
+double fr_crawl_push_tick(struct crawl *c, double now);
+/* A hub's answer to a request (res->tag has TAG_WEBSUB). */
+void fr_crawl_push_answer(struct crawl *c, const struct fr_response *res, double now);
+/* Source i's feed was fetched and parsed: its hub, if any, is subscribed. */
+void fr_crawl_push_found(struct crawl *c, uint32_t i, const struct fr_response *res,
+			 const struct fr_feed *feed, double now);
+/* Inside a commit's transaction, after the policy learned (commit.c):
+ * the hold of a source whose lease runs (hold: the one it has, returned
+ * lengthened when it is polled as a check only). */
+double fr_crawl_push_hold(struct crawl *c, struct outcome *oc, double hold, double now);
+/* At the end: the state saved, pushes held freed. */
+void fr_crawl_push_end(struct crawl *c);
 
 /* ---- forum.c: a forum's cycle of pages ---- */
 void fr_crawl_forum_finish(struct crawl *c, uint32_t i, const char *error, double now);

@@ -81,6 +81,7 @@ fr_crawl_finish(struct crawl *c, uint32_t i, const struct fr_response *res, cons
 				if (feed->n_links_refused)
 					fr_crawl_logf(c, "source %lld: %s: %zu javascript:/data:/vbscript: links refused (not stored as links, not followed)",
 					      (long long)cs->row.id, cs->row.url, feed->n_links_refused);
+				fr_crawl_push_found(c, i, res, feed, now); /* WebSub hubs */
 				items = fr_crawl_feed_items(feed);
 				if (!items) {
 					oc.error = "out of memory";
@@ -133,8 +134,10 @@ fr_crawl_submit(struct crawl *c, uint32_t i)
 	struct fr_request rq = {cs->hop_url ? cs->hop_url : cs->row.url, cs->row.etag,
 				cs->row.last_modified, (uint64_t)i << 1};
 	char e[256];
+	/* WebSub: a hub may be named in the answer's Link fields. */
+	struct fr_request_extra x = {.want_headers = c->o->websub != NULL};
 
-	if (fr_crawl_send(c, i, &rq, e, sizeof(e)) < 0) {
+	if (fr_crawl_send_ex(c, i, &rq, &x, e, sizeof(e)) < 0) {
 		fr_crawl_finish(c, i, NULL, e, fr_crawl_now(c));
 		return -1;
 	}

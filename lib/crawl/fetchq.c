@@ -330,7 +330,7 @@ fr_fetchq_submit_ex(struct fr_fetchq *q, const struct fr_request *req,
 	if (!req->url)
 		return fr_errf(err, errlen, "fetcher: request without a URL");
 	r = malloc(sizeof(*r) + len0(req->url) + len0(req->etag) + len0(req->last_modified) +
-		   (x ? len0(x->auth) : 0));
+		   (x ? len0(x->auth) + len0(x->post_form) : 0));
 	if (!r)
 		return fr_errf(err, errlen, "%s: out of memory", req->url);
 	at = r->data;
@@ -341,6 +341,7 @@ fr_fetchq_submit_ex(struct fr_fetchq *q, const struct fr_request *req,
 	    put(&at, req->last_modified, req->last_modified ? strlen(req->last_modified) : 0);
 	r->rq.tag = req->tag;
 	r->x.auth = x ? put(&at, x->auth, x->auth ? strlen(x->auth) : 0) : NULL;
+	r->x.post_form = x ? put(&at, x->post_form, x->post_form ? strlen(x->post_form) : 0) : NULL;
 	r->x.want_headers = x ? x->want_headers : 0;
 	r->x.want_error_body = x ? x->want_error_body : 0;
 	pthread_mutex_lock(&q->mu);

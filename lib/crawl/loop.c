@@ -290,6 +290,10 @@ on_done(void *arg, const struct fr_response *res)
 	uint32_t i = (uint32_t)(res->tag >> 1);
 	double now = fr_crawl_now(c);
 
+	if (res->tag & TAG_WEBSUB) {
+		fr_crawl_push_answer(c, res, now); /* a hub's answer */
+		return;
+	}
 	if (i >= c->n)
 		return;
 	/* The request left when the fetcher's thread took it and a connection
@@ -604,6 +608,8 @@ setup(struct crawl *c, struct fr_params *params, char *err, size_t errlen)
 	}
 	if (fr_crawl_api_setup(c, err, errlen) < 0)
 		goto out;
+	if (fr_crawl_push_setup(c, err, errlen) < 0)
+		goto out;
 	load_context(c);
 	/* Learned state and holds from earlier runs: a source's backoff, and
 	 * its host's pause when the source's last answer was a 429 or 503
@@ -755,13 +761,15 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		end = now + o->duration_s;
 	for (;;) {
 		uint32_t i;
-		double at = INFINITY, wake = INFINITY;
+		double at = INFINITY, wake = INFINITY, wake_push = INFINITY;
 
 		now = fr_crawl_now(c);
 		if (fr_crawl_group_due(c, now))
 			fr_crawl_group_commit(c);
 		if (!o->once && now >= c->alive_next_s)
 			fr_crawl_heartbeat(c, now);
+		if (o->websub) /* pushes committed, hubs asked */
+			wake_push = fr_crawl_push_tick(c, now);
 		if (now >= end && !c->fatal) {
 			/* The duration is up: transfers still in flight are aborted
 			 * (fr_fetchq_stop below), nothing of them is stored, and their
@@ -845,6 +853,8 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 		c->stats.next_due_s = isfinite(at) ? at : 0;
 		if (at < wake)
 			wake = at;
+		if (wake_push < wake)
+			wake = wake_push;
 		/* Wait for a transfer, or until the next fetch is due (at most
 		 * a second, to show progress and see a stop request). */
 		double wait = isfinite(wake) ? wake - now : 1;
@@ -854,6 +864,8 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 			wait = end - now;
 		if (c->tx_open && c->tx_since + o->commit_interval_s - now < wait)
 			wait = c->tx_since + o->commit_interval_s - now;
+		if (o->websub && wait > 0.1)
+			wait = 0.1; /* a push waits at most this long for its commit */
 		if (wait < 0.001)
 			wait = 0.001;
 		if (c->virt && fr_fetchq_running(c->fetcher) > 0) {
@@ -920,6 +932,8 @@ fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl
 	}
 	rc = 0;
 out:
+	if (c->fetcher)
+		fr_crawl_push_end(c);
 	if (out)
 		*out = c->stats;
 	crawl_free(c);

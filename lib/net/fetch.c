@@ -660,6 +660,11 @@ setup_handle(struct transfer *t, const struct fr_request *req, const struct fr_r
 	curl_easy_setopt(h, CURLOPT_OPENSOCKETDATA, t);
 	curl_easy_setopt(h, CURLOPT_NOSIGNAL, 1L);
 	curl_easy_setopt(h, CURLOPT_HTTPGET, 1L);
+	if (x && x->post_form) {
+		/* Copied by libcurl; the Content-Type is the form's by default. */
+		curl_easy_setopt(h, CURLOPT_POSTFIELDSIZE, (long)strlen(x->post_form));
+		curl_easy_setopt(h, CURLOPT_COPYPOSTFIELDS, x->post_form);
+	}
 	curl_easy_setopt(h, CURLOPT_WRITEFUNCTION, on_body);
 	curl_easy_setopt(h, CURLOPT_WRITEDATA, t);
 	curl_easy_setopt(h, CURLOPT_HEADERFUNCTION, on_header);
@@ -670,7 +675,7 @@ setup_handle(struct transfer *t, const struct fr_request *req, const struct fr_r
 	curl_easy_setopt(h, CURLOPT_ACCEPT_ENCODING, "");
 	curl_easy_setopt(h, CURLOPT_PROTOCOLS_STR, "http,https");
 	curl_easy_setopt(h, CURLOPT_REDIR_PROTOCOLS_STR, "http,https");
-	if (f->max_redirects < 0 || (x && x->auth)) {
+	if (f->max_redirects < 0 || (x && (x->auth || x->post_form))) {
 		curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 0L);
 	} else {
 		curl_easy_setopt(h, CURLOPT_FOLLOWLOCATION, 1L);

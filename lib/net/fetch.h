@@ -106,6 +106,10 @@ struct fr_request_extra {
 	int want_headers; /* 1: the response keeps its header block (fr_response.headers) */
 	int want_error_body; /* 1: an HTTP error (status >= 400) keeps its body too, in
 	                      * body and len (an API's error object) */
+	/* A POST of this application/x-www-form-urlencoded body instead of
+	 * a GET (a WebSub subscription request, docs/websub.md), or NULL.
+	 * Copied; never logged; no redirect is followed. */
+	const char *post_form;
 };
 
 /* One finished transfer. Strings are NUL-terminated and malloc'd; NULL when absent. */

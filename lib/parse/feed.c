@@ -1625,6 +1625,8 @@ fr_feed_free(struct fr_feed *f)
 	free(f->language);
 	free(f->encoding);
 	free(f->author);
+	free(f->hub);
+	free(f->self);
 	free(f->rights);
 	free(f->info);
 	free(f->bozo_exception);

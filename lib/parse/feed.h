@@ -52,6 +52,11 @@ struct fr_feed {
 	char *title, *link, *subtitle, *language; /* NULL when absent */
 	char *encoding;           /* the one used to decode, lower case ("utf-8", "windows-1252") */
 	char *author;             /* added: feed author name, NULL when absent */
+	/* WebSub (docs/websub.md): the first hub the feed names (Atom
+	 * <link rel="hub">, atom:link inside an RSS channel, a JSON Feed's
+	 * hubs[].url) and its own address (rel="self", JSON Feed feed_url),
+	 * absolute; NULL when absent. */
+	char *hub, *self;
 	/* feedparser's rights (RSS copyright, Atom rights / 0.3 copyright,
 	 * dc:rights) and info (Atom 0.3), sanitised HTML; NULL when absent */
 	char *rights, *info;

@@ -160,6 +160,16 @@ fr_feed_parse_json(struct feedb *b, const char *buf, size_t len, unsigned max_de
 	fr_feedb_feed_str(b, FF_TITLE, jdup(root, "title"), 1);
 	if ((s = jstr(root, "home_page_url")) != NULL)
 		fr_feedb_feed_str(b, FF_LINK, fr_feed_resolve(b->base_url, s), 1);
+	/* WebSub: feed_url is the topic, hubs[] the hubs (the first with a URL). */
+	if ((s = jstr(root, "feed_url")) != NULL && !(b->f->self = fr_feed_resolve(b->base_url, s)))
+		b->oom = 1;
+	if (json_object_object_get_ex(root, "hubs", &v) && json_object_is_type(v, json_type_array))
+		for (size_t i = 0; i < json_object_array_length(v) && !b->f->hub; i++) {
+			const char *hu = jstr(json_object_array_get_idx(v, i), "url");
+
+			if (hu && *hu && !(b->f->hub = fr_feed_resolve(b->base_url, hu)))
+				b->oom = 1;
+		}
 	fr_feedb_feed_str(b, FF_SUBTITLE, jdup(root, "description"), 1);
 	fr_feedb_feed_str(b, FF_LANGUAGE, jdup(root, "language"), 1);
 	fr_feedb_feed_str(b, FF_AUTHOR, author_of(root), 1);

@@ -857,6 +857,12 @@ atom_link(struct px *x, int in_item, const xmlChar **attrs, int n)
 			fr_feedb_item_str(b, IF_COMMENTS, fr_feed_resolve(base, href), 3);
 	} else if (alternate) {
 		fr_feedb_feed_str(b, FF_LINK, fr_feed_resolve(base, href), x->is_atom ? 1 : 2);
+	} else if (b->f && (!strcasecmp(rel, "hub") || !strcasecmp(rel, "self"))) {
+		/* WebSub: the first of each is kept. */
+		char **dst = !strcasecmp(rel, "hub") ? &b->f->hub : &b->f->self;
+
+		if (!*dst && !(*dst = fr_feed_resolve(base, href)))
+			b->oom = 1;
 	}
 	free(href);
 	free(rel);
