@@ -81,7 +81,7 @@ request(const char *s, size_t n)
 	struct fr_websub *ws;
 	const char *f[7] = {0};
 	char *copy = malloc(n + 1), *p, err[256], why[256], id[33];
-	const char *state = "v1\t5\t1\t1\t" "1789999990.000\t0.000\t0.000\t0\t0.000\t" CB "\t" SECRET
+	const char *state = "v1\t5\t1\t1\t" "1789999990.000\t0.000\t0.000\t0\t0.000\t0.000\t" CB "\t" SECRET
 			    "\thttp://127.0.0.1:2/hub\thttp://127.0.0.1:3/feed\n";
 	const char *echo;
 	int k = 0, acc, code;

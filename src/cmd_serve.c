@@ -12,6 +12,7 @@
 #include "testkit/clock.h"
 #include "testkit/feeds.h"
 #include "testkit/forums.h"
+#include "testkit/hub.h"
 #include "testkit/server.h"
 #include "testkit/sites.h"
 #include "testkit/web.h"
@@ -257,6 +258,7 @@ struct opts {
 	const char *tls_cert, *tls_key, *tls_port, *tls_port_file;
 	const char *forums, *list, *describe;
 	const char *api, *api_token_file, *api_error;
+	const char *hub_share, *hub_drop, *hub_log;
 	const char **api_tokens;
 	size_t n_api_tokens;
 };
@@ -331,6 +333,15 @@ parse_args(int argc, char **argv, struct opts *o)
 	     .help = "feed formats, mixed by source index (default rss,atom,json)"},
 	    {.name = "huge-mib", .kind = OPT_STRING, .arg = "M", .dest = &o->huge_mib,
 	     .help = "size of the huge feeds in MiB (default 64)"},
+	    {.name = "hub-share", .kind = OPT_STRING, .arg = "F", .dest = &o->hub_share,
+	     .section = "world with a WebSub hub (docs/websub.md)",
+	     .help = "a share F of the feeds (0..1, spread evenly) name a WebSub hub at "
+		     "http://h0.DOMAIN/websub/hub (Link header) that pushes their new items"},
+	    {.name = "hub-drop", .kind = OPT_STRING, .arg = "F", .dest = &o->hub_drop,
+	     .help = "the hub drops this share of deliveries on purpose (default 0)"},
+	    {.name = "hub-log", .kind = OPT_STRING, .arg = "FILE", .dest = &o->hub_log,
+	     .help = "TSV of the hub's events: wall_s, event (request, verified, refused, push, "
+		     "drop, failed, gone), source, from, count, status"},
 	    {.name = "api", .kind = OPT_STRING, .arg = "KIND", .dest = &o->api,
 	     .section = "world as a JSON API",
 	     .help = "serve the world's sources as a graph, mastodon or reddit JSON API"},
@@ -479,6 +490,27 @@ parse_args(int argc, char **argv, struct opts *o)
 	}
 	if (!o->world || !*o->world) {
 		cli_err("serve", "--world DIR is required (try --help)");
+		return -1;
+	}
+	if (!o->hub_share && (o->hub_drop || o->hub_log)) {
+		cli_err("serve", "%s goes with --hub-share", o->hub_drop ? "--hub-drop" : "--hub-log");
+		return -1;
+	}
+	return 0;
+}
+
+/* --hub-share, --hub-drop: a share in [0, 1] into *v. */
+static int
+parse_share(const char *name, const char *s, double *v)
+{
+	char *end;
+
+	*v = 0;
+	if (!s)
+		return 0;
+	*v = strtod(s, &end);
+	if (end == s || *end || !(*v >= 0 && *v <= 1)) {
+		cli_err("serve", "%s wants a share from 0 to 1, not '%s'", name, s);
 		return -1;
 	}
 	return 0;
@@ -1192,6 +1224,8 @@ serve_main(int argc, char **argv, struct opts *o)
 	struct fr_serve_clock clock;
 	struct fr_serve_config sc;
 	struct fr_serve_feeds *feeds = NULL;
+	struct fr_tk_hub *hub = NULL;
+	FILE *hub_logf = NULL;
 	struct fr_serve *srv = NULL;
 	struct fr_serve_stats stats;
 	char trace_path[4096], sources_path[4096], opml_default[4096], err[FR_ERRLEN];
@@ -1265,6 +1299,24 @@ serve_main(int argc, char **argv, struct opts *o)
 	}
 	if (write_whole("--opml", opml, fill_opml, feeds) < 0)
 		goto out;
+	if (o->hub_share) {
+		struct fr_tk_hub_config hc = {.feeds = feeds, .tr = &tr, .clock = &clock,
+					      .clock_file = clock_file && *clock_file ? clock_file : NULL,
+					      .domain = st.fc.domain, .seed = 1};
+
+		if (parse_share("--hub-share", o->hub_share, &hc.share) < 0 ||
+		    parse_share("--hub-drop", o->hub_drop, &hc.drop) < 0) {
+			code = EXIT_USAGE;
+			goto out;
+		}
+		if (o->hub_log && !(hub_logf = open_out("--hub-log", o->hub_log)))
+			goto out;
+		hc.log = hub_logf;
+		if (!(hub = fr_tk_hub_new(&hc, err, sizeof(err)))) {
+			cli_err("serve", "%s", err);
+			goto out;
+		}
+	}
 	if (o->log) {
 		logf = open_out("--log", o->log);
 		if (!logf)
@@ -1293,8 +1345,9 @@ serve_main(int argc, char **argv, struct opts *o)
 	sc.log = logf;
 	sc.clock = &clock;
 	sc.clock_file = clock_file && *clock_file ? clock_file : NULL;
-	sc.handler.handle = fr_serve_feeds_handle;
-	sc.handler.ctx = feeds;
+	sc.handler.handle = hub ? fr_tk_hub_handle : fr_serve_feeds_handle;
+	sc.handler.ctx = hub ? (void *)hub : (void *)feeds;
+	sc.max_post = hub ? 65536 : 0; /* the hub's subscription requests */
 	srv = fr_serve_start(&sc, err, sizeof(err));
 	if (!srv) {
 		cli_err("serve", "%s", err);
@@ -1342,6 +1395,11 @@ serve_main(int argc, char **argv, struct opts *o)
 	code = EXIT_OK;
 out:
 	fr_serve_stop(srv);
+	fr_tk_hub_free(hub); /* after the server that calls it, before the feeds */
+	if (hub_logf && fclose(hub_logf) != 0) {
+		cli_err("serve", "--hub-log %s: write error", o->hub_log);
+		code = EXIT_FAIL;
+	}
 	if (logf && fclose(logf) != 0) {
 		cli_err("serve", "--log %s: write error", o->log);
 		code = EXIT_FAIL;

@@ -301,14 +301,35 @@ illformed(const struct fr_serve_feeds *f, uint32_t s, enum fr_serve_format fmt)
 	       (fr_serve_host_flags(f->src_host[s], f->cfg.misbehave) & FR_SERVE_HOST_ILLFORMED);
 }
 
+static void render_from(const struct fr_serve_feeds *f, uint32_t s, size_t count, size_t from,
+			struct fr_text *b);
+
 static void
 render(const struct fr_serve_feeds *f, uint32_t s, size_t count, struct fr_text *b)
+{
+	render_from(f, s, count, 0, b);
+}
+
+const char *
+fr_serve_feeds_render_new(const struct fr_serve_feeds *f, uint32_t s, size_t from, size_t count,
+			  struct fr_text *b)
+{
+	render_from(f, s, count, from, b);
+	return CTYPE[fr_serve_feeds_format(f, s)];
+}
+
+/* The feed of source s with its items [max(from, count - window), count). */
+static void
+render_from(const struct fr_serve_feeds *f, uint32_t s, size_t count, size_t from,
+	    struct fr_text *b)
 {
 	const struct fr_trace *tr = f->tr;
 	const char *name = fr_trace_source_name(tr, s);
 	enum fr_serve_format fmt = fr_serve_feeds_format(f, s);
 	int bad = illformed(f, s, fmt);
 	size_t first = tr->first[s], lo = count > f->cfg.window ? count - f->cfg.window : 0;
+	if (from > lo)
+		lo = from; /* a WebSub push: the new items only */
 	char host[128], seg[NAME_URL_MAX], url[NAME_URL_MAX + 192], date[FR_HTTPDATE_LEN],
 	    d3339[40];
 	int64_t newest_ms =

@@ -65,6 +65,13 @@ int fr_serve_feeds_handle(void *ctx, const struct fr_serve_req *req, struct fr_s
 /* Number of items of source s visible at trace time t_s. */
 size_t fr_serve_feeds_visible(const struct fr_serve_feeds *f, uint32_t s, double t_s);
 
+/* For the WebSub hub (hub.h): appends source s's feed holding only its
+ * items [from, count) (newest first, at most the window) to b; returns
+ * its content type (static). */
+struct fr_text;
+const char *fr_serve_feeds_render_new(const struct fr_serve_feeds *f, uint32_t s, size_t from,
+				      size_t count, struct fr_text *b);
+
 /* Writes the OPML list (parse/opml.h's writer) of every feed, in source
  * order, then, with misbehaviour on, the huge feeds of FR_SERVE_HOST_HUGE
  * hosts in a folder "huge". Returns 0, or -1 with err set on a write error

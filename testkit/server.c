@@ -31,6 +31,10 @@
  * request line's query as sent) and freed when the request completes. */
 struct rq {
 	int started; /* the access handler has been called once */
+	/* A POST's body (config max_post), and whether it went past the cap. */
+	char *post;
+	size_t post_len;
+	int post_big;
 	char query[]; /* raw query, without '?' and fragment; "" when none */
 };
 
@@ -725,7 +729,6 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 	enum MHD_Result ret;
 
 	(void)version;
-	(void)upload_data;
 	/* The first call comes with the headers; answering then would make
 	 * libmicrohttpd close the connection (the request is not yet fully
 	 * read), so answer on the next call and keep connections alive. */
@@ -740,8 +743,24 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 		rq->started = 1;
 		return MHD_YES;
 	}
-	if (*upload_size) { /* a body we do not want: drop it, answer after */
+	if (*upload_size) { /* a body: kept for a POST (max_post), else dropped; answer after */
+		size_t n = *upload_size;
+
 		*upload_size = 0;
+		if (s->cfg.max_post && !strcmp(method, "POST") && !rq->post_big) {
+			char *np = rq->post_len + n <= s->cfg.max_post
+				       ? realloc(rq->post, rq->post_len + n + 1)
+				       : NULL;
+
+			if (!np) {
+				rq->post_big = 1;
+			} else {
+				rq->post = np;
+				memcpy(np + rq->post_len, upload_data, n);
+				rq->post_len += n;
+				np[rq->post_len] = '\0';
+			}
+		}
 		return MHD_YES;
 	}
 	a = calloc(1, sizeof(*a));
@@ -768,9 +787,15 @@ on_request(void *cls, struct MHD_Connection *conn, const char *url, const char *
 	req.query = rq->query;
 	req.header = conn_header;
 	req.header_cls = conn;
+	req.method = method;
+	req.body = rq->post ? rq->post : "";
+	req.body_len = rq->post_len;
 	if (!s->cfg.any_host)
 		h = parse_host(s, host_hdr);
-	if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0) {
+	if (rq->post_big) {
+		set_static(a, 413, "body too large\n");
+	} else if (strcmp(method, "GET") != 0 && strcmp(method, "HEAD") != 0 &&
+		   !(s->cfg.max_post && !strcmp(method, "POST"))) {
 		set_static(a, 405, "method not allowed\n");
 	} else if (s->cfg.any_host) {
 		call_handler(s, &req, a);
@@ -885,6 +910,9 @@ on_uri(void *cls, const char *uri, struct MHD_Connection *conn)
 	if (!rq)
 		return NULL;
 	rq->started = 0;
+	rq->post = NULL;
+	rq->post_len = 0;
+	rq->post_big = 0;
 	if (n)
 		memcpy(rq->query, q, n);
 	rq->query[n] = '\0';
@@ -898,6 +926,8 @@ on_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	(void)cls;
 	(void)conn;
 	(void)toe;
+	if (*con_cls)
+		free(((struct rq *)*con_cls)->post);
 	free(*con_cls);
 	*con_cls = NULL;
 }

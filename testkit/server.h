@@ -72,6 +72,11 @@ struct fr_serve_req {
 	 * its own function (header NULL: no headers). */
 	const char *(*header)(void *header_cls, const char *name);
 	void *header_cls;
+	/* "GET", "HEAD", or (config max_post) "POST" with its body (body_len
+	 * bytes, NUL after; "" without); NULL method: GET. */
+	const char *method;
+	const char *body;
+	size_t body_len;
 };
 
 /* The request header name of req (case-insensitive; the first when
@@ -152,6 +157,9 @@ struct fr_serve_config {
 	 * instead of the system clock (then give clock speed 1 and wall0_s =
 	 * start_s, so that the serve clock shows that time). Borrowed. */
 	const char *clock_file;
+	/* > 0: POST requests go to the handler too, with bodies up to this
+	 * many bytes (beyond: 413); 0: 405 (a WebSub hub, testkit/hub.h). */
+	size_t max_post;
 };
 
 /* The time (Unix seconds) written in the file at path (a clock_file), or

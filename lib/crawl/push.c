@@ -91,6 +91,7 @@ fr_crawl_push_setup(struct crawl *c, char *err, size_t errlen)
 		ids[i] = c->src[i].row.id;
 	qsort(ids, c->n, sizeof(*ids), cmp_i64);
 	fr_websub_keep_only(ws, ids, c->n, fr_crawl_now(c));
+	fr_websub_retry_failed(ws, fr_crawl_now(c));
 	free(ids);
 	return 0;
 }
@@ -291,9 +292,11 @@ fr_crawl_push_hold(struct crawl *c, struct outcome *oc, double hold, double now)
 	if (!live || cs->push_stale)
 		return hold;
 	/* A check only: push_check times the run's average gap between two
-	 * polls of a source, and never past the lease's end. */
+	 * polls of a source after its latest poll (pushes do not put the
+	 * check off), and never past the lease's end. */
 	gap = c->env.calls_per_s > 0 ? c->n / c->env.calls_per_s : 1800;
-	double until = now + (c->o->push_check > 0 ? c->o->push_check : 10) * gap;
+	double base = cs->push_poll_s > 0 ? cs->push_poll_s : now;
+	double until = base + (c->o->push_check > 0 ? c->o->push_check : 10) * gap;
 	if (until > lease_until)
 		until = lease_until;
 	return until > hold ? until : hold;

@@ -31,6 +31,7 @@ struct sub {
 	int sending;     /* a request is out (next_request .. request_done) */
 	int fails;
 	double asked_s, next_try_s, lease_until_s, last_push_s;
+	double lease_s;  /* the lease the hub granted last (renewal's margin) */
 	int dead;        /* unsubscribed: removed at the next compaction */
 };
 
@@ -227,9 +228,10 @@ fr_websub_save(struct fr_websub *ws, size_t *len)
 			if (s->dead)
 				continue;
 			n += (size_t)snprintf(buf + n, cap - n,
-					      "v1\t%" PRId64 "\t%d\t%d\t%.3f\t%.3f\t%.3f\t%d\t%.3f\t%s\t%s\t%s\t%s\n",
+					      "v1\t%" PRId64 "\t%d\t%d\t%.3f\t%.3f\t%.3f\t%d\t%.3f\t%.3f\t%s\t%s\t%s\t%s\n",
 					      s->source_id, s->want, s->pending, s->asked_s,
 					      s->next_try_s, s->lease_until_s, s->fails, s->last_push_s,
+					      s->lease_s,
 					      s->cb, s->secret, s->hub, s->topic);
 		}
 		*len = n;
@@ -269,20 +271,20 @@ num(const char *s, double *out)
 static const char *
 parse_line(char *line, struct sub *s)
 {
-	char *f[13], *p = line;
+	char *f[14], *p = line;
 	int k = 0;
 	double v;
 	char *e;
 	long long id;
 
-	while (k < 13) {
+	while (k < 14) {
 		f[k++] = p;
 		if (!(p = strchr(p, '\t')))
 			break;
 		*p++ = '\0';
 	}
-	if (k != 13 || p)
-		return "expected 13 tab-separated fields";
+	if (k != 14 || p)
+		return "expected 14 tab-separated fields";
 	if (strcmp(f[0], "v1"))
 		return "unknown version (not v1)";
 	errno = 0;
@@ -297,20 +299,20 @@ parse_line(char *line, struct sub *s)
 		return "bad pending state";
 	s->pending = f[3][0] - '0';
 	if (num(f[4], &s->asked_s) || num(f[5], &s->next_try_s) || num(f[6], &s->lease_until_s) ||
-	    num(f[8], &s->last_push_s))
+	    num(f[8], &s->last_push_s) || num(f[9], &s->lease_s))
 		return "bad time";
 	if (num(f[7], &v) || v > 1000 || v != floor(v))
 		return "bad failure count";
 	s->fails = (int)v;
-	if (!hex_ok(f[9], 32))
+	if (!hex_ok(f[10], 32))
 		return "bad callback id";
-	if (!hex_ok(f[10], 64))
+	if (!hex_ok(f[11], 64))
 		return "bad secret";
-	if (!fr_websub_url_ok(f[11]) || !fr_websub_url_ok(f[12]))
+	if (!fr_websub_url_ok(f[12]) || !fr_websub_url_ok(f[13]))
 		return "hub or topic not an http(s) URL";
-	memcpy(s->cb, f[9], 33);
-	memcpy(s->secret, f[10], 65);
-	if (!(s->hub = strdup(f[11])) || !(s->topic = strdup(f[12]))) {
+	memcpy(s->cb, f[10], 33);
+	memcpy(s->secret, f[11], 65);
+	if (!(s->hub = strdup(f[12])) || !(s->topic = strdup(f[13]))) {
 		free(s->hub);
 		s->hub = NULL;
 		return NULL; /* out of memory: told apart by the caller */
@@ -464,6 +466,21 @@ fr_websub_keep_only(struct fr_websub *ws, const int64_t *ids, size_t n, double n
 }
 
 void
+fr_websub_retry_failed(struct fr_websub *ws, double now)
+{
+	pthread_mutex_lock(&ws->mu);
+	for (size_t i = 0; i < ws->n; i++) {
+		struct sub *s = &ws->subs[i];
+
+		if (!s->dead && !s->sending && s->fails > 0 && s->next_try_s > now) {
+			s->next_try_s = now;
+			ws->dirty = 1;
+		}
+	}
+	pthread_mutex_unlock(&ws->mu);
+}
+
+void
 fr_websub_request_clear(struct fr_websub_request *rq)
 {
 	free(rq->hub);
@@ -481,8 +498,9 @@ due_at(const struct fr_websub *ws, const struct sub *s)
 	if (s->dead || s->sending)
 		return INFINITY;
 	if (s->want) {
-		/* Renew when a fifth of the lease is left (at most a day before). */
-		double left = s->lease_until_s > 0 ? fmin(0.2 * ws->o.lease_s, 86400) : 0;
+		/* Renew when a fifth of the granted lease is left (at most a
+		 * day before). */
+		double left = s->lease_until_s > 0 ? fmin(0.2 * s->lease_s, 86400) : 0;
 
 		t = s->lease_until_s - left;
 		if (s->pending)
@@ -558,6 +576,10 @@ fr_websub_next_request(struct fr_websub *ws, double now, struct fr_websub_reques
 		rq->source_id = s->source_id;
 		rq->subscribe = s->want;
 		s->sending = 1;
+		/* Pending from now: a hub may verify before its answer to the
+		 * request reaches us. */
+		s->pending = s->want ? P_SUB : P_UNSUB;
+		s->asked_s = now;
 		ws->st.requests++;
 		rc = 1;
 		break;
@@ -593,10 +615,10 @@ fr_websub_request_done(struct fr_websub *ws, int64_t source_id, int subscribe, l
 		if (s->dead || s->want != subscribe)
 			break; /* changed meanwhile: due_at says what next */
 		if (!error && status >= 200 && status < 300) {
-			s->pending = subscribe ? P_SUB : P_UNSUB;
-			s->asked_s = now;
-			s->fails = 0;
+			s->fails = 0; /* pending since it was sent (or verified already) */
 		} else {
+			if (s->pending == (subscribe ? P_SUB : P_UNSUB))
+				s->pending = P_NONE;
 			double back = ws->o.retry_s * pow(2, s->fails < 30 ? s->fails : 30);
 
 			s->fails++;
@@ -701,7 +723,8 @@ fr_websub_intent(struct fr_websub *ws, const char *cb_id, const char *mode, cons
 			goto out;
 		}
 		s->pending = P_NONE;
-		s->lease_until_s = now + fmin(lease, FR_WEBSUB_MAX_LEASE_S);
+		s->lease_s = fmin(lease, FR_WEBSUB_MAX_LEASE_S);
+		s->lease_until_s = now + s->lease_s;
 		s->next_try_s = now;
 		s->fails = 0;
 	} else if (!strcmp(mode, "unsubscribe")) {

@@ -66,6 +66,10 @@ int fr_websub_want(struct fr_websub *ws, int64_t source_id, const char *hub, con
  * subscriptions are to be unsubscribed (or dropped when no lease runs). */
 void fr_websub_keep_only(struct fr_websub *ws, const int64_t *ids, size_t n, double now);
 
+/* Requests that failed before (a hub down, an address not allowed then)
+ * are due again at now: a new run may have what they lacked. */
+void fr_websub_retry_failed(struct fr_websub *ws, double now);
+
 /* A request to send to a hub: POST form to hub (application/x-www-form-
  * urlencoded). Strings malloc'd: fr_websub_request_clear frees them. */
 struct fr_websub_request {
