@@ -86,6 +86,8 @@ struct csrc {
 	 * push_stale is 0; push_poll_s is when its latest poll committed. */
 	int push_stale;
 	double push_poll_s;
+	double push_live_s; /* when its lease was first seen running (0: not) */
+	int push_misses;    /* polls in a row that found items no push brought */
 };
 
 struct crawl {

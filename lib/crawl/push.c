@@ -271,25 +271,39 @@ fr_crawl_push_hold(struct crawl *c, struct outcome *oc, double hold, double now)
 	if (!c->o->websub)
 		return hold;
 	live = fr_websub_live(c->o->websub, cs->row.id, now, &last_push, &lease_until);
+	if (!live)
+		cs->push_live_s = 0;
+	else if (cs->push_live_s == 0)
+		cs->push_live_s = now;
 	if (oc->push) {
 		if (cs->push_stale)
 			fr_crawl_logf(c, "source %lld: %s: pushes arrive again: polled as a check only",
 				      (long long)cs->row.id, cs->row.url);
 		cs->push_stale = 0;
+		cs->push_misses = 0;
 	} else {
 		c->stats.push_polls += live;
 		/* Pushes stopped: this poll found items, and no push came since
-		 * the poll before. */
-		if (live && !cs->push_stale && oc->n_new > 0 && cs->push_poll_s > 0 &&
-		    last_push <= cs->push_poll_s) {
+		 * the poll before, itself made while the lease ran (items
+		 * published before the hub took the subscription come by
+		 * polls, not pushes). */
+		/* Two such polls in a row: one is a lost delivery (a hub may
+		 * drop some), after which the next poll comes at the learned
+		 * gap, not as a check. */
+		int miss = live && !cs->push_stale && oc->n_new > 0 && cs->push_poll_s > 0 &&
+			   cs->push_poll_s >= cs->push_live_s && last_push <= cs->push_poll_s;
+
+		cs->push_misses = miss ? cs->push_misses + 1 : 0;
+		if (cs->push_misses >= 2) {
 			cs->push_stale = 1;
-			fr_crawl_logf(c, "source %lld: %s: a poll found %zu new items and no push came since "
-				      "the poll before: back to learned polling",
+			cs->push_misses = 0;
+			fr_crawl_logf(c, "source %lld: %s: two polls in a row found items (now %zu) that no "
+				      "push brought: back to learned polling",
 				      (long long)cs->row.id, cs->row.url, oc->n_new);
 		}
 		cs->push_poll_s = now;
 	}
-	if (!live || cs->push_stale)
+	if (!live || cs->push_stale || cs->push_misses)
 		return hold;
 	/* A check only: push_check times the run's average gap between two
 	 * polls of a source after its latest poll (pushes do not put the
