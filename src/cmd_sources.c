@@ -37,7 +37,11 @@ static const char MORE[] =
     "          spec's name), token (where it is read: env:VAR or file:PATH, never\n"
     "          the token), pages, and what the API last said: limit, remaining,\n"
     "          reset, window, usage_pct, hold_until, said_at (null when unknown)\n"
-    "  csv     the same columns but api, with a header, RFC 4180 quoting\n"
+    "  csv     the same columns, with a header, RFC 4180 quoting; the api object's\n"
+    "          fields as columns api_spec, api_token, api_pages, api_limit,\n"
+    "          api_remaining, api_reset, api_window, api_usage_pct, api_hold_until,\n"
+    "          api_said_at (empty for other sources; api_error when the settings\n"
+    "          cannot be read)\n"
     "The table lists the API sources again below it, with the same facts.\n";
 
 static const char EXAMPLES[] =
@@ -217,7 +221,60 @@ print_jsonl(const struct fr_store_source *s, const char *state)
 static const char CSV_HEADER[] =
     "id,url,kind,group,host,title,category,state,last_fetch,last_status,last_error,"
     "last_error_time,errors,backoff_until,redirect_url,rate_per_day,next_due,items,added,"
-    "active\n";
+    "active,api_spec,api_token,api_pages,api_limit,api_remaining,api_reset,api_window,"
+    "api_usage_pct,api_hold_until,api_said_at,api_error\n";
+
+/* ,NUMBER or , (unknown). */
+static void
+csv_num(double v)
+{
+	if (v >= 0)
+		printf(",%.17g", v);
+	else
+		putchar(',');
+}
+
+/* ,TIME or , (unknown). */
+static void
+csv_time(double v)
+{
+	char t[32];
+
+	putchar(',');
+	if (v > 0)
+		dbopt_csv_field(stdout, fr_time_format(v, t, sizeof(t)));
+}
+
+/* The api_ columns: an API source's spec name, where its token is read
+ * (never the token), pages and what its API last said. */
+static void
+csv_api(const struct fr_store_source *s)
+{
+	struct fr_api_source a;
+	char name[128], err[512], tok[1100];
+
+	if (api_of(s, &a, name, sizeof(name), err, sizeof(err)) < 0) {
+		fputs(",,,,,,,,,,,", stdout);
+		if (err[0])
+			dbopt_csv_field(stdout, err);
+		return;
+	}
+	putchar(',');
+	dbopt_csv_field(stdout, name);
+	putchar(',');
+	if (a.token_env || a.token_file)
+		dbopt_csv_field(stdout, fr_api_source_key(&a, NULL, tok, sizeof(tok)));
+	printf(",%d", a.max_pages);
+	csv_num(a.limit);
+	csv_num(a.remaining);
+	csv_time(a.reset_at_s);
+	csv_num(a.window_s);
+	csv_num(a.usage_pct);
+	csv_time(a.hold_until_s);
+	csv_time(a.learned_s);
+	putchar(',');
+	fr_api_source_clear(&a);
+}
 
 static void
 print_csv(const struct fr_store_source *s, const char *state)
@@ -250,7 +307,9 @@ print_csv(const struct fr_store_source *s, const char *state)
 	dbopt_csv_field(stdout, time_or_null(s->next_due_s, t, sizeof(t)));
 	printf(",%lld,", (long long)s->n_items);
 	dbopt_csv_field(stdout, time_or_null(s->added_s, t, sizeof(t)));
-	printf(",%d\n", s->active);
+	printf(",%d", s->active);
+	csv_api(s);
+	putchar('\n');
 }
 
 enum { C_ID, C_STATE, C_FETCH, C_RATE, C_DUE, C_ITEMS, C_URL, C_ERROR, N_COL };

@@ -108,6 +108,15 @@ fr_api_source_parse(const char *text, size_t len, struct fr_api_source *out, cha
 					vn ? "given twice" : "is empty");
 				goto fail;
 			}
+			/* (a control character: a name or path no one gives, and
+			 * one fr_api_source_format could not write back) */
+			for (size_t k = vs; k < n; k++)
+				if ((unsigned char)p[k] < 0x20 && p[k] != '\t') {
+					fr_errf(err, errlen,
+						"api source: line %zu: %.*s holds a control character",
+						line, (int)kn, p);
+					goto fail;
+				}
 			if (!(*dst = dupn(p + vs, vn)))
 				goto oom;
 		} else if (kn == 5 && !memcmp(p, "pages", 5)) {

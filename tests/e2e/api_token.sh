@@ -55,9 +55,19 @@ expect_exit 0 "$F" sources --db "$DB2" --format jsonl
 expect_stdout_contains "HTTP 400"
 expect_stdout_contains "token: environment variable FB_UNSET_VAR is not set"
 expect_stdout_contains "down.freshet.test"
+# csv: the api columns (spec, where the token is read, pages, what the API
+# said), never the token
+expect_exit 0 "$F" sources --db "$DB" --format csv
+check "csv header ends with the api columns" grep -q \
+	',active,api_spec,api_token,api_pages,api_limit,api_remaining,api_reset,api_window,api_usage_pct,api_hold_until,api_said_at,api_error$' "$OUT"
+expect_eq "csv: every source a graph spec with its token's place" \
+	"$(csv_select "$OUT" api_spec api_token api_pages | tail -n +2 | sort | uniq -c | sed 's/^ *//')" \
+	"$(printf '10 graph,env:FB_TOKEN,10\n10 graph,file:%s,3' "$WORK/token")"
+check "csv: what the API said (usage, when)" \
+	test "$(csv_select "$OUT" api_usage_pct api_said_at | grep -c '^[0-9.]*,2012-')" -eq 20
 
 for d in "$DB" "$DB2"; do
-	for fmt in table jsonl; do
+	for fmt in table jsonl csv; do
 		expect_exit 0 "$F" sources --db "$d" --format "$fmt"
 		check "no token in sources --format $fmt ($(basename "$d"))" \
 			not grep -q -F -e "$TOKEN" -e "$ENC" "$OUT"

@@ -112,7 +112,7 @@ n_sources=$(($(wc -l <"$OUT") - 1))
 expect_eq "sources listed" "$n_sources" 17
 expect_exit 0 "$F" sources --db "$DB" --format csv
 expect_eq "csv header" "$(head -n 1 "$OUT")" \
-	"id,url,kind,group,host,title,category,state,last_fetch,last_status,last_error,last_error_time,errors,backoff_until,redirect_url,rate_per_day,next_due,items,added,active"
+	"id,url,kind,group,host,title,category,state,last_fetch,last_status,last_error,last_error_time,errors,backoff_until,redirect_url,rate_per_day,next_due,items,added,active,api_spec,api_token,api_pages,api_limit,api_remaining,api_reset,api_window,api_usage_pct,api_hold_until,api_said_at,api_error"
 expect_eq "csv: the first spelling is kept" "$(csv_select "$OUT" url | sed -n 2p)" "http://example.com/feed"
 expect_eq "csv: group" "$(csv_select "$OUT" url group | grep '^https://f.example')" "https://f.example/feed.xml,slow"
 expect_eq "csv: category from the folder" "$(csv_select "$OUT" url category | grep lwn)" "https://lwn.net/headlines/rss,Tech"
