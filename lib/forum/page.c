@@ -53,6 +53,7 @@ struct el {
 	uint32_t an;   /* visible text bytes inside links, subtree */
 	uint32_t nh;   /* visible text bytes in table headers (th, thead), subtree */
 	int32_t link;  /* index in the page's links when an <a> listed there, else -1 */
+	uint8_t hidden; /* inside an element the page hides (style display:none, hidden) */
 };
 
 struct date {
@@ -205,6 +206,34 @@ skipped(const xmlNode *x)
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (is_tag(x, names[i]))
 			return 1;
+	return 0;
+}
+
+/* Whether the page hides x itself: a `hidden` attribute or an inline
+ * style of `display: none` (menus that pop up, edit forms). */
+static int
+hides(const xmlNode *x)
+{
+	const char *st;
+
+	if (attr(x, "hidden"))
+		return 1;
+	st = attr(x, "style");
+	for (; st && *st; st++) {
+		const char *v;
+
+		if (strncasecmp(st, "display", 7) != 0)
+			continue;
+		v = st + 7;
+		while (*v == ' ')
+			v++;
+		if (*v++ != ':')
+			continue;
+		while (*v == ' ')
+			v++;
+		if (!strncasecmp(v, "none", 4))
+			return 1;
+	}
 	return 0;
 }
 
@@ -537,6 +566,7 @@ build(struct ctx *c, xmlNode *first, int32_t pi, uint32_t depth, int in_a, int i
 			e->tag = tag_of(x);
 			e->path = mix((pi >= 0 ? c->els[pi].path : FNV0) * 31 + e->fsig);
 			e->link = -1;
+			e->hidden = (pi >= 0 && c->els[pi].hidden) || hides(x);
 			if (a)
 				add_link(c, i);
 			build(c, x->children, (int32_t)i, depth + 1, in_a || a,
@@ -1387,6 +1417,8 @@ content_ok(const struct ctx *c, uint32_t e, uint32_t date_el, int32_t author)
 		return 0;
 	if (c->mark && c->mark[e])
 		return 0; /* a quote or a signature */
+	if (c->els[e].hidden)
+		return 0; /* a menu that pops up is no one's text */
 	return !contains(c, e, date_el) && !(author >= 0 && contains(c, e, (uint32_t)author));
 }
 
@@ -1494,10 +1526,29 @@ content_after(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author)
 	return ct >= 0 ? ct : content_alone(c, r, date_el, author, 0);
 }
 
+/* e's step in a path: its signature, and with ordinal, which of its
+ * parent's children of that signature it is (the second row's cell, where
+ * the rows and cells of a record are alike). */
+static uint64_t
+path_step(const struct ctx *c, uint32_t e, int ordinal)
+{
+	uint64_t s = c->els[e].sig;
+	unsigned k = 0;
+
+	if (!ordinal)
+		return s;
+	for (const xmlNode *x = c->els[e].x->prev; x && k < 64; x = x->prev)
+		if (x->type == XML_ELEMENT_NODE && x->name && !skipped(x) && sig_of(x, 0) == s)
+			k++;
+	return mix(s * 31 + k);
+}
+
 /* The content element of each record (-1 none) by the path whose text
- * length varies most across records. */
+ * length varies most across records; with ordinal, siblings of one
+ * signature are told apart by their rank. */
 static int
-content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, int32_t *out)
+content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, int32_t *out,
+              int ordinal)
 {
 	struct pstat *ps = NULL;
 	size_t n_ps = 0, cap_ps = 0;
@@ -1522,8 +1573,10 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 			int added;
 			struct pstat *s;
 
-			rp[e - r] = mix(rp[pi] * 31 + c->els[e].sig);
-			if (!content_ok(c, e, de, author[i]))
+			rp[e - r] = mix(rp[pi] * 31 + path_step(c, e, ordinal));
+			/* an empty element beside the text at the same path (vBulletin 3's
+			 * empty box after the message) does not make the path repeat */
+			if (!content_ok(c, e, de, author[i]) || block_score(c, e) <= 0)
 				continue;
 			if (fr_strmap_intern(m, (const char *)&rp[e - r], sizeof(uint64_t), &id,
 			                     &added) < 0)
@@ -1597,17 +1650,21 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 	/* Each record's element at that path, or else with its last signature. */
 	for (size_t i = 0; i < k->n; i++) {
 		uint32_t r = k->root[i], de = c->dates[k->date[i]].el;
-		int32_t alt = -1;
+		int32_t alt = -1, first = -1;
 		double as = 0;
 
 		rp[0] = FNV0;
 		for (uint32_t e = r + 1; e < c->els[r].end; e++) {
 			uint32_t pi = (uint32_t)c->els[e].parent - r;
 
-			rp[e - r] = mix(rp[pi] * 31 + c->els[e].sig);
+			rp[e - r] = mix(rp[pi] * 31 + path_step(c, e, ordinal));
 			if (!content_ok(c, e, de, author[i]))
 				continue;
 			if (rp[e - r] == ps[best].path) {
+				if (first < 0)
+					first = (int32_t)e;
+				if (block_score(c, e) <= 0)
+					continue;
 				out[i] = (int32_t)e;
 				break;
 			}
@@ -1617,7 +1674,7 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 			}
 		}
 		if (out[i] < 0)
-			out[i] = alt;
+			out[i] = first >= 0 ? first : alt;
 	}
 done:
 	free(ps);
@@ -2649,8 +2706,25 @@ static int
 contents(const struct ctx *c, const struct cand *k, const int32_t *author, int32_t *content)
 {
 	if (k->n >= 3) {
-		if (content_paths(c, k, author, content) < 0)
+		int32_t *alt = calloc(k->n, sizeof(*alt));
+		double t0 = 0, t1 = 0;
+
+		if (!alt || content_paths(c, k, author, content, 0) < 0 ||
+		    content_paths(c, k, author, alt, 1) < 0) {
+			free(alt);
 			return -1;
+		}
+		/* The records' rows or cells alike (one signature for the user's
+		 * cell and the message's): the message's path repeats in every
+		 * record and WeRE leaves it out. Told apart by rank, it wins
+		 * when it holds far more text. */
+		for (size_t i = 0; i < k->n; i++) {
+			t0 += content[i] >= 0 ? block_score(c, (uint32_t)content[i]) : 0;
+			t1 += alt[i] >= 0 ? block_score(c, (uint32_t)alt[i]) : 0;
+		}
+		if (t1 > 2 * t0)
+			memcpy(content, alt, k->n * sizeof(*alt));
+		free(alt);
 	} else {
 		for (size_t i = 0; i < k->n; i++)
 			content[i] = -1;
