@@ -196,12 +196,13 @@ attr(const xmlNode *x, const char *name)
 	return NULL;
 }
 
-/* Elements whose content is never page text. */
+/* Elements whose content is never page text. <noscript> is: what a
+ * client without scripts is shown (Discourse's crawler view of a topic). */
 static int
 skipped(const xmlNode *x)
 {
-	static const char *const names[] = {"script",   "style", "noscript", "template", "select",
-	                                    "textarea", "head",  "iframe",   "object",   "svg"};
+	static const char *const names[] = {"script",   "style", "template", "select",
+	                                    "textarea", "head",  "iframe",   "object", "svg"};
 
 	for (size_t i = 0; i < sizeof(names) / sizeof(names[0]); i++)
 		if (is_tag(x, names[i]))
@@ -859,9 +860,16 @@ find_dates(struct ctx *c)
 		if (i < skip_end)
 			continue;
 		if (attr_date(c, i, m) == 0) {
-			add_date(c, i, 0, m, c->els[i].na + c->els[i].an);
-			skip_end = c->els[i].end;
-			continue;
+			if (c->els[i].na + c->els[i].an > MAX_DATE_TEXT) {
+				/* a post's whole box with its date in an attribute
+				 * (NodeBB's <li data-timestamp>): the date shows no
+				 * text of the box, and the box's own dates are read */
+				add_date(c, i, 0, m, 0);
+			} else {
+				add_date(c, i, 0, m, c->els[i].na + c->els[i].an);
+				skip_end = c->els[i].end;
+				continue;
+			}
 		}
 		for (xmlNode *t = c->els[i].x->children; t; t = t->next) {
 			size_t n, len;
@@ -1162,13 +1170,17 @@ hint_name(const struct ctx *c, uint32_t h)
 {
 	int32_t link = -1;
 
-	if (c->els[h].end == h + 1 || c->els[h].na + c->els[h].an <= 40)
-		return (int32_t)h;
+	/* the box's own name first, however short the box ("techAPJ (Arpit
+	 * Jalan)": the member's name and the full name after it) */
 	for (uint32_t e = h + 1; e < c->els[h].end; e++) {
 		const char *ip = attr(c->els[e].x, "itemprop");
 
 		if (ip && !strcasecmp(ip, "name") && c->els[e].na + c->els[e].an > 0)
 			return (int32_t)e;
+	}
+	if (c->els[h].end == h + 1 || c->els[h].na + c->els[h].an <= 40)
+		return (int32_t)h;
+	for (uint32_t e = h + 1; e < c->els[h].end; e++) {
 		if (link < 0 && c->els[e].link >= 0 && c->els[e].an > 0 && member_url(c, e))
 			link = (int32_t)e;
 	}
@@ -2753,6 +2765,35 @@ content_unboxed(const struct ctx *c, const struct cand *k, const int32_t *author
 		}
 }
 
+/* The publication time a record states in schema.org microdata
+ * (`itemprop="datePublished"`, on a <meta content> or a <time datetime>),
+ * when it states one, outside quotes: where a post shows when it was last
+ * edited (Discourse's `dateModified` <time>), the date column holds that.
+ * Returns 0 and sets *m, or -1. */
+static int
+published(const struct ctx *c, uint32_t r, struct fr_fdate_match *m)
+{
+	int n = 0;
+
+	for (uint32_t e = r; e < c->els[r].end; e++) {
+		const char *ip = attr(c->els[e].x, "itemprop"), *v;
+		struct fr_fdate_match t;
+
+		if (!ip || strcasecmp(ip, "datePublished") != 0 || in_quote(c, e) ||
+		    (c->mark && marked_text(c, e) > 0))
+			continue;
+		v = attr(c->els[e].x, "content");
+		if (!v)
+			v = attr(c->els[e].x, "datetime");
+		if (!v || !*v || strlen(v) >= 200 ||
+		    fr_fdate_parse_attr(c->pg, v, strlen(v), &t) != 0)
+			continue;
+		if (n++ == 0)
+			*m = t;
+	}
+	return n == 1 ? 0 : -1;
+}
+
 static int
 fill_thread(struct ctx *c, const struct cand *k)
 {
@@ -2879,6 +2920,15 @@ fill_thread(struct ctx *c, const struct cand *k)
 		r->date_s = d->t;
 		r->date_gran = d->gran;
 		r->date_flags = d->flags;
+		{
+			struct fr_fdate_match m;
+
+			if (published(c, k->root[i], &m) == 0) {
+				r->date_s = m.t_s;
+				r->date_gran = m.gran;
+				r->date_flags = m.flags | FR_FDATE_FROM_ATTR;
+			}
+		}
 		r->depth = k->depth[i];
 		if (author[i] >= 0) {
 			const xmlNode *x = c->els[author[i]].x;

@@ -143,16 +143,25 @@ def nodebb(r):
         name = p.first(lambda n: n.a.get('itemprop') == 'author')
         t = p.first(lambda n: 'timeago' in n.cls)  # the post's: the first, in its header
         body = p.first(lambda n: n.a.get('component') == 'post/content')
-        out.append((name.text(), iso(t.a['title']), own(body, lambda n: n.tag == 'blockquote')))
+        # a quote: the blockquote and its header paragraph before it ("@MJ said in ...:")
+        heads = set()
+        for k, n in enumerate(body.kids):
+            if isinstance(n, N) and n.tag == 'blockquote':
+                prev = [m for m in body.kids[:k] if isinstance(m, N)]
+                if prev and prev[-1].tag == 'p' and prev[-1].text().endswith(':'):
+                    heads.add(id(prev[-1]))
+        out.append((name.text(), iso(t.a['title']), own(body, lambda n: n.tag == 'blockquote' or id(n) in heads)))
     return out
 
 def discourse(r):
     out = []
     for p in r.all(C('crawler-post')):
         name = p.first(lambda n: n.a.get('itemprop') == 'name')
-        t = p.first(lambda n: n.tag == 'time')
+        # published, not the <time itemprop=dateModified> an edited post shows
+        pub = p.first(lambda n: n.a.get('itemprop') == 'datePublished')
+        t = pub.a.get('content') or pub.a['datetime']
         body = p.first(lambda n: n.a.get('itemprop') == 'articleBody')
-        out.append((name.text(), iso(t.a['datetime']), own(body, lambda n: n.tag == 'aside' and 'quote' in n.cls)))
+        out.append((name.text(), iso(t), own(body, lambda n: n.tag == 'aside' and 'quote' in n.cls)))
     return out
 
 MON = {'Янв': 1, 'Фев': 2, 'Мар': 3, 'Апр': 4, 'Май': 5, 'Июн': 6, 'Июл': 7, 'Авг': 8, 'Сен': 9, 'Окт': 10, 'Ноя': 11, 'Дек': 12}
