@@ -25,8 +25,8 @@
 
 static const char USAGE[] =
     "usage: freshet items [--after SEQ | --cursor FILE] [--follow] [--since TIME]\n"
-    "                     [--source ID|URL] [--format jsonl|csv|table|sfeed]\n"
-    "                     [--limit N] [--db PATH]\n"
+    "                     [--source ID|URL] [--lang CODE]\n"
+    "                     [--format jsonl|csv|table|sfeed] [--limit N] [--db PATH]\n"
     "       freshet items --last-seq [--db PATH]\n";
 
 static const char ABOUT[] =
@@ -46,12 +46,15 @@ static const char MORE[] =
     "formats:\n"
     "  jsonl   one JSON object a line (default), with feedparser's names: id,\n"
     "          source, source_id, link, title, author, published, updated,\n"
-    "          first_seen, summary, content, enclosure {href, type, length}, and\n"
-    "          seq; a field the item lacks is left out\n"
+    "          first_seen, summary, content, enclosure {href, type, length},\n"
+    "          language (declared by the item or its feed: \"en\"),\n"
+    "          language_detected (read from its text: \"en\", \"zh-Hant\") and seq;\n"
+    "          a field the item lacks is left out\n"
     "  csv     id,source,link,title,author,published,updated,first_seen,summary,\n"
-    "          content,enclosure_url,enclosure_type,enclosure_length,seq with a\n"
-    "          header, RFC 4180 quoting\n"
-    "  table   seq, first seen, source id, title and link, for reading\n"
+    "          content,enclosure_url,enclosure_type,enclosure_length,seq,language,\n"
+    "          language_detected with a header, RFC 4180 quoting\n"
+    "  table   seq, first seen, source id, language (detected, else declared),\n"
+    "          title and link, for reading\n"
     "  sfeed   sfeed's TAB-separated lines (sfeed(5)): timestamp (published, else\n"
     "          updated), title, link, content (else summary), html, id, author,\n"
     "          enclosure, category; read by sfeed_plain, sfeed_curses, sfeed_mbox,\n"
@@ -60,6 +63,7 @@ static const char MORE[] =
 static const char EXAMPLES[] =
     "  freshet items --since 2h --format table   the last two hours, to read\n"
     "  freshet items --cursor seen.cur           each item once, for a program\n"
+    "  freshet items --lang de --format table    the items written in German\n"
     "  freshet items --follow --after $(freshet items --last-seq)\n"
     "                                            the items to come, as they come\n";
 
@@ -140,6 +144,8 @@ print_jsonl(const struct fr_store_item_row *r)
 	json_put_str(o, "first_seen", fr_time_format(r->first_seen_s, t, sizeof(t)));
 	json_put_str(o, "summary", it->summary);
 	json_put_str(o, "content", it->content);
+	json_put_str(o, "language", it->lang);
+	json_put_str(o, "language_detected", it->lang_detected);
 	if (it->enclosure_url) {
 		json_object *e = json_object_new_object();
 
@@ -156,7 +162,8 @@ print_jsonl(const struct fr_store_item_row *r)
 }
 
 static const char CSV_HEADER[] = "id,source,link,title,author,published,updated,first_seen,"
-                                 "summary,content,enclosure_url,enclosure_type,enclosure_length,seq\n";
+                                 "summary,content,enclosure_url,enclosure_type,enclosure_length,seq,"
+                                 "language,language_detected\n";
 
 static void
 print_csv(const struct fr_store_item_row *r)
@@ -182,18 +189,27 @@ print_csv(const struct fr_store_item_row *r)
 	}
 	if (it->enclosure_length >= 0)
 		printf("%lld", (long long)it->enclosure_length);
-	printf(",%lld\n", (long long)r->seq);
+	printf(",%lld,", (long long)r->seq);
+	dbopt_csv_field(stdout, it->lang);
+	putchar(',');
+	dbopt_csv_field(stdout, it->lang_detected);
+	putchar('\n');
 }
 
 #define TITLE_W 60
+#define LANG_W 7 /* "zh-Hant" */
 
 static void
 print_table_row(const struct fr_store_item_row *r)
 {
 	char t[32];
 
+	const char *lang = r->it.lang_detected ? r->it.lang_detected : r->it.lang;
+
 	printf("%8lld  %-20s  %6lld  ", (long long)r->seq,
 	       fr_time_format(r->first_seen_s, t, sizeof(t)), (long long)r->source_id);
+	dbopt_cell(stdout, lang ? lang : "-", LANG_W, 1);
+	fputs("  ", stdout);
 	dbopt_cell(stdout, r->it.title ? r->it.title : "(no title)", TITLE_W, 1);
 	fputs("  ", stdout);
 	dbopt_cell(stdout, r->it.url ? r->it.url : r->it.id, 200, 0);
@@ -334,7 +350,7 @@ cmd_items(int argc, char **argv)
 {
 	static const char *const FORMATS[] = {"jsonl", "csv", "table", "sfeed", NULL};
 	static const int FORMAT_VALUES[] = {F_JSONL, F_CSV, F_TABLE, F_SFEED};
-	const char *db = NULL, *since = NULL, *source = NULL;
+	const char *db = NULL, *since = NULL, *source = NULL, *lang = NULL;
 	const char *after = NULL, *cursor = NULL;
 	const char *why = NULL;
 	struct out o = {F_JSONL, 0, 0};
@@ -363,6 +379,11 @@ cmd_items(int argc, char **argv)
 	     .help = "items first seen at or after TIME"},
 	    {.name = "source", .kind = OPT_STRING, .arg = "S", .dest = &source,
 	     .help = "items of one source, by id or address"},
+	    {.name = "lang", .kind = OPT_STRING, .arg = "CODE", .dest = &lang,
+	     .help = "items in language CODE (en, pt, zh-Hant; case ignored): the language "
+		     "detected from the item's text, else, when none was, the one the item or "
+		     "its feed declares; a primary subtag alone also matches its longer tags "
+		     "(zh: zh-Hant)"},
 	    {.name = "format", .kind = OPT_ENUM, .arg = "F", .choices = FORMATS,
 	     .values = FORMAT_VALUES, .def = "jsonl", .dest = &fmt,
 	     .help = "jsonl, csv, table or sfeed"},
@@ -381,7 +402,7 @@ cmd_items(int argc, char **argv)
 		cli_err("items", "--after and --cursor both say where to start: give one");
 		return EXIT_USAGE;
 	}
-	if (last_seq && (after || cursor || follow || since || source || limit)) {
+	if (last_seq && (after || cursor || follow || since || source || limit || lang)) {
 		cli_err("items", "--last-seq takes no other option but --db");
 		return EXIT_USAGE;
 	}
@@ -396,6 +417,13 @@ cmd_items(int argc, char **argv)
 			return EXIT_USAGE;
 		}
 		q.after_seq = v;
+	}
+	if (lang && (!lang[0] || lang[strspn(lang, "abcdefghijklmnopqrstuvwxyz"
+	                                           "ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-")] ||
+	             strlen(lang) > 35)) {
+		opt_bad_value("items", "--lang", "a language tag (letters, digits and '-': en, zh-Hant)",
+		              lang);
+		return EXIT_USAGE;
 	}
 	if (since && parse_since(since, (double)time(NULL), &since_s, &why) < 0) {
 		cli_err("items", "--since: time '%s' %s", since, why ? why : "is not a time");
@@ -440,10 +468,11 @@ cmd_items(int argc, char **argv)
 	if (o.fmt == F_CSV)
 		fputs(CSV_HEADER, stdout);
 	else if (o.fmt == F_TABLE)
-		printf("%8s  %-20s  %6s  %-*s  %s\n", "SEQ", "FIRST SEEN", "SOURCE", TITLE_W,
-		       "TITLE", "LINK");
+		printf("%8s  %-20s  %6s  %-*s  %-*s  %s\n", "SEQ", "FIRST SEEN", "SOURCE", LANG_W,
+		       "LANG", TITLE_W, "TITLE", "LINK");
 	q.since_s = since_s;
 	q.source_id = source_id;
+	q.lang = lang;
 	o.last_seq = q.after_seq;
 	for (;;) {
 		size_t before = o.n;

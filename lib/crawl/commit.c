@@ -5,6 +5,7 @@
 #include "crawl/crawl_int.h"
 
 #include "core/timefmt.h"
+#include "lang/lang.h"
 #include "sched/hold.h"
 #include "sched/sched.h"
 
@@ -236,6 +237,20 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 					       fr_sched_state(c->sched, oc->i), now) * 86400;
 }
 
+/* The store asks for the language of each item it writes (new or
+ * changed): read from the title and the content, else the summary. */
+static int
+detect_lang(void *arg, const struct fr_store_item *it, char *code, size_t len)
+{
+	struct fr_lang_guess g;
+
+	(void)arg;
+	if (!fr_lang_detect_item(it->title, it->content ? it->content : it->summary, &g))
+		return 0;
+	snprintf(code, len, "%s", g.code);
+	return 1;
+}
+
 void
 fr_crawl_fatal(struct crawl *c, const char *why)
 {
@@ -363,6 +378,14 @@ fr_crawl_commit(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr
 	};
 	if (oc->error && res && res->outcome == FR_NET_OK)
 		sf.outcome = "parse-error";
+	/* Languages (docs/store.md): the feed's declared one, and each
+	 * written item's detected one. */
+	char lang[16];
+	if (oc->feed && oc->feed->language) {
+		fr_lang_primary(oc->feed->language, lang, sizeof(lang));
+		sf.lang = lang;
+	}
+	sf.detect = detect_lang;
 	size_t n_new = 0, n_upd = 0;
 	char serr[512];
 	group_open(c, now);

@@ -1706,20 +1706,13 @@ static void
 detect_lang(struct fr_article *a)
 {
 	const char *body = a->text[0] ? a->text : a->excerpt ? a->excerpt : "";
-	size_t tl = strlen(a->title), bl = strnlen(body, FR_LANG_MAX_BYTES);
-	char *both = malloc(tl + bl + 2);
+	struct fr_lang_part p[2] = {{a->title, strlen(a->title), 0},
+	                            {body, strnlen(body, FR_LANG_MAX_BYTES), 0}};
 	struct fr_lang_guess g;
 
 	a->lang_detected[0] = '\0';
-	if (!both)
-		return; /* no language is not an error */
-	memcpy(both, a->title, tl);
-	both[tl] = '\n';
-	memcpy(both + tl + 1, body, bl);
-	both[tl + 1 + bl] = '\0';
-	if (fr_lang_detect(both, tl + 1 + bl, &g))
+	if (fr_lang_detect_parts(p, 2, &g))
 		snprintf(a->lang_detected, sizeof(a->lang_detected), "%s", g.code);
-	free(both);
 }
 
 void

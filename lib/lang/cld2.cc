@@ -10,12 +10,13 @@ namespace CLD2 {
 const char *LanguageCode(Language lang); /* lang_script.h, not installed publicly */
 }
 
-extern "C" int fr_lang_cld2(const char *utf8, int len, char *code, int codelen, int *percent,
-                            int *text_bytes, int *reliable);
+/* plain: 0 for HTML (tags, <script> and <style> skipped, entities read). */
+extern "C" int fr_lang_cld2(const char *utf8, int len, int plain, char *code, int codelen,
+                            int *percent, int *text_bytes, int *reliable);
 
 extern "C" int
-fr_lang_cld2(const char *utf8, int len, char *code, int codelen, int *percent, int *text_bytes,
-             int *reliable)
+fr_lang_cld2(const char *utf8, int len, int plain, char *code, int codelen, int *percent,
+             int *text_bytes, int *reliable)
 {
 	try {
 		CLD2::Language lang3[3];
@@ -25,7 +26,7 @@ fr_lang_cld2(const char *utf8, int len, char *code, int codelen, int *percent, i
 		bool rel = false;
 		CLD2::CLDHints hints = {nullptr, nullptr, CLD2::UNKNOWN_ENCODING, CLD2::UNKNOWN_LANGUAGE};
 		CLD2::Language l = CLD2::ExtDetectLanguageSummaryCheckUTF8(
-			utf8, len, true, &hints, 0, lang3, pct3, score3, nullptr, &tb, &rel, &valid);
+			utf8, len, plain != 0, &hints, 0, lang3, pct3, score3, nullptr, &tb, &rel, &valid);
 		const char *c = CLD2::LanguageCode(l);
 		int i = 0;
 

@@ -5,41 +5,39 @@
 #include <stdlib.h>
 #include <string.h>
 
-int fr_lang_cld2(const char *utf8, int len, char *code, int codelen, int *percent,
+#include "core/utf8.h"
+
+int fr_lang_cld2(const char *utf8, int len, int plain, char *code, int codelen, int *percent,
                  int *text_bytes, int *reliable);
 
-/* Length of the interchange-valid UTF-8 sequence at s (n bytes left), or 0
- * when the bytes there are not one: ill-formed, overlong, a surrogate, a
- * control other than tab/newline/return, a C1 control or a noncharacter. */
-static size_t
-valid_seq(const unsigned char *s, size_t n)
+/* CLD2 reads interchange-valid UTF-8 only (it stops at the first sequence
+ * that is not). In place over s[0..n), which zero bytes follow (so
+ * fr_utf8_len's look-ahead stops at the end): each byte that starts no
+ * valid sequence (lib/core/utf8.h) becomes a space, and so does each
+ * control but tab, newline and return, each C1 control and each
+ * noncharacter (all their bytes). */
+static void
+blank_invalid(unsigned char *s, size_t n)
 {
-	unsigned c = s[0], cp;
-	size_t k;
+	size_t i = 0;
 
-	if (c < 0x80)
-		return (c >= 0x20 && c != 0x7f) || c == '\t' || c == '\n' || c == '\r' ? 1 : 0;
-	if (c >= 0xc2 && c <= 0xdf)
-		k = 2, cp = c & 0x1f;
-	else if (c >= 0xe0 && c <= 0xef)
-		k = 3, cp = c & 0x0f;
-	else if (c >= 0xf0 && c <= 0xf4)
-		k = 4, cp = c & 0x07;
-	else
-		return 0;
-	if (n < k)
-		return 0;
-	for (size_t i = 1; i < k; i++) {
-		if ((s[i] & 0xc0) != 0x80)
-			return 0;
-		cp = cp << 6 | (s[i] & 0x3f);
+	while (i < n) {
+		size_t k = fr_utf8_len(s + i);
+		unsigned cp;
+
+		if (!k || k > n - i) {
+			s[i++] = ' ';
+			continue;
+		}
+		cp = k == 1 ? s[i] : s[i] & (0x7fu >> k);
+		for (size_t j = 1; j < k; j++)
+			cp = cp << 6 | (s[i + j] & 0x3f);
+		if ((cp < 0x20 && cp != '\t' && cp != '\n' && cp != '\r') || cp == 0x7f ||
+		    (cp >= 0x80 && cp <= 0x9f) || (cp >= 0xfdd0 && cp <= 0xfdef) ||
+		    (cp & 0xfffe) == 0xfffe)
+			memset(s + i, ' ', k);
+		i += k;
 	}
-	if ((k == 3 && cp < 0x800) || (k == 4 && (cp < 0x10000 || cp > 0x10ffff)))
-		return 0; /* overlong or beyond Unicode */
-	if ((cp >= 0xd800 && cp <= 0xdfff) || (cp >= 0x80 && cp <= 0x9f) ||
-	    (cp >= 0xfdd0 && cp <= 0xfdef) || (cp & 0xfffe) == 0xfffe)
-		return 0;
-	return k;
 }
 
 /* CLD2's name for a language -> BCP 47. CLD2 keeps some withdrawn ISO 639
@@ -58,37 +56,46 @@ bcp47(const char *c)
 }
 
 int
-fr_lang_detect(const char *text, size_t len, struct fr_lang_guess *out)
+fr_lang_detect_parts(const struct fr_lang_part *parts, size_t n, struct fr_lang_guess *out)
 {
 	char code[16];
 	char *buf;
-	size_t i = 0, o = 0;
-	int ok;
+	size_t cap = FR_LANG_MAX_BYTES, o = 0;
+	int ok, html = 0;
 
 	memset(out, 0, sizeof(*out));
-	if (!text || !len)
-		return 0;
-	if (len > FR_LANG_MAX_BYTES)
-		len = FR_LANG_MAX_BYTES;
-	/* a copy: invalid bytes become spaces, and CLD2 gets zero padding past
-	 * the end (it reads whole words ahead) */
-	buf = calloc(len + 32, 1);
+	for (size_t i = 0; i < n; i++)
+		if (parts[i].s && parts[i].len && parts[i].html)
+			html = 1;
+	if (html)
+		cap = FR_LANG_MAX_HTML_BYTES;
+	/* The one copy: the parts joined, invalid bytes blanked, and zero
+	 * padding past the end (CLD2 reads whole words ahead). */
+	buf = malloc(cap + 32);
 	if (!buf)
 		return 0;
-	while (i < len) {
-		size_t k = valid_seq((const unsigned char *)text + i, len - i);
+	for (size_t i = 0; i < n && o < cap; i++) {
+		const struct fr_lang_part *p = &parts[i];
+		size_t take;
 
-		if (k) {
-			memcpy(buf + o, text + i, k);
-			o += k;
-			i += k;
-		} else {
-			buf[o++] = ' ';
-			i++;
-		}
+		if (!p->s || !p->len)
+			continue;
+		if (o)
+			buf[o++] = '\n';
+		take = p->len < cap - o ? p->len : cap - o;
+		memcpy(buf + o, p->s, take);
+		/* plain text among markup: no '<' or '&' to be read as a tag
+		 * or an entity */
+		if (html && !p->html)
+			for (size_t j = o; j < o + take; j++)
+				if (buf[j] == '<' || buf[j] == '&')
+					buf[j] = ' ';
+		o += take;
 	}
-	ok = fr_lang_cld2(buf, (int)o, code, (int)sizeof(code), &out->percent, &out->text_bytes,
-	                  &out->reliable);
+	memset(buf + o, 0, 32);
+	blank_invalid((unsigned char *)buf, o);
+	ok = o && fr_lang_cld2(buf, (int)o, !html, code, (int)sizeof(code), &out->percent,
+	                       &out->text_bytes, &out->reliable);
 	free(buf);
 	if (!ok || !out->reliable) {
 		out->code[0] = '\0';
@@ -96,6 +103,25 @@ fr_lang_detect(const char *text, size_t len, struct fr_lang_guess *out)
 	}
 	snprintf(out->code, sizeof(out->code), "%s", bcp47(code));
 	return 1;
+}
+
+int
+fr_lang_detect(const char *text, size_t len, struct fr_lang_guess *out)
+{
+	struct fr_lang_part p = {text, text ? len : 0, 0};
+
+	return fr_lang_detect_parts(&p, 1, out);
+}
+
+int
+fr_lang_detect_item(const char *title, const char *body_html, struct fr_lang_guess *out)
+{
+	struct fr_lang_part p[2] = {
+	    {title, title ? strnlen(title, FR_LANG_MAX_BYTES) : 0, 0},
+	    {body_html, body_html ? strnlen(body_html, FR_LANG_MAX_HTML_BYTES) : 0, 1},
+	};
+
+	return fr_lang_detect_parts(p, 2, out);
 }
 
 void

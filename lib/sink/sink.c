@@ -165,6 +165,8 @@ item_json(const struct fr_store_item_row *r)
 	put_time(o, "first_seen", r->first_seen_s);
 	put_str(o, "summary", it->summary);
 	put_str(o, "content", it->content);
+	put_str(o, "language", it->lang);
+	put_str(o, "language_detected", it->lang_detected);
 	if (it->enclosure_url) {
 		json_object *e = json_object_new_object();
 

@@ -95,6 +95,12 @@ extern const struct fr_store_ops fr_store_sqlite, fr_store_pg;
  * case, no port or user; "" when it has none). NULL when out of memory. */
 char *fr_store_url_key(const char *url);
 char *fr_store_url_host(const char *url);
+/* The languages to store for item it of fetch f: *declared (it->lang,
+ * else f->lang) and *detected (it->lang_detected, else what f->detect
+ * writes to buf, len bytes); NULL when none ("" is none). Borrowed from
+ * it, f or buf. */
+void fr_store_item_langs(const struct fr_store_fetch *f, const struct fr_store_item *it, char *buf,
+			 size_t len, const char **declared, const char **detected);
 /* Deep copy of src into dst (dst is overwritten, not cleared). Returns 0 or
  * -1 (out of memory; dst then holds what was copied, clear it). */
 int fr_store_source_copy(struct fr_store_source *dst, const struct fr_store_source *src);

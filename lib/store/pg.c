@@ -131,6 +131,9 @@ static const struct fr_store_migration pg_migrations[] = {
      "CREATE INDEX items_seq_pending ON items (id) WHERE seq IS NULL;\n"
      "CREATE TABLE item_seq (last bigint NOT NULL);\n"
      "INSERT INTO item_seq SELECT coalesce(max(seq), 0) FROM items;\n"},
+    {5, "items.lang, items.lang_detected: declared and detected language",
+     "ALTER TABLE items ADD COLUMN lang text;\n"
+     "ALTER TABLE items ADD COLUMN lang_detected text;\n"},
 };
 
 #define N_MIGRATIONS (sizeof(pg_migrations) / sizeof(pg_migrations[0]))
@@ -154,7 +157,13 @@ _Static_assert(N_MIGRATIONS == FR_STORE_SCHEMA_VERSION, "pg.c's migrations lag s
 #define ITEM_ROW                                                                                   \
 	"i.id, i.source_id, s.url, i.ident, i.url, i.title, i.author, i.summary, i.content, "     \
 	"i.enclosure_url, i.enclosure_type, i.enclosure_length, i.published_s, i.updated_s, "      \
-	"i.first_seen_s, i.seq FROM items i JOIN sources s ON s.id = i.source_id "
+	"i.first_seen_s, i.seq, i.lang, i.lang_detected FROM items i "                          \
+	"JOIN sources s ON s.id = i.source_id "
+
+/* The detected language, else the declared one, is $5 or starts "$5-". */
+#define LANG_IS                                                                                    \
+	"($5::text IS NULL OR lower(coalesce(i.lang_detected, i.lang)) = lower($5::text) OR "      \
+	"lower(coalesce(i.lang_detected, i.lang)) LIKE lower($5::text) || '-%') "
 
 enum stmt {
 	S_ADD,
@@ -228,27 +237,33 @@ static const char *const SQL[N_STMT] = {
     [S_ITEM_INSERT] =
         "INSERT INTO items (source_id, ident, url, title, author, summary, content, "
         "enclosure_url, enclosure_type, enclosure_length, published_s, updated_s, "
-        "first_seen_s, hash) "
+        "first_seen_s, hash, lang, lang_detected) "
         "SELECT $1, u.ident, u.url, u.title, u.author, u.summary, u.content, u.enclosure_url, "
-        "u.enclosure_type, u.enclosure_length, u.published_s, u.updated_s, $2, u.hash "
+        "u.enclosure_type, u.enclosure_length, u.published_s, u.updated_s, $2, u.hash, "
+        "u.lang, u.lang_detected "
         "FROM unnest($3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[], "
-        "$9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[]) "
+        "$9::text[], $10::text[], $11::bigint[], $12::bigint[], $13::bigint[], $14::bigint[], "
+        "$15::text[], $16::text[]) "
         "WITH ORDINALITY AS u(ident, url, title, author, summary, content, enclosure_url, "
-        "enclosure_type, enclosure_length, published_s, updated_s, hash, n) ORDER BY u.n "
+        "enclosure_type, enclosure_length, published_s, updated_s, hash, lang, lang_detected, "
+        "n) ORDER BY u.n "
         "ON CONFLICT (source_id, md5(ident)) DO NOTHING RETURNING ident",
     [S_ITEM_UPDATE] = "UPDATE items SET url = $2, title = $3, author = $4, summary = $5, "
                       "content = $6, enclosure_url = $7, enclosure_type = $8, "
                       "enclosure_length = $9, published_s = $10, updated_s = $11, "
-                      "changed_s = $12, hash = $13 WHERE id = $1",
+                      "changed_s = $12, hash = $13, lang = $14, lang_detected = $15 "
+                      "WHERE id = $1",
     [S_LOG_INSERT] = "INSERT INTO fetch_log (source_id, time_s, duration_s, status, outcome, "
                      "bytes, n_items, n_new, n_updated, error) "
                      "VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)",
     /* Pages of rows after the last one read (keyset): no cursor, no
      * transaction held, and the callback may use the store meanwhile. */
-    [S_EACH_ALL] = "SELECT " ITEM_ROW "WHERE i.seq > $2 AND i.first_seen_s >= $1 "
+    /* $5: a language (fr_store_item_query.lang), NULL any */
+    [S_EACH_ALL] = "SELECT " ITEM_ROW "WHERE $4::bigint IS NULL AND i.seq > $2 AND "
+                   "i.first_seen_s >= $1 AND " LANG_IS
                    "ORDER BY i.seq LIMIT $3",
     [S_EACH_SOURCE] = "SELECT " ITEM_ROW "WHERE i.source_id = $4 AND i.seq > $2 AND "
-                      "i.first_seen_s >= $1 ORDER BY i.seq LIMIT $3",
+                      "i.first_seen_s >= $1 AND " LANG_IS "ORDER BY i.seq LIMIT $3",
     /* Numbers the items this transaction inserted (seq NULL: only its own
      * are, others' being invisible until they commit, numbered), in the
      * order they were inserted, just before COMMIT. The counter row's lock
@@ -1630,7 +1645,7 @@ put_items(struct pg *p, const struct fr_store_fetch *f, const struct fr_store_it
 	uint32_t *idx = calloc(n_alloc, sizeof(*idx));
 	uint8_t *first = calloc(n_alloc, 1);
 	char **fixed = calloc(n_alloc, sizeof(*fixed));
-	struct sbuf col[12];
+	struct sbuf col[14];
 	struct params ps = {0};
 	PGresult *r = NULL;
 	char prefix[48];
@@ -1688,10 +1703,14 @@ put_items(struct pg *p, const struct fr_store_fetch *f, const struct fr_store_it
 		const struct fr_store_item *it = &f->items[i];
 		struct slot *s = &slot[idx[i]];
 
+		char code[16];
+		const char *declared, *detected;
+
 		is_new[i] = 0;
 		if (!first[i])
 			continue; /* a repeated identity: the first occurrence wins */
 		if (!s->found) {
+			fr_store_item_langs(f, it, code, sizeof(code), &declared, &detected);
 			arr_text(&col[0], fr_strmap_name(m, idx[i]));
 			arr_text(&col[1], it->url);
 			arr_text(&col[2], it->title);
@@ -1704,6 +1723,8 @@ put_items(struct pg *p, const struct fr_store_fetch *f, const struct fr_store_it
 			arr_i64(&col[9], it->published_s, it->published_s == INT64_MIN);
 			arr_i64(&col[10], it->updated_s, it->updated_s == INT64_MIN);
 			arr_i64(&col[11], (int64_t)keys[i].hash, 0);
+			arr_text(&col[12], declared);
+			arr_text(&col[13], detected);
 			n_ins++;
 			continue;
 		}
@@ -1732,6 +1753,9 @@ put_items(struct pg *p, const struct fr_store_fetch *f, const struct fr_store_it
 		      it->updated_s != INT64_MIN ? it->updated_s : (int64_t)floor(f->time_s));
 		p_time(&pu, 12, f->time_s);
 		p_i64(&pu, 13, (int64_t)keys[i].hash);
+		fr_store_item_langs(f, it, code, sizeof(code), &declared, &detected);
+		p_text(&pu, 14, declared);
+		p_text(&pu, 15, detected);
 		if (xrun(p, S_ITEM_UPDATE, &pu, prefix, err, errlen) < 0) {
 			p_free(&pu);
 			goto out;
@@ -1743,14 +1767,14 @@ put_items(struct pg *p, const struct fr_store_fetch *f, const struct fr_store_it
 	if (n_ins) {
 		struct params pi = {0};
 
-		for (int c = 0; c < 12; c++) {
+		for (int c = 0; c < 14; c++) {
 			arr_end(&col[c]);
 			if (col[c].oom)
 				goto oom;
 		}
 		p_i64(&pi, 1, f->source_id);
 		p_time(&pi, 2, f->time_s);
-		for (int c = 0; c < 12; c++)
+		for (int c = 0; c < 14; c++)
 			p_set(&pi, 3 + c, col[c].p, 0, 0);
 		r = xq(p, &p->db, S_ITEM_INSERT, &pi, prefix, err, errlen);
 		if (!r)
@@ -1777,7 +1801,7 @@ oom:
 out:
 	PQclear(r);
 	p_free(&ps);
-	for (int c = 0; c < 12; c++)
+	for (int c = 0; c < 14; c++)
 		free(col[c].p);
 	if (fixed)
 		for (size_t i = 0; i < f->n_items; i++)
@@ -1949,6 +1973,12 @@ pg_each_item(void *impl, const struct fr_store_item_query *q,
 		p_i64(&ps, 3, (int64_t)want);
 		if (source_id)
 			p_i64(&ps, 4, source_id);
+		else
+			p_null(&ps, 4); /* S_EACH_ALL: $4 stands unused */
+		if (q->lang)
+			p_set(&ps, 5, q->lang, 0, 0);
+		else
+			p_null(&ps, 5);
 		r = xq(p, &p->db, source_id ? S_EACH_SOURCE : S_EACH_ALL, &ps, "items: ", err,
 		       errlen);
 		if (!r)
@@ -1974,6 +2004,8 @@ pg_each_item(void *impl, const struct fr_store_item_query *q,
 			row.it.updated_s = PQgetisnull(r, i, 13) ? INT64_MIN : col_i64(r, i, 13);
 			row.first_seen_s = col_f64(r, i, 14);
 			row.seq = col_i64(r, i, 15);
+			row.it.lang = PQgetisnull(r, i, 16) ? NULL : PQgetvalue(r, i, 16);
+			row.it.lang_detected = PQgetisnull(r, i, 17) ? NULL : PQgetvalue(r, i, 17);
 			last_seq = row.seq;
 			if (each(arg, &row) != 0) {
 				PQclear(r);

@@ -107,6 +107,13 @@ const struct fr_store_migration fr_store_sqlite_migrations[] = {
      "  UPDATE item_seq SET last = last + 1;\n"
      "  UPDATE items SET seq = (SELECT last FROM item_seq) WHERE id = new.id;\n"
      "END;\n"},
+    /* The item's languages (docs/store.md, "Languages"): declared by the
+     * item or its feed (primary subtag), detected from its text by
+     * lib/lang; NULL unknown. Existing items keep NULL in both: nothing
+     * is read again from their text. */
+    {5, "items.lang, items.lang_detected: declared and detected language",
+     "ALTER TABLE items ADD COLUMN lang TEXT;\n"
+     "ALTER TABLE items ADD COLUMN lang_detected TEXT;\n"},
 };
 
 const size_t fr_store_sqlite_n_migrations =

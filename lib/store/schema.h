@@ -6,7 +6,7 @@
 #include <stddef.h>
 
 /* NOTE: keep equal to the last migration's version (test_store checks). */
-#define FR_STORE_SCHEMA_VERSION 4
+#define FR_STORE_SCHEMA_VERSION 5
 
 struct fr_store_migration {
 	int version;      /* the version the file has after this step */

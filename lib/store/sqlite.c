@@ -39,7 +39,7 @@
 
 #define ITEM_COLS                                                                                  \
 	"url, title, author, summary, content, enclosure_url, enclosure_type, enclosure_length, "  \
-	"published_s, updated_s"
+	"published_s, updated_s, lang, lang_detected"
 
 enum stmt {
 	S_BEGIN,
@@ -100,14 +100,14 @@ static const char *const SQL[N_STMT] = {
     [S_ITEM_FIND] = "SELECT id, hash, first_seen_s, changed_s FROM items "
                     "WHERE source_id = ?1 AND ident = ?2",
     [S_ITEM_INSERT] = "INSERT INTO items (source_id, ident, " ITEM_COLS ", first_seen_s, hash) "
-                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14)",
+                      "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?15, ?16, ?13, ?14)",
     [S_ITEM_ADD] = "INSERT INTO items (source_id, ident, " ITEM_COLS ", first_seen_s, hash) "
-                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?13, ?14) "
+                   "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, ?9, ?10, ?11, ?12, ?15, ?16, ?13, ?14) "
                    "ON CONFLICT (source_id, ident) DO NOTHING",
     [S_ITEM_UPDATE] = "UPDATE items SET url = ?3, title = ?4, author = ?5, summary = ?6, "
                       "content = ?7, enclosure_url = ?8, enclosure_type = ?9, "
                       "enclosure_length = ?10, published_s = ?11, updated_s = ?12, "
-                      "changed_s = ?13, hash = ?14 WHERE id = ?1",
+                      "changed_s = ?13, hash = ?14, lang = ?15, lang_detected = ?16 WHERE id = ?1",
     [S_FETCH_SRC] = "SELECT url, n_items FROM sources WHERE id = ?1",
     [S_LOG_INSERT] = "INSERT INTO fetch_log (source_id, time_s, duration_s, status, outcome, "
                      "bytes, n_items, n_new, n_updated, error) "
@@ -926,10 +926,20 @@ oom:
 
 /* ---- one fetch ---- */
 
-/* Binds ?3..?12 (the content columns) and ?14 (hash) of an item. */
+/* Binds ?3..?12 (the content columns), ?14 (hash) and ?15, ?16 (the
+ * languages, fr_store_item_langs: detected here, for an item written) of
+ * item it of f. */
 static void
-bind_item(sqlite3_stmt *s, const struct fr_store_item *it, uint64_t hash)
+bind_item(sqlite3_stmt *s, const struct fr_store_fetch *f, const struct fr_store_item *it,
+          uint64_t hash)
 {
+	char code[16];
+	const char *declared, *detected;
+
+	fr_store_item_langs(f, it, code, sizeof(code), &declared, &detected);
+	/* copies: code lives for this call only */
+	sqlite3_bind_text(s, 15, declared, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(s, 16, detected, -1, SQLITE_TRANSIENT);
 	bind_text(s, 3, it->url);
 	bind_text(s, 4, it->title);
 	bind_text(s, 5, it->author);
@@ -967,7 +977,7 @@ put_item(struct sq *q, const struct fr_store_fetch *f, size_t i, const struct fr
 			return -1;
 		sqlite3_bind_int64(s, 1, f->source_id);
 		bind_text(s, 2, k->key);
-		bind_item(s, it, k->hash);
+		bind_item(s, f, it, k->hash);
 		sqlite3_bind_double(s, 13, f->time_s);
 		rc = sqlite3_step(s);
 		sqlite3_reset(s);
@@ -989,7 +999,7 @@ put_item(struct sq *q, const struct fr_store_fetch *f, size_t i, const struct fr
 			return -1;
 		sqlite3_bind_int64(s, 1, f->source_id);
 		bind_text(s, 2, k->key);
-		bind_item(s, it, k->hash);
+		bind_item(s, f, it, k->hash);
 		sqlite3_bind_double(s, 13, f->time_s);
 		*what = 1;
 	} else if (rc == SQLITE_ROW) {
@@ -1007,7 +1017,7 @@ put_item(struct sq *q, const struct fr_store_fetch *f, size_t i, const struct fr
 		if (!s)
 			return -1;
 		sqlite3_bind_int64(s, 1, rowid);
-		bind_item(s, it, k->hash);
+		bind_item(s, f, it, k->hash);
 		if (it->updated_s == INT64_MIN)
 			sqlite3_bind_int64(s, 12, (int64_t)floor(f->time_s));
 		sqlite3_bind_double(s, 13, f->time_s);
@@ -1257,11 +1267,16 @@ sq_each_item(void *impl, const struct fr_store_item_query *qy,
 	snprintf(sql, sizeof(sql),
 	         "SELECT i.id, i.source_id, s.url, i.ident, i.url, i.title, i.author, i.summary, "
 	         "i.content, i.enclosure_url, i.enclosure_type, i.enclosure_length, "
-	         "i.published_s, i.updated_s, i.first_seen_s, i.seq "
+	         "i.published_s, i.updated_s, i.first_seen_s, i.seq, i.lang, i.lang_detected "
 	         "FROM items i JOIN sources s ON s.id = i.source_id "
-	         "WHERE i.seq > ?4 AND %s AND %s ORDER BY i.seq LIMIT ?3",
+	         "WHERE i.seq > ?4 AND %s AND %s AND %s ORDER BY i.seq LIMIT ?3",
 	         since_s != 0 ? "i.first_seen_s >= ?1" : "?1 IS NULL",
-	         source_id != 0 ? "i.source_id = ?2" : "?2 IS NULL");
+	         source_id != 0 ? "i.source_id = ?2" : "?2 IS NULL",
+	         /* LIKE ignores ASCII case; the tag holds no '%' or '_'
+	          * (fr_store_items) */
+	         qy->lang ? "(coalesce(i.lang_detected, i.lang) LIKE ?5 OR "
+	                    "coalesce(i.lang_detected, i.lang) LIKE ?5 || '-%')"
+	                  : "?5 IS NULL");
 	if (sqlite3_prepare_v2(q->db, sql, -1, &s, NULL) != SQLITE_OK)
 		return dberr(q, err, errlen, "read items");
 	if (since_s != 0)
@@ -1270,6 +1285,7 @@ sq_each_item(void *impl, const struct fr_store_item_query *qy,
 		sqlite3_bind_int64(s, 2, source_id);
 	sqlite3_bind_int64(s, 3, limit ? (int64_t)limit : -1);
 	sqlite3_bind_int64(s, 4, qy->after_seq);
+	bind_text(s, 5, qy->lang);
 	for (;;) {
 		rc = sqlite3_step(s);
 		if (rc != SQLITE_ROW)
@@ -1297,6 +1313,8 @@ sq_each_item(void *impl, const struct fr_store_item_query *qy,
 		                     : sqlite3_column_int64(s, 13);
 		r.first_seen_s = sqlite3_column_double(s, 14);
 		r.seq = sqlite3_column_int64(s, 15);
+		r.it.lang = (const char *)sqlite3_column_text(s, 16);
+		r.it.lang_detected = (const char *)sqlite3_column_text(s, 17);
 		if (each(arg, &r) != 0) {
 			rc = SQLITE_DONE;
 			break;

@@ -646,12 +646,29 @@ out:
 	return rc;
 }
 
+void
+fr_store_item_langs(const struct fr_store_fetch *f, const struct fr_store_item *it, char *buf,
+                    size_t len, const char **declared, const char **detected)
+{
+	*declared = it->lang && it->lang[0] ? it->lang : f->lang && f->lang[0] ? f->lang : NULL;
+	*detected = NULL;
+	if (it->lang_detected && it->lang_detected[0])
+		*detected = it->lang_detected;
+	else if (f->detect && len) {
+		buf[0] = '\0';
+		if (f->detect(f->detect_arg, it, buf, len) == 1 && buf[0]) {
+			buf[len - 1] = '\0';
+			*detected = buf;
+		}
+	}
+}
+
 int
 fr_store_each_item(struct fr_store *st, double since_s, int64_t source_id, size_t limit,
                    int (*each)(void *arg, const struct fr_store_item_row *r), void *arg, char *err,
                    size_t errlen)
 {
-	struct fr_store_item_query q = {0, since_s, source_id, limit};
+	struct fr_store_item_query q = {0, since_s, source_id, limit, NULL};
 
 	return st->ops->each_item(st->impl, &q, each, arg, err, errlen);
 }
@@ -667,6 +684,16 @@ fr_store_items(struct fr_store *st, const struct fr_store_item_query *q,
 		q = &z;
 	if (q->after_seq < 0)
 		return fr_errf(err, errlen, "items: seq %lld is negative", (long long)q->after_seq);
+	if (q->lang) {
+		size_t n = strspn(q->lang, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ"
+		                           "0123456789-");
+
+		if (!q->lang[0] || q->lang[n] || n > 35)
+			return fr_errf(err, errlen,
+			               "items: language '%.40s' is not a language tag (letters, "
+			               "digits and '-', like en or zh-Hant)",
+			               q->lang);
+	}
 	return st->ops->each_item(st->impl, q, each, arg, err, errlen);
 }
 

@@ -124,6 +124,12 @@ struct fr_store_item {
 	const char *id, *url, *title, *author, *summary, *content, *enclosure_url, *enclosure_type;
 	int64_t enclosure_length;     /* -1 unknown */
 	int64_t published_s, updated_s;   /* INT64_MIN when unknown */
+	/* The language the item declares, as a primary subtag ("en"; the
+	 * caller normalises: fr_lang_primary), else NULL (then the fetch's
+	 * lang is stored). lang_detected: the language read from its text
+	 * (BCP 47, "en", "zh-Hant"), else NULL (then the fetch's detect, when
+	 * set, is asked). "" is NULL. Read back as stored (NULL: none). */
+	const char *lang, *lang_detected;
 };
 /* One fetch of one source, as the crawl loop saw it. Borrowed. */
 struct fr_store_fetch {
@@ -133,6 +139,16 @@ struct fr_store_fetch {
 	int64_t bytes;
 	const char *error;                 /* NULL on success */
 	const struct fr_store_item *items; size_t n_items;   /* every item of the fetched feed */
+	/* The language the whole feed declares (primary subtag), stored for
+	 * items that declare none; NULL: none. */
+	const char *lang;
+	/* Called for each item the commit inserts or changes (never for an
+	 * unchanged one) whose lang_detected is NULL: writes the language
+	 * detected from it (BCP 47) to code (len bytes) and returns 1, or
+	 * returns 0 (none; NULL stored). NULL: nothing detected. It runs
+	 * inside the transaction: CPU only, no store call. */
+	int (*detect)(void *arg, const struct fr_store_item *it, char *code, size_t len);
+	void *detect_arg;
 };
 
 /* Stores one fetch in ONE transaction, so a crash loses either all of it or
@@ -193,6 +209,11 @@ struct fr_store_item_query {
 	double since_s;    /* first seen at or after this (0: any time) */
 	int64_t source_id; /* of this source (0: all) */
 	size_t limit;      /* at most this many (0: no limit) */
+	/* Items in this language (NULL: any): the detected language, or the
+	 * declared one when none was detected, equal to lang or, for a
+	 * primary subtag alone ("zh"), having it first ("zh-Hant"); ASCII
+	 * case ignored. Letters, digits and '-' only (else an error). */
+	const char *lang;
 };
 /* Every stored item has a number, seq, given when it is stored, that only
  * grows: 1, 2, 3... in the order the items' transactions committed (on

@@ -233,9 +233,9 @@ assert rows[2]["title"] == "Tr\ufffds" and rows[2]["id"] == "tag:three", rows[2]
 	# CSV: RFC 4180 quoting of commas, quotes and newlines.
 	expect_exit 0 "$F" items --db "$DB" --format csv --limit 1
 	expect_eq "items csv" "$(cat "$OUT")" \
-		'id,source,link,title,author,published,updated,first_seen,summary,content,enclosure_url,enclosure_type,enclosure_length,seq
+		'id,source,link,title,author,published,updated,first_seen,summary,content,enclosure_url,enclosure_type,enclosure_length,seq,language,language_detected
 tag:one,https://b.example/rss,http://b.example/1,"Hello, ""world""",Ann,2023-11-14T22:13:20Z,,2023-11-14T22:15:00Z,"line 1
-line 2",<p>body</p>,http://b.example/1.mp3,audio/mpeg,1234,1'
+line 2",<p>body</p>,http://b.example/1.mp3,audio/mpeg,1234,1,,'
 	if have_python; then
 		check "items csv reads back with python's csv" python3 -c '
 import csv, sys
@@ -244,9 +244,9 @@ assert len(rows) == 1 and rows[0]["title"] == "Hello, \"world\"" and rows[0]["su
 ' "$OUT"
 	fi
 	expect_exit 0 "$F" items --db "$DB" --format table
-	expect_stdout_matches '^ +SEQ  FIRST SEEN +SOURCE +TITLE +LINK$'
-	expect_stdout_matches '^ +1  2023-11-14T22:15:00Z +2  Hello, "world" +http://b\.example/1$'
-	expect_stdout_matches '^ +[0-9]+  [0-9T:Z-]+ +4  Tr.s +tag:three$'
+	expect_stdout_matches '^ +SEQ  FIRST SEEN +SOURCE  LANG +TITLE +LINK$'
+	expect_stdout_matches '^ +1  2023-11-14T22:15:00Z +2  - +Hello, "world" +http://b\.example/1$'
+	expect_stdout_matches '^ +[0-9]+  [0-9T:Z-]+ +4  - +Tr.s +tag:three$'
 	# Filters. ids: the ids of the last jsonl output, on one line.
 	ids() { sed 's/^{"id":"\([^"]*\)".*/\1/' "$OUT" | tr '\n' ' '; }
 	expect_exit 0 "$F" items --db "$DB" --since 1700000150

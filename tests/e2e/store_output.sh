@@ -20,9 +20,10 @@ expect_exit 0 "$F" add --db "$DB" http://a.example/rss http://b.example/atom
 bad="CAST(X'411B5B33316D524544077F0D42C29B33316DC2859B09430A44C3A9C480C2A045' AS TEXT)"
 sqlite3 "$DB" "
 INSERT INTO items (source_id, ident, url, title, author, summary, content, enclosure_url,
-  enclosure_type, enclosure_length, published_s, updated_s, first_seen_s, hash) VALUES
+  enclosure_type, enclosure_length, published_s, updated_s, first_seen_s, hash, lang,
+  lang_detected) VALUES
  (1, $bad, 'http://a.example/1' || $bad, $bad, $bad, $bad, $bad, 'http://a.example/1.mp3' || $bad,
-  $bad, 3, 1700000000, NULL, 1700000100, 1);
+  $bad, 3, 1700000000, NULL, 1700000100, 1, $bad, $bad);
 UPDATE sources SET n_items = 1, title = $bad, category = $bad, site_url = 'http://a.example/' || $bad,
   last_fetch_s = 1700000100, err_count = 1, last_error = $bad, last_error_s = 1700000100 WHERE id = 1;" ||
 	fatal "planting rows failed"
@@ -55,6 +56,7 @@ o = json.loads(open(sys.argv[1], encoding="utf-8").read())
 want = "A\x1b[31mRED\x07\x7f\rB\x9b31m\x85\ufffd\tC\nD\xe9\u0100\xa0E"
 assert o["title"] == want, repr(o["title"])
 assert o["link"] == "http://a.example/1" + want, repr(o["link"])
+assert o["language"] == want and o["language_detected"] == want, repr(o)
 ' "$WORK/items.jsonl"
 fi
 expect_exit 0 "$F" items --db "$DB" --format csv
@@ -63,10 +65,10 @@ no_controls "$WORK/items.csv" "items csv" tab-lf
 # The title field: ESC BEL DEL and the C1s replaced, CR as a line end.
 expect_stdout_contains "$(printf '"A\xef\xbf\xbd[31mRED\xef\xbf\xbd\xef\xbf\xbd\nB\xef\xbf\xbd31m\xef\xbf\xbd\xef\xbf\xbd\tC\nD')"
 if have_python; then
-	check "items csv: one record of 14 fields (seq last)" python3 -c '
+	check "items csv: one record of 16 fields (seq, the languages last)" python3 -c '
 import csv, sys
 rows = list(csv.reader(open(sys.argv[1], encoding="utf-8", newline="")))
-assert len(rows) == 2 and len(rows[1]) == 14, rows
+assert len(rows) == 2 and len(rows[1]) == 16, rows
 ' "$WORK/items.csv"
 fi
 expect_exit 0 "$F" items --db "$DB" --format table

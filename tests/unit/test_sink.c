@@ -72,7 +72,7 @@ exec_sink_delivers_and_resumes(void)
 		its[k].published_s = INT64_MIN;
 		its[k].updated_s = INT64_MIN;
 	}
-	struct fr_store_fetch f = {src, 10, 0, 200, "ok", 0, NULL, its, 1};
+	struct fr_store_fetch f = {src, 10, 0, 200, "ok", 0, NULL, its, 1, NULL, NULL, NULL};
 	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
 	c.kind = FR_SINK_EXEC;
 	c.target = cmd;

@@ -462,7 +462,7 @@ static struct fr_store_item
 item(const char *id, const char *url, const char *title)
 {
 	struct fr_store_item it = {id,   url,  title, NULL,      NULL,     NULL,
-	                           NULL, NULL, -1,    INT64_MIN, INT64_MIN};
+	                           NULL, NULL, -1,    INT64_MIN, INT64_MIN, NULL, NULL};
 	return it;
 }
 
@@ -519,7 +519,7 @@ test_commit_new_repeat_update(void)
 	                              item("id-1", "http://a.example/1", "one, repeated"),
 	                              item(NULL, NULL, "three")};
 	f1[0].published_s = 1000;
-	struct fr_store_fetch f = {a, 1000.5, 0.25, 200, "ok", 1234, NULL, f1, 4};
+	struct fr_store_fetch f = {a, 1000.5, 0.25, 200, "ok", 1234, NULL, f1, 4, NULL, NULL, NULL};
 	l.n_items = 4;
 	CHECK(fr_store_commit_fetch(st, &f, learn_cb, &l, &row, &nn, &nu, err, sizeof(err)) == 0);
 	CHECK(nn == 3 && nu == 0);
@@ -609,7 +609,7 @@ test_rollback_restores_everything(void)
 	row.etag = strdup("\"v1\"");
 
 	struct fr_store_item it[2] = {item("x", NULL, "x"), item("y", NULL, "y")};
-	struct fr_store_fetch f = {a, 100, 0.1, 200, "ok", 10, NULL, it, 2};
+	struct fr_store_fetch f = {a, 100, 0.1, 200, "ok", 10, NULL, it, 2, NULL, NULL, NULL};
 	for (int sab = 1; sab <= 2; sab++) {
 		l.sabotage = sab;
 		l.n_items = 2;
@@ -662,7 +662,7 @@ test_policy_blob_round_trip(void)
 	CHECK(fr_store_get_source(st, a, &row, err, sizeof(err)) == 0);
 	l.blob = blob;
 	l.blob_len = sizeof(blob);
-	struct fr_store_fetch f = {a, 100, 0.1, 304, "not-modified", 0, NULL, NULL, 0};
+	struct fr_store_fetch f = {a, 100, 0.1, 304, "not-modified", 0, NULL, NULL, 0, NULL, NULL, NULL};
 	CHECK(fr_store_commit_fetch(st, &f, learn_cb, &l, &row, &nn, &nu, err, sizeof(err)) == 0);
 	fr_store_source_clear(&row);
 	fr_store_close(st);
@@ -708,7 +708,7 @@ test_learn_null_and_errors(void)
 	rm_db(path);
 	st = open_ok(path);
 	a = add(st, "http://a.example/feed", NULL);
-	struct fr_store_fetch f = {a, 100, 2.0, 0, "timeout", 0, "timed out after 2 s", NULL, 0};
+	struct fr_store_fetch f = {a, 100, 2.0, 0, "timeout", 0, "timed out after 2 s", NULL, 0, NULL, NULL, NULL};
 	/* Without learn and without a row: the store reads the row and keeps
 	 * the error count itself. */
 	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
@@ -746,7 +746,7 @@ test_move_by_learn(void)
 	a = add(st, "http://a.example/feed", NULL);
 	b = add(st, "http://b.example/feed", NULL);
 	CHECK(fr_store_get_source(st, a, &row, err, sizeof(err)) == 0);
-	struct fr_store_fetch f = {a, 100, 0.1, 200, "ok", 0, NULL, NULL, 0};
+	struct fr_store_fetch f = {a, 100, 0.1, 200, "ok", 0, NULL, NULL, 0, NULL, NULL, NULL};
 	l.move_to = "https://new.example/feed";
 	CHECK(fr_store_commit_fetch(st, &f, learn_cb, &l, &row, &nn, &nu, err, sizeof(err)) == 0);
 	CHECK_STR(row.host, "new.example");
@@ -831,10 +831,10 @@ test_seq_numbers(void)
 	i1[0].published_s = 300;
 	i1[1].published_s = 200;
 	i1[2].published_s = 100;
-	struct fr_store_fetch f = {a, 10, 0, 200, "ok", 0, NULL, i1, 3};
+	struct fr_store_fetch f = {a, 10, 0, 200, "ok", 0, NULL, i1, 3, NULL, NULL, NULL};
 	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
 	struct fr_store_item i2[2] = {item("b2", NULL, "b2"), item("b1", NULL, "b1")};
-	struct fr_store_fetch g = {b, 11, 0, 200, "ok", 0, NULL, i2, 2};
+	struct fr_store_fetch g = {b, 11, 0, 200, "ok", 0, NULL, i2, 2, NULL, NULL, NULL};
 	CHECK(fr_store_commit_fetch(st, &g, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
 	/* An edit keeps the number; a new item takes the next. */
 	i1[0].title = "a3, edited";
@@ -923,7 +923,7 @@ test_seq_migration(void)
 	}
 	CHECK(fr_store_last_seq(st, &last, err, sizeof(err)) == 0 && last == 4);
 	struct fr_store_item i1[1] = {item("n2", NULL, "n2")};
-	struct fr_store_fetch f = {2, 40, 0, 200, "ok", 0, NULL, i1, 1};
+	struct fr_store_fetch f = {2, 40, 0, 200, "ok", 0, NULL, i1, 1, NULL, NULL, NULL};
 	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
 	CHECK(fr_store_last_seq(st, &last, err, sizeof(err)) == 0 && last == 5);
 	CHECK(fr_store_check(st, err, sizeof(err)) == 0);
@@ -949,7 +949,7 @@ test_each_item_filters_and_batches(void)
 	src[1] = add(st, "http://b.example/", NULL);
 	/* Source a at t = 10, 20, 30 (two items each), b at 15, 25. */
 	for (int k = 0; k < 5; k++) {
-		struct fr_store_fetch f = {src[k % 2], 10 + 5.0 * k, 0, 200, "ok", 0, NULL, its, 2};
+		struct fr_store_fetch f = {src[k % 2], 10 + 5.0 * k, 0, 200, "ok", 0, NULL, its, 2, NULL, NULL, NULL};
 
 		for (int j = 0; j < 2; j++) {
 			snprintf(ids[j], sizeof(ids[j]), "%d-%d", k, j);
@@ -1026,7 +1026,7 @@ crash_child(const char *path, int run, int fd, int group)
 	}
 	for (int k = 0; k < 1000000; k++) {
 		struct fr_store_fetch f = {1,   1e6 * (run + 1) + k, 0, 200, "ok", 0, NULL,
-		                           its, CRASH_KNOWN + 1};
+		                           its, CRASH_KNOWN + 1, NULL, NULL, NULL};
 
 		snprintf(fresh, sizeof(fresh), "r%d-%d", run, k);
 		its[0] = item(fresh, NULL, "fresh");
@@ -1226,8 +1226,8 @@ test_group_commit(void)
 
 	struct fr_store_item ia[2] = {item("a1", NULL, "a1"), item("a2", NULL, "a2")};
 	struct fr_store_item ib[1] = {item("b1", NULL, "b1")};
-	struct fr_store_fetch fa = {a, 100, 0.1, 200, "ok", 10, NULL, ia, 2};
-	struct fr_store_fetch fb = {b, 101, 0.1, 200, "ok", 10, NULL, ib, 1};
+	struct fr_store_fetch fa = {a, 100, 0.1, 200, "ok", 10, NULL, ia, 2, NULL, NULL, NULL};
+	struct fr_store_fetch fb = {b, 101, 0.1, 200, "ok", 10, NULL, ib, 1, NULL, NULL, NULL};
 
 	/* Two fetches in one group: another connection sees neither until the
 	 * group commits, then both. */
@@ -1250,8 +1250,8 @@ test_group_commit(void)
 	 * which succeeded, is gone with b's, which failed (b's row restored);
 	 * later calls fail until the group ends, and ending it reports it. */
 	struct fr_store_item ia2[1] = {item("a3", NULL, "a3")};
-	struct fr_store_fetch fa2 = {a, 200, 0.1, 200, "ok", 10, NULL, ia2, 1};
-	struct fr_store_fetch fb2 = {b, 201, 0.1, 200, "ok", 10, NULL, ib, 1};
+	struct fr_store_fetch fa2 = {a, 200, 0.1, 200, "ok", 10, NULL, ia2, 1, NULL, NULL, NULL};
+	struct fr_store_fetch fb2 = {b, 201, 0.1, 200, "ok", 10, NULL, ib, 1, NULL, NULL, NULL};
 	CHECK(fr_store_group_begin(st, err, sizeof(err)) == 0);
 	l.n_items = 1;
 	CHECK(fr_store_commit_fetch(st, &fa2, learn_cb, &l, &ra, &nn, &nu, err, sizeof(err)) == 0);
@@ -1349,7 +1349,7 @@ speed_50_items(const char *name, int group)
 
 		if (group && r % group == 0)
 			CHECK(fr_store_group_begin(st, err, sizeof(err)) == 0);
-		struct fr_store_fetch f = {src[s], 1e9 + r, 0.1, 200, "ok", 30000, NULL, its, N};
+		struct fr_store_fetch f = {src[s], 1e9 + r, 0.1, 200, "ok", 30000, NULL, its, N, NULL, NULL, NULL};
 
 		/* A sliding window: the newest NEW items are new, the rest known. */
 		for (int j = 0; j < N; j++) {
@@ -1660,7 +1660,7 @@ cw_child(const char *path, int w)
 	for (int k = 0; k < CW_FETCHES; k++) {
 		int s = (k + w) % CW_SOURCES;
 		struct fr_store_fetch f = {rows[s].id, 1000 + k + w * 0.001, 0, 200, "ok", 0, NULL,
-		                           its, CW_ITEMS};
+		                           its, CW_ITEMS, NULL, NULL, NULL};
 
 		for (int j = 0; j < CW_ITEMS; j++) {
 			snprintf(ids[j], sizeof(ids[j]), "i%d", k / 2 + j);
@@ -1763,8 +1763,8 @@ test_pg_seq_commit_order(void)
 	sb = add(a, "http://order-b.example/", NULL);
 	struct fr_store_item ia[2] = {item("a2", NULL, "a2"), item("a1", NULL, "a1")};
 	struct fr_store_item ib[1] = {item("b1", NULL, "b1")};
-	struct fr_store_fetch fa = {sa, 10, 0, 200, "ok", 0, NULL, ia, 2};
-	struct fr_store_fetch fb = {sb, 11, 0, 200, "ok", 0, NULL, ib, 1};
+	struct fr_store_fetch fa = {sa, 10, 0, 200, "ok", 0, NULL, ia, 2, NULL, NULL, NULL};
+	struct fr_store_fetch fb = {sb, 11, 0, 200, "ok", 0, NULL, ib, 1, NULL, NULL, NULL};
 	CHECK(fr_store_group_begin(a, err, sizeof(err)) == 0);
 	CHECK(fr_store_commit_fetch(a, &fa, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
 	CHECK(fr_store_commit_fetch(b, &fb, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
@@ -1810,8 +1810,8 @@ test_pg_stale_rows(void)
 
 	struct fr_store_item i1[2] = {item("x", NULL, "x"), item("y", NULL, "y")};
 	struct fr_store_item i2[2] = {item("y", NULL, "y"), item("z", NULL, "z")};
-	struct fr_store_fetch fa = {id, 100, 0, 500, "http-error", 0, "HTTP 500", i1, 2};
-	struct fr_store_fetch fb = {id, 101, 0, 500, "http-error", 0, "HTTP 500", i2, 2};
+	struct fr_store_fetch fa = {id, 100, 0, 500, "http-error", 0, "HTTP 500", i1, 2, NULL, NULL, NULL};
+	struct fr_store_fetch fb = {id, 101, 0, 500, "http-error", 0, "HTTP 500", i2, 2, NULL, NULL, NULL};
 	CHECK(fr_store_commit_fetch(a, &fa, NULL, NULL, &ra, &nn, &nu, err, sizeof(err)) == 0);
 	CHECK(nn == 2 && ra.n_items == 2 && ra.err_count == 1);
 	/* b's row still says never fetched. */
@@ -1873,7 +1873,7 @@ test_pg_leases(void)
 	CHECK(fr_store_claim(sa, a, "wa", 1124, 1064, &lf, &held, err, sizeof(err)) == 1);
 	/* The holder's commit of a fetch drops its lease once it has
 	 * committed; the next claim sees the fetch's time. */
-	struct fr_store_fetch f = {a, 1065, 0, 304, "not-modified", 0, NULL, NULL, 0};
+	struct fr_store_fetch f = {a, 1065, 0, 304, "not-modified", 0, NULL, NULL, 0, NULL, NULL, NULL};
 	CHECK(fr_store_commit_fetch(sb, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
 	CHECK(fr_store_claim(sa, a, "wa", 1126, 1066, &lf, &held, err, sizeof(err)) == 0 &&
 	      lf == 1065);
@@ -1972,7 +1972,7 @@ test_pg_odd_text(void)
 	longid[6000] = '\0';
 	struct fr_store_item its[3] = {item("bad-\xff-id", NULL, "caf\xe9"),
 	                               item(longid, NULL, "long"), item("ok", NULL, "\"q\\\" {,}")};
-	struct fr_store_fetch f = {a, 10, 0, 200, "ok", 0, NULL, its, 3};
+	struct fr_store_fetch f = {a, 10, 0, 200, "ok", 0, NULL, its, 3, NULL, NULL, NULL};
 	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
 	CHECK(nn == 3 && nu == 0);
 	f.time_s = 20;
