@@ -1,9 +1,12 @@
 /* test_lang.c - lib/lang: languages told from text, codes as BCP 47, any
- * bytes taken; and on Readability's real pages (../shared), the detected
- * language against the one the page declares. */
+ * bytes taken, markup skipped; and on real pages and feeds (../shared), the
+ * detected language against the one the page or feed declares. */
 #include "extract/extract.h"
 #include "lang/lang.h"
+#include "parse/feed.h"
 #include "test.h"
+
+#include <json-c/json.h>
 
 #include <dirent.h>
 #include <stdio.h>
@@ -113,6 +116,133 @@ takes_any_bytes(void)
 	}
 }
 
+/* What CLD2 would stop at (it reads interchange-valid UTF-8 only) is
+ * blanked: noncharacters, C1 controls, DEL, surrogates, overlong forms. */
+static void
+blanks_what_cld2_refuses(void)
+{
+	static const char *const junk[] = {"\xef\xbf\xbe", "\xef\xb7\x90", "\xc2\x85", "\x7f",
+	                                   "\xed\xa0\x80", "\xc0\xaf", "\xf4\x90\x80\x80", "\x1b"};
+	const char *de = SAMPLES[1].text;
+	struct fr_lang_guess g;
+
+	for (size_t j = 0; j < sizeof(junk) / sizeof(junk[0]); j++) {
+		char buf[600];
+		int n = snprintf(buf, sizeof(buf), "%s%s %s", junk[j], junk[j], de);
+
+		CHECK(n > 0 && (size_t)n < sizeof(buf));
+		CHECK(fr_lang_detect(buf, (size_t)n, &g) == 1);
+		CHECK_STR(g.code, "de");
+	}
+}
+
+/* HTML parts: tags, attribute values, <script> and <style> are not text,
+ * entities are; a plain part beside them keeps its '<' and '&' from being
+ * read as markup. */
+static void
+skips_markup(void)
+{
+	char html[2048];
+	struct fr_lang_guess g;
+	const char *en = "the quick brown fox jumps over the lazy dog while the people of the "
+	                 "town watch the evening news on television and talk about the weather";
+	int n = snprintf(html, sizeof(html),
+	                 "<div class=\"%s\"><a href=\"http://example.com/%s\" title=\"%s\">"
+	                 "Der Stadtrat hat am Dienstag beschlossen, die &Ouml;ffnungszeiten der "
+	                 "&ouml;ffentlichen Bibliothek zu verl&auml;ngern</a><script>var s = "
+	                 "\"%s\";</script><style>/* %s */</style></div>",
+	                 en, en, en, en, en);
+
+	CHECK(n > 0 && (size_t)n < sizeof(html));
+	CHECK(fr_lang_detect_item(NULL, html, &g) == 1);
+	CHECK_STR(g.code, "de");
+	/* as plain text the English in the markup wins */
+	CHECK(!(fr_lang_detect(html, (size_t)n, &g) == 1 && !strcmp(g.code, "de")));
+	/* a title alone, with '<' and '&' */
+	CHECK(fr_lang_detect_item("AT&T <3: Der Stadtrat hat am Dienstag beschlossen, die "
+	                          "Öffnungszeiten der öffentlichen Bibliothek zu verlängern",
+	                          "<p></p>", &g) == 1);
+	CHECK_STR(g.code, "de");
+	CHECK(fr_lang_detect_item(NULL, NULL, &g) == 0);
+	CHECK_STR(g.code, "");
+	/* parts joined: a NULL or empty part is left out */
+	struct fr_lang_part p[3] = {{NULL, 5, 0}, {"", 0, 1}, {SAMPLES[2].text, strlen(SAMPLES[2].text), 0}};
+	CHECK(fr_lang_detect_parts(p, 3, &g) == 1);
+	CHECK_STR(g.code, "fr");
+}
+
+/* Real feeds from ../shared/data/feeds/feed-rs (BBC, Spiegel, il Giornale,
+ * il Messaggero, a Polish podcast, a Brazilian feed): the language each
+ * declares, normalised (IT-it, en_US, pt-br), and the language detected
+ * from each item's title and content/summary as the crawler stores it
+ * (lib/crawl/commit.c), which must agree with the declared one on most
+ * items and never name another language on feeds in one language. */
+static void
+real_feeds(void)
+{
+	static const struct {
+		const char *file, *declared;
+		int min_pct; /* of the items, detected as declared (measured below) */
+	} feeds[] = {
+	    {"rss2/rss_2.0_spiegel.xml", "de", 80},   {"rss2/rss_2.0_ilgiornale.xml", "it", 80},
+	    {"rss2/rss_2.0_ilmessaggero.xml", "it", 80}, {"rss2/rss_2.0_spreaker.xml", "pl", 50},
+	    {"rss2/rss_2.0_bbc.xml", "en", 80},       {"rss2/rss_2.0_nightvale.xml", "en", 80},
+	    {"rss2/rss_2.0_nbcny.xml", "en", 50},     {"rss0/rss_0.91_encoding_1.xml", "pt", 0},
+	};
+	int all = 0, all_same = 0;
+
+	for (size_t i = 0; i < sizeof(feeds) / sizeof(feeds[0]); i++) {
+		char path[1024], want[16], err[256];
+		struct fr_feed *f = NULL;
+		size_t len;
+		char *buf;
+		int same = 0, other = 0, none = 0;
+
+		snprintf(path, sizeof(path), "%s/data/feeds/feed-rs/fixture/%s", FR_SHARED,
+		         feeds[i].file);
+		buf = test_slurp(path, &len);
+		CHECK(buf != NULL);
+		if (!buf)
+			continue;
+		CHECK(fr_feed_parse(buf, len, NULL, &f, err, sizeof(err)) == 0);
+		free(buf);
+		if (!f)
+			continue;
+		fr_lang_primary(f->language, want, sizeof(want));
+		CHECK_STR(want, feeds[i].declared);
+		for (size_t k = 0; k < f->n_items; k++) {
+			const struct fr_feed_item *it = &f->items[k];
+			struct fr_lang_guess g;
+			char got[16];
+
+			if (!fr_lang_detect_item(it->title, it->content ? it->content : it->summary,
+			                         &g)) {
+				none++;
+				continue;
+			}
+			fr_lang_primary(g.code, got, sizeof(got));
+			if (!strcmp(got, want))
+				same++;
+			else {
+				other++;
+				fprintf(stderr, "test_lang: %s: item %zu: declared %s, detected %s\n",
+				        feeds[i].file, k, want, g.code);
+			}
+		}
+		fprintf(stderr, "test_lang: %s: %zu items, declared %s: detected the same %d, "
+		                "another %d, none %d\n",
+		        feeds[i].file, f->n_items, want, same, other, none);
+		CHECK(f->n_items > 0);
+		CHECK(same * 100 >= feeds[i].min_pct * (int)f->n_items);
+		CHECK(other == 0);
+		all += (int)f->n_items;
+		all_same += same;
+		fr_feed_free(f);
+	}
+	fprintf(stderr, "test_lang: feeds: %d items, %d detected as declared\n", all, all_same);
+	CHECK(all_same * 100 >= all * 70);
+}
+
 static void
 primary_subtags(void)
 {
@@ -149,7 +279,8 @@ readability_pages(void)
 		return;
 	}
 	while ((e = readdir(d))) {
-		char *meta, *html, *p, want[16], got[16];
+		char *meta, *html, want[16], got[16];
+		json_object *jm, *jl;
 		size_t len;
 		struct fr_article *a = NULL;
 		char err[256];
@@ -161,15 +292,13 @@ readability_pages(void)
 			continue;
 		if (!(meta = test_slurp(path, NULL)))
 			continue;
-		p = strstr(meta, "\"lang\"");
 		want[0] = '\0';
-		if (p && (p = strchr(p + 6, ':')) && (p += strspn(p + 1, " \t\n") + 1) && *p == '"' &&
-		    strchr(p + 1, '"')) {
-			char tag[64];
-
-			snprintf(tag, sizeof(tag), "%.*s", (int)(strchr(p + 1, '"') - p - 1), p + 1);
-			fr_lang_primary(tag, want, sizeof(want));
-		}
+		jm = json_tokener_parse(meta);
+		CHECK(jm != NULL);
+		if (jm && json_object_object_get_ex(jm, "lang", &jl) &&
+		    json_object_is_type(jl, json_type_string))
+			fr_lang_primary(json_object_get_string(jl), want, sizeof(want));
+		json_object_put(jm);
 		free(meta);
 		if (!want[0])
 			continue;
@@ -210,7 +339,10 @@ main(void)
 	RUN(detects_each_language);
 	RUN(says_nothing_when_unsure);
 	RUN(takes_any_bytes);
+	RUN(blanks_what_cld2_refuses);
+	RUN(skips_markup);
 	RUN(primary_subtags);
+	RUN(real_feeds);
 	RUN(readability_pages);
 	return TEST_DONE();
 }

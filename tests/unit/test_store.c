@@ -10,6 +10,7 @@
  * own, with PostgreSQL's own: migrations, refusals, writers at once, stale
  * rows, leases, text that is not UTF-8, long identities. */
 #include "core/err.h"
+#include "lang/lang.h"
 #include "store/schema.h"
 #include "store/store.h"
 
@@ -929,6 +930,221 @@ test_seq_migration(void)
 	CHECK(fr_store_check(st, err, sizeof(err)) == 0);
 	fr_store_close(st);
 	CHECK(raw_pragma(path, "user_version") == FR_STORE_SCHEMA_VERSION);
+}
+
+/* ---- languages (schema 5) ---- */
+
+struct langs {
+	size_t n;
+	char ids[16][16], lang[16][16], det[16][16]; /* "-": NULL */
+};
+
+static int
+langs_cb(void *arg, const struct fr_store_item_row *r)
+{
+	struct langs *l = arg;
+
+	if (l->n < 16) {
+		snprintf(l->ids[l->n], 16, "%s", r->it.id);
+		snprintf(l->lang[l->n], 16, "%s", r->it.lang ? r->it.lang : "-");
+		snprintf(l->det[l->n], 16, "%s", r->it.lang_detected ? r->it.lang_detected : "-");
+	}
+	l->n++;
+	return 0;
+}
+
+/* The ids of the items in language code (NULL: all), joined by ' '. */
+static const char *
+ids_in(struct fr_store *st, const char *code, char *buf, size_t len)
+{
+	struct fr_store_item_query q = {0};
+	struct langs l = {0};
+	char err[FR_ERRLEN];
+	size_t o = 0;
+
+	q.lang = code;
+	buf[0] = '\0';
+	if (fr_store_items(st, &q, langs_cb, &l, err, sizeof(err)) < 0) {
+		snprintf(buf, len, "error: %.200s", err);
+		return buf;
+	}
+	for (size_t k = 0; k < l.n && k < 16 && o < len; k++)
+		o += (size_t)snprintf(buf + o, len - o, "%s%s", k ? " " : "", l.ids[k]);
+	return buf;
+}
+
+/* The crawler's detection (lib/crawl/commit.c), counting its calls. */
+static int detect_calls;
+
+static int
+detect_cb(void *arg, const struct fr_store_item *it, char *code, size_t len)
+{
+	struct fr_lang_guess g;
+
+	(void)arg;
+	detect_calls++;
+	if (!fr_lang_detect_item(it->title, it->content ? it->content : it->summary, &g))
+		return 0;
+	snprintf(code, len, "%s", g.code);
+	return 1;
+}
+
+static const char DE[] = "<p>Der Stadtrat hat am Dienstag beschlossen, die &Ouml;ffnungszeiten "
+                         "der <b>&ouml;ffentlichen</b> Bibliothek zu verl&auml;ngern, nachdem "
+                         "sich viele B&uuml;rger mehr Abendstunden gew&uuml;nscht hatten.</p>";
+static const char FR[] = "<p>Le conseil municipal a vot&eacute; mardi la prolongation des "
+                         "horaires d'ouverture de la biblioth&egrave;que publique, apr&egrave;s "
+                         "que les habitants ont demand&eacute; plus d'acc&egrave;s le soir.</p>";
+static const char ZH[] = "市议会周二投票决定延长公共图书馆的开放时间，此前居民要求在冬季月份增加晚间开放。";
+
+/* Declared (the item's, else the feed's) and detected languages stored
+ * and read back; detection asked for written items only; --lang's rule:
+ * detected, else declared, a primary subtag matching its longer tags. */
+static void
+test_item_languages(void)
+{
+	const char *path = tmp("lang.db");
+	struct fr_store *st;
+	char err[FR_ERRLEN], buf[256];
+	size_t nn, nu;
+	int64_t a;
+	struct langs l = {0};
+
+	rm_db(path);
+	st = open_ok(path);
+	a = add(st, "http://lang.example/feed", NULL);
+	struct fr_store_item it[5] = {item("de", NULL, "Bibliothek"), item("fr", NULL, "Biblioth\xc3\xa8que"),
+	                              item("zh", NULL, ZH), item("short", NULL, "ok"),
+	                              item("given", NULL, "x")};
+	it[0].summary = DE; /* the feed says en: declared en, detected de */
+	it[1].content = FR;
+	it[1].lang = "fr"; /* the item's own beats the feed's */
+	it[3].lang = "";   /* "" is none: the feed's */
+	it[4].lang_detected = "nl"; /* given: no detection */
+	struct fr_store_fetch f = {a, 100, 0, 200, "ok", 0, NULL, it, 5, "en", detect_cb, NULL};
+	detect_calls = 0;
+	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(nn == 5);
+	CHECK(detect_calls == 4);
+	CHECK(fr_store_items(st, NULL, langs_cb, &l, err, sizeof(err)) == 0);
+	CHECK(l.n == 5);
+	for (size_t k = 0; k < l.n && k < 16; k++) {
+		const char *id = l.ids[k];
+
+		if (!strcmp(id, "de")) {
+			CHECK_STR(l.lang[k], "en");
+			CHECK_STR(l.det[k], "de");
+		} else if (!strcmp(id, "fr")) {
+			CHECK_STR(l.lang[k], "fr");
+			CHECK_STR(l.det[k], "fr");
+		} else if (!strcmp(id, "zh")) {
+			CHECK_STR(l.lang[k], "en");
+			CHECK_STR(l.det[k], "zh");
+		} else if (!strcmp(id, "short")) {
+			CHECK_STR(l.lang[k], "en");
+			CHECK_STR(l.det[k], "-");
+		} else {
+			CHECK_STR(id, "given");
+			CHECK_STR(l.det[k], "nl");
+		}
+	}
+	/* The same fetch again: nothing written, nothing detected; one item
+	 * changed: detected again (now French). */
+	detect_calls = 0;
+	f.time_s = 200;
+	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(nn == 0 && nu == 0 && detect_calls == 0);
+	it[0].summary = FR;
+	f.time_s = 300;
+	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(nu == 1 && detect_calls == 1);
+	CHECK_STR(ids_in(st, "fr", buf, sizeof(buf)), "fr de");
+	CHECK_STR(ids_in(st, "FR", buf, sizeof(buf)), "fr de");
+	CHECK_STR(ids_in(st, "de", buf, sizeof(buf)), "");
+	/* nothing detected: the declared one */
+	CHECK_STR(ids_in(st, "en", buf, sizeof(buf)), "short");
+	CHECK_STR(ids_in(st, "nl", buf, sizeof(buf)), "given");
+	CHECK_STR(ids_in(st, "zh", buf, sizeof(buf)), "zh");
+	CHECK_STR(ids_in(st, "f", buf, sizeof(buf)), "");
+	CHECK(strstr(ids_in(st, "f%", buf, sizeof(buf)), "is not a language tag") != NULL);
+	CHECK(strstr(ids_in(st, "", buf, sizeof(buf)), "is not a language tag") != NULL);
+	/* a script subtag: zh matches zh-Hant, zh-Hans does not */
+	struct fr_store_item tw[1] = {item("tw", NULL, "t")};
+	tw[0].lang_detected = "zh-Hant";
+	struct fr_store_fetch g = {a, 400, 0, 200, "ok", 0, NULL, tw, 1, NULL, NULL, NULL};
+	CHECK(fr_store_commit_fetch(st, &g, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK_STR(ids_in(st, "zh", buf, sizeof(buf)), "zh tw");
+	CHECK_STR(ids_in(st, "zh-hant", buf, sizeof(buf)), "tw");
+	CHECK_STR(ids_in(st, "zh-Hans", buf, sizeof(buf)), "");
+	CHECK(fr_store_check(st, err, sizeof(err)) == 0);
+	fr_store_close(st);
+}
+
+/* A version-4 store (the schema before languages) built from its own DDL,
+ * with items: opened, it migrates in place to version 5, every row kept,
+ * the new columns NULL; new items get their languages. */
+static void
+test_lang_migration(void)
+{
+	const char *path = tmp("langmig.db");
+	struct fr_store *st;
+	char err[FR_ERRLEN], buf[256];
+	size_t nn, nu;
+	int64_t last = -1;
+	struct langs l = {0};
+
+	rm_db(path);
+	if (pg_base) {
+		/* PostgreSQL's steps are pg.c's own: a version-5 store taken
+		 * back to 4 (5 only adds the two columns). */
+		st = open_ok(path);
+		fr_store_close(st);
+		raw_pg_exec(path, "ALTER TABLE items DROP COLUMN lang, DROP COLUMN lang_detected;"
+		                  "DELETE FROM freshet_migrations WHERE version = 5");
+		raw_pg_exec(path, "INSERT INTO sources (id, url, url_key, host, added_s, n_items) "
+		                  "VALUES (1, 'http://m.example/', 'm.example', 'm.example', 1, 2);"
+		                  "INSERT INTO items (source_id, ident, title, published_s, "
+		                  "first_seen_s, hash, seq) VALUES "
+		                  "(1, 'm1', 'Eins', 100, 20, 7, 1), (1, 'm2', 'Zwei', 200, 20, 8, 2);"
+		                  "UPDATE item_seq SET last = 2");
+		CHECK(raw_pg_int(path, "SELECT count(*) FROM information_schema.columns WHERE "
+		                       "table_name = 'items' AND column_name LIKE 'lang%' AND "
+		                       "table_schema = current_schema()") == 0);
+	} else {
+		for (int k = 0; k < 4; k++)
+			raw_exec(path, fr_store_sqlite_migrations[k].sql);
+		raw_exec(path,
+		         "PRAGMA user_version = 4; PRAGMA application_id = 1718776680;"
+		         "INSERT INTO sources (id, url, url_key, host, added_s, n_items) VALUES "
+		         "(1, 'http://m.example/', 'm.example', 'm.example', 1, 2);"
+		         "INSERT INTO items (id, source_id, ident, title, published_s, first_seen_s, "
+		         "hash) VALUES (1, 1, 'm1', 'Eins', 100, 20, 7), (2, 1, 'm2', 'Zwei', 200, 20, 8);");
+		CHECK(raw_pragma(path, "user_version") == 4);
+	}
+	st = open_ok(path);
+	CHECK(fr_store_items(st, NULL, langs_cb, &l, err, sizeof(err)) == 0);
+	CHECK(l.n == 2);
+	CHECK_STR(l.ids[0], "m1");
+	CHECK_STR(l.ids[1], "m2");
+	for (size_t k = 0; k < 2; k++) {
+		CHECK_STR(l.lang[k], "-");
+		CHECK_STR(l.det[k], "-");
+	}
+	CHECK(fr_store_last_seq(st, &last, err, sizeof(err)) == 0 && last == 2);
+	struct fr_store_item i1[1] = {item("m3", NULL, "Drei")};
+	i1[0].summary = DE;
+	struct fr_store_fetch f = {1, 40, 0, 200, "ok", 0, NULL, i1, 1, "de", detect_cb, NULL};
+	CHECK(fr_store_commit_fetch(st, &f, NULL, NULL, NULL, &nn, &nu, err, sizeof(err)) == 0);
+	CHECK(nn == 1);
+	CHECK_STR(ids_in(st, "de", buf, sizeof(buf)), "m3");
+	CHECK_STR(ids_in(st, NULL, buf, sizeof(buf)), "m1 m2 m3");
+	CHECK(fr_store_check(st, err, sizeof(err)) == 0);
+	fr_store_close(st);
+	if (pg_base)
+		CHECK(raw_pg_int(path, "SELECT max(version) FROM freshet_migrations") ==
+		      FR_STORE_SCHEMA_VERSION);
+	else
+		CHECK(raw_pragma(path, "user_version") == FR_STORE_SCHEMA_VERSION);
 }
 
 static void
@@ -2028,6 +2244,8 @@ main(void)
 		RUN(test_meta);
 		RUN(test_each_item_filters_and_batches);
 		RUN(test_seq_numbers);
+		RUN(test_item_languages);
+		RUN(test_lang_migration);
 		RUN(test_group_commit);
 		RUN(test_pg_concurrent_writers);
 		RUN(test_pg_seq_commit_order);
@@ -2061,6 +2279,8 @@ main(void)
 	RUN(test_each_item_filters_and_batches);
 	RUN(test_seq_numbers);
 	RUN(test_seq_migration);
+	RUN(test_item_languages);
+	RUN(test_lang_migration);
 	RUN(test_group_commit);
 	RUN(test_crash_safety_sigkill);
 	RUN(test_crash_safety_sigkill_group_commit);
