@@ -2,6 +2,8 @@
  * any bytes, any length. Detection must not crash or read out of bounds
  * (CLD2 reads ahead; the padded copy must hold it), a detected code is a
  * short BCP 47 tag of letters and '-', and the figures stay in range.
+ * The input is also read as HTML (CLD2's own tag and entity scanner, the
+ * path of stored items: fr_lang_detect_parts with a plain title beside it).
  * fr_lang_primary takes the input as a tag. Without FR_LIBFUZZER, replay.c's
  * main replays the seeds. */
 #include "lang/lang.h"
@@ -60,6 +62,16 @@ LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 		REQUIRE(g.reliable == 1);
 	} else {
 		REQUIRE(g.code[0] == '\0');
+	}
+	{
+		/* an HTML part and a plain part, split where the input says */
+		size_t cut = size ? data[0] % (size + 1) : 0;
+		struct fr_lang_part p[2] = {{text, cut, 0}, {text + cut, size - cut, 1}};
+
+		ok = fr_lang_detect_parts(p, 2, &g);
+		REQUIRE(ok == 0 || ok == 1);
+		REQUIRE(g.percent >= 0 && g.percent <= 100);
+		REQUIRE(ok ? tag_shape(g.code) && g.reliable == 1 : g.code[0] == '\0');
 	}
 	memcpy(tag, data, size);
 	tag[size] = '\0';
