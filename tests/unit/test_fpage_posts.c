@@ -3,7 +3,9 @@
  * label_posts.py from each engine's own markup): per engine, the pages whose
  * post count is exact and the posts whose author, date and own text (quotes
  * and signatures left out, blanks ignored) are exact. Prints the table of
- * docs/forums.md; `test_fpage_posts -v` lists every miss. */
+ * docs/forums.md; `test_fpage_posts -v` lists every miss. Then XenForo 2's
+ * one-post page with a sentence added to its post (the saved post is an
+ * image alone). */
 #include "core/err.h"
 #include "core/timefmt.h"
 #include "forum/fdate.h"
@@ -286,6 +288,53 @@ test_every_post(void)
 	free(lp);
 }
 
+/* XenForo 2's thread page of one post (htmldate's): the saved post is an
+ * image alone, with no text to read, so the page is other. With a sentence
+ * in the post (the same page otherwise), it is a thread of that post. */
+static void
+test_one_post_with_text(void)
+{
+	char path[512], err[FR_ERRLEN], *body, *page;
+	const char *at, *mark = "<div class=\"bbWrapper\">",
+	                *add = "Where did my island go? It was gone this morning.<br />";
+	size_t len = 0;
+	struct fr_fpage_opts o;
+	struct fr_fpage *p = NULL;
+
+	snprintf(path, sizeof(path), "%s/data/forums/htmldate/1552005464.html", FR_SHARED);
+	body = test_slurp(path, &len);
+	if (!body)
+		return;
+	at = strstr(body, mark);
+	CHECK(at != NULL);
+	page = malloc(len + strlen(add) + 1);
+	if (at && page) {
+		size_t k = (size_t)(at - body) + strlen(mark);
+
+		memcpy(page, body, k);
+		memcpy(page + k, add, strlen(add));
+		memcpy(page + k + strlen(add), body + k, len - k + 1);
+		memset(&o, 0, sizeof(o));
+		o.dates = FD;
+		o.locales = "en";
+		o.zone = "UTC";
+		o.now_s = 1584576000; /* 2020-03-19 */
+		CHECK(fr_fpage_parse(page, len + strlen(add),
+		                     "https://hypixel.net/threads/what-whered-it-go.2675645/", &o,
+		                     &p, err, sizeof(err)) == 0);
+		CHECK(p && p->kind == FR_FPAGE_THREAD && p->n_recs == 1);
+		if (p && p->n_recs == 1) {
+			CHECK_STR(p->recs[0].author, "Biggie-Cheese");
+			CHECK(p->recs[0].date_s == 1584548562);
+			CHECK_STR(p->recs[0].text,
+			          "Where did my island go? It was gone this morning.");
+		}
+		fr_fpage_free(p);
+	}
+	free(page);
+	free(body);
+}
+
 int
 main(int argc, char **argv)
 {
@@ -293,6 +342,7 @@ main(int argc, char **argv)
 	if (fr_fdate_new(&FD) != 0)
 		return 1;
 	RUN(test_every_post);
+	RUN(test_one_post_with_text);
 	fr_fdate_free(FD);
 	return TEST_DONE();
 }
