@@ -1456,6 +1456,24 @@ beside_author(const struct ctx *c, uint32_t e, int32_t author, uint32_t date_el,
 	return !contains(c, a, date_el) && !contains(c, a, (uint32_t)largest);
 }
 
+/* How many of x's own text nodes (its children) show a word. */
+static unsigned
+text_runs(const xmlNode *x)
+{
+	unsigned n = 0;
+
+	for (const xmlNode *t = x->children; t; t = t->next) {
+		if (t->type != XML_TEXT_NODE || !t->content)
+			continue;
+		for (const unsigned char *s = t->content; *s; s++)
+			if (isalnum(*s) || *s >= 0x80) {
+				n++;
+				break;
+			}
+	}
+	return n;
+}
+
 /* The content block of one record alone: the largest text block holding
  * neither date nor author, then down while one child keeps most of it. */
 static int32_t
@@ -1499,8 +1517,11 @@ content_alone(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author,
 			else if (s > max)
 				max = s;
 		}
-		/* text of its own (between children): this is the block */
-		if (cur <= 0 || block_score(c, (uint32_t)best) - kids > 0.2 * cur)
+		/* text of its own (between children): this is the block; so is
+		 * a flow of text runs between inline parts ("Год выпуска: 1971",
+		 * line after line), whatever one part (a spoiler) holds */
+		if (cur <= 0 || block_score(c, (uint32_t)best) - kids > 0.2 * cur ||
+		    text_runs(c->els[best].x) >= 3)
 			break;
 		for (uint32_t e = (uint32_t)best + 1; e < c->els[best].end; e = c->els[e].end) {
 			double s = block_score(c, e);

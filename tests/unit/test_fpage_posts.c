@@ -29,7 +29,7 @@ static const struct {
 } FLOOR[] = {
     {"phpBB 3", 25},   {"vBulletin 3", 20}, {"vBulletin 4", 25}, {"vBulletin 5", 15},
     {"XenForo 1", 25}, {"XenForo 2", 35},   {"NodeBB", 13},      {"Discourse", 4},
-    {"RuTracker", 0},  {"all", 162},
+    {"RuTracker", 3},  {"all", 165},
 };
 
 /* One labelled post. */
