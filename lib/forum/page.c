@@ -1559,29 +1559,54 @@ content_after(const struct ctx *c, uint32_t r, uint32_t date_el, int32_t author)
 	return ct >= 0 ? ct : content_alone(c, r, date_el, author, 0);
 }
 
-/* e's step in a path: its signature, and with ordinal, which of its
- * parent's children of that signature it is (the second row's cell, where
- * the rows and cells of a record are alike). */
-static uint64_t
-path_step(const struct ctx *c, uint32_t e, int ordinal)
+/* Per element: which of its parent's children of its signature it is
+ * (0 the first). Caller frees; NULL when out of memory. */
+static uint32_t *
+sibling_ranks(const struct ctx *c)
 {
-	uint64_t s = c->els[e].sig;
-	unsigned k = 0;
+	struct fr_strmap *m = fr_strmap_new();
+	uint32_t *rank = calloc(c->n_els + 1, sizeof(*rank)), *cnt = NULL;
+	size_t cap = 0;
 
-	if (!ordinal)
-		return s;
-	for (const xmlNode *x = c->els[e].x->prev; x && k < 64; x = x->prev)
-		if (x->type == XML_ELEMENT_NODE && x->name && !skipped(x) && sig_of(x, 0) == s)
-			k++;
-	return mix(s * 31 + k);
+	if (!m || !rank)
+		goto err;
+	for (uint32_t e = 0; e < c->n_els; e++) {
+		uint64_t key[2] = {(uint64_t)(int64_t)c->els[e].parent, c->els[e].sig};
+		uint32_t id;
+		int added;
+
+		if (fr_strmap_intern(m, (const char *)key, sizeof(key), &id, &added) < 0 ||
+		    grow((void **)&cnt, &cap, id + 1, sizeof(*cnt)) < 0)
+			goto err;
+		if (added)
+			cnt[id] = 0;
+		rank[e] = cnt[id]++;
+	}
+	fr_strmap_free(m);
+	free(cnt);
+	return rank;
+err:
+	fr_strmap_free(m);
+	free(cnt);
+	free(rank);
+	return NULL;
+}
+
+/* e's step in a path: its signature, and with rank (sibling_ranks), which
+ * of its parent's children of that signature it is (the second row's
+ * cell, where the rows and cells of a record are alike). */
+static uint64_t
+path_step(const struct ctx *c, uint32_t e, const uint32_t *rank)
+{
+	return rank ? mix(c->els[e].sig * 31 + rank[e]) : c->els[e].sig;
 }
 
 /* The content element of each record (-1 none) by the path whose text
- * length varies most across records; with ordinal, siblings of one
+ * length varies most across records; with rank, siblings of one
  * signature are told apart by their rank. */
 static int
 content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, int32_t *out,
-              int ordinal)
+              const uint32_t *rank)
 {
 	struct pstat *ps = NULL;
 	size_t n_ps = 0, cap_ps = 0;
@@ -1606,7 +1631,7 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 			int added;
 			struct pstat *s;
 
-			rp[e - r] = mix(rp[pi] * 31 + path_step(c, e, ordinal));
+			rp[e - r] = mix(rp[pi] * 31 + path_step(c, e, rank));
 			/* an empty element beside the text at the same path (vBulletin 3's
 			 * empty box after the message) does not make the path repeat */
 			if (!content_ok(c, e, de, author[i]) || block_score(c, e) <= 0)
@@ -1690,7 +1715,7 @@ content_paths(const struct ctx *c, const struct cand *k, const int32_t *author, 
 		for (uint32_t e = r + 1; e < c->els[r].end; e++) {
 			uint32_t pi = (uint32_t)c->els[e].parent - r;
 
-			rp[e - r] = mix(rp[pi] * 31 + path_step(c, e, ordinal));
+			rp[e - r] = mix(rp[pi] * 31 + path_step(c, e, rank));
 			if (!content_ok(c, e, de, author[i]))
 				continue;
 			if (rp[e - r] == ps[best].path) {
@@ -2740,13 +2765,16 @@ contents(const struct ctx *c, const struct cand *k, const int32_t *author, int32
 {
 	if (k->n >= 3) {
 		int32_t *alt = calloc(k->n, sizeof(*alt));
+		uint32_t *rank = sibling_ranks(c);
 		double t0 = 0, t1 = 0;
 
-		if (!alt || content_paths(c, k, author, content, 0) < 0 ||
-		    content_paths(c, k, author, alt, 1) < 0) {
+		if (!alt || !rank || content_paths(c, k, author, content, NULL) < 0 ||
+		    content_paths(c, k, author, alt, rank) < 0) {
 			free(alt);
+			free(rank);
 			return -1;
 		}
+		free(rank);
 		/* The records' rows or cells alike (one signature for the user's
 		 * cell and the message's): the message's path repeats in every
 		 * record and WeRE leaves it out. Told apart by rank, it wins
@@ -2800,8 +2828,12 @@ published(const struct ctx *c, uint32_t r, struct fr_fdate_match *m)
 		const char *ip = attr(c->els[e].x, "itemprop"), *v;
 		struct fr_fdate_match t;
 
-		if (!ip || strcasecmp(ip, "datePublished") != 0 || in_quote(c, e) ||
-		    (c->mark && marked_text(c, e) > 0))
+		int quoted = in_quote(c, e);
+
+		for (int32_t a = (int32_t)e; c->mark && a >= (int32_t)r && !quoted;
+		     a = c->els[a].parent)
+			quoted = c->mark[a] != 0;
+		if (!ip || strcasecmp(ip, "datePublished") != 0 || quoted)
 			continue;
 		v = attr(c->els[e].x, "content");
 		if (!v)
