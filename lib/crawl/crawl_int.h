@@ -223,6 +223,10 @@ size_t fr_crawl_in_flight(struct crawl *c);
 double fr_crawl_now(const struct crawl *c);
 
 /* ---- hosts.c: robots.txt, gaps, host holds ---- */
+
+/* The source with store row id, by bisection (loop.c loads the sources
+ * ordered by id and never reorders them); UINT32_MAX when none. */
+uint32_t fr_crawl_source_by_id(const struct crawl *c, int64_t id);
 /* The index of url's host, added when new (a redirect's target); NO_HOST
  * when out of memory. */
 uint32_t fr_crawl_host_id(struct crawl *c, const char *url);

@@ -408,10 +408,8 @@ fr_crawl_note_hop_pause(struct crawl *c, uint32_t i, const char *host, double un
 	save_hop_pauses(c, now);
 }
 
-/* The source with row id, by bisection (the store loads them ordered by
- * id); UINT32_MAX when none. */
-static uint32_t
-source_by_id(const struct crawl *c, long long id)
+uint32_t
+fr_crawl_source_by_id(const struct crawl *c, int64_t id)
 {
 	uint32_t lo = 0, hi = c->n;
 
@@ -468,7 +466,7 @@ fr_crawl_load_hop_pauses(struct crawl *c, double now)
 		/* Only while the row still says so: its latest fetch a 429 or
 		 * 503 whose backoff runs (a line never outlasts its row's
 		 * pause). */
-		i = source_by_id(c, id);
+		i = fr_crawl_source_by_id(c, id);
 		if (i == UINT32_MAX)
 			goto next;
 		const struct fr_store_source *r = &c->src[i].row;

@@ -23,28 +23,6 @@
 /* Requests sent to hubs per turn of the loop, at most. */
 #define REQUESTS_PER_TICK 16
 
-static uint32_t
-find_source(const struct crawl *c, int64_t id)
-{
-	/* The store loads the sources in id order. */
-	uint32_t lo = 0, hi = c->n;
-
-	while (lo < hi) {
-		uint32_t mid = lo + (hi - lo) / 2;
-
-		if (c->src[mid].row.id < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	if (lo < c->n && c->src[lo].row.id == id)
-		return lo;
-	for (uint32_t i = 0; i < c->n; i++)
-		if (c->src[i].row.id == id)
-			return i;
-	return UINT32_MAX;
-}
-
 static int
 cmp_i64(const void *a, const void *b)
 {
@@ -188,7 +166,7 @@ fr_crawl_push_tick(struct crawl *c, double now)
 		return INFINITY;
 	/* Pushes held while their source was being fetched. */
 	for (size_t j = 0; j < c->n_push_held; j++) {
-		uint32_t i = find_source(c, c->push_held[j].source_id);
+		uint32_t i = fr_crawl_source_by_id(c, c->push_held[j].source_id);
 
 		if (i != UINT32_MAX && c->src[i].busy) {
 			c->push_held[k++] = c->push_held[j];
@@ -200,7 +178,7 @@ fr_crawl_push_tick(struct crawl *c, double now)
 	}
 	c->n_push_held = k;
 	while (fr_websub_take(ws, &p) == 1) {
-		uint32_t i = find_source(c, p.source_id);
+		uint32_t i = fr_crawl_source_by_id(c, p.source_id);
 
 		if (i == UINT32_MAX || c->fatal) {
 			fr_websub_push_clear(&p);
