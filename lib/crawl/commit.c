@@ -129,7 +129,8 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 				fr_crawl_set_str(&r->site_url, oc->feed->link);
 		}
 		if (res)
-			r->hint_max_age_s = res->max_age_s > 0 ? res->max_age_s : -1;
+			r->hint_max_age_s =
+			    fr_hold_lifetime_s(res->max_age_s, res->expires_at_s, res->date_s, now);
 	}
 	/* The holds (hold.h): an error's backoff; a 429 or 503 pauses the
 	 * whole host, until its Retry-After (capped; a huge or far-off value

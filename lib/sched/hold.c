@@ -28,6 +28,19 @@ fr_hold_backoff_s(const struct fr_hold_opts *o, int n_errors, double u)
 }
 
 double
+fr_hold_lifetime_s(double max_age_s, double expires_at_s, double date_s, double now_s)
+{
+	double life;
+
+	if (max_age_s >= 0)
+		return max_age_s > 0 ? max_age_s : -1;
+	if (expires_at_s <= 0)
+		return -1;
+	life = expires_at_s - (date_s > 0 ? date_s : now_s);
+	return life > 0 ? life : -1;
+}
+
+double
 fr_hold_hint_s(const struct fr_hold_opts *o, const struct fr_hold_hints *h)
 {
 	double x = 0;

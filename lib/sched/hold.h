@@ -26,8 +26,8 @@ struct fr_hold_opts {
 void fr_hold_opts_init(struct fr_hold_opts *o);
 
 /* A source's publisher hints, in seconds; <= 0 or -1: absent. The feed's
- * RSS <ttl>, its sy:updatePeriod/updateFrequency, the answer's
- * Cache-Control max-age. (Expires and RSS skipHours/skipDays are not
+ * RSS <ttl>, its sy:updatePeriod/updateFrequency, the answer's freshness
+ * lifetime (fr_hold_lifetime_s). (RSS skipHours/skipDays are not
  * honoured.) */
 struct fr_hold_hints {
 	double ttl_s, period_s, max_age_s;
@@ -62,6 +62,12 @@ struct fr_hold {
  * error from the second, capped, times a jitter of 0.75 + 0.5 u (u in
  * [0, 1), so sources that failed together spread out). */
 double fr_hold_backoff_s(const struct fr_hold_opts *o, int n_errors, double u);
+
+/* An answer's freshness lifetime (RFC 9111 4.2.1), in seconds: its
+ * Cache-Control max-age when given (max_age_s >= 0; 0 is no lifetime), else
+ * Expires minus the server's Date (minus now_s when the answer has no Date);
+ * -1 when none or not positive (an Expires in the past or unparsable). */
+double fr_hold_lifetime_s(double max_age_s, double expires_at_s, double date_s, double now_s);
 
 /* The longest of a source's hints, capped at o->hint_cap_s; 0 when none. */
 double fr_hold_hint_s(const struct fr_hold_opts *o, const struct fr_hold_hints *h);

@@ -72,6 +72,20 @@ hints_take_the_longest_capped(void)
 }
 
 static void
+lifetime_is_max_age_else_expires_minus_date(void)
+{
+	double now = 1e9;
+
+	CHECK(fr_hold_lifetime_s(-1, -1, -1, now) == -1);
+	CHECK(fr_hold_lifetime_s(300, now + 9000, now, now) == 300);  /* max-age wins */
+	CHECK(fr_hold_lifetime_s(0, now + 9000, now, now) == -1);     /* even when 0 */
+	CHECK(fr_hold_lifetime_s(-1, now + 900, now - 100, now) == 1000); /* the server's Date */
+	CHECK(fr_hold_lifetime_s(-1, now + 900, -1, now) == 900);     /* no Date: our clock */
+	CHECK(fr_hold_lifetime_s(-1, now - 5, now, now) == -1);       /* already expired */
+	CHECK(fr_hold_lifetime_s(-1, now, now, now) == -1);
+}
+
+static void
 pause_follows_retry_after_within_its_cap(void)
 {
 	struct fr_hold_opts o = defaults();
@@ -264,6 +278,7 @@ main(void)
 	RUN(defaults_are_the_crawlers);
 	RUN(backoff_doubles_per_error_up_to_its_cap);
 	RUN(hints_take_the_longest_capped);
+	RUN(lifetime_is_max_age_else_expires_minus_date);
 	RUN(pause_follows_retry_after_within_its_cap);
 	RUN(after_fetch_success_clears_and_hints_bound);
 	RUN(after_fetch_error_backs_off);
