@@ -81,19 +81,13 @@ while IFS=$'\t' read -r site feed; do
 	expect_exit 0 "$F" parse "$WORK/feed.body"
 	expect_stdout_matches "\"title\": \"site$k feed [a-z]+\""
 	expect_stdout_contains '"bozo": false'
+	sed -n 's/^  "version": "\([a-z0-9]*\)",*$/\1/p' "$OUT" >>"$WORK/versions"
 	nfeeds=$((nfeeds + 1))
 done <"$WORK/truth.tsv"
 expect_eq "feeds checked" "$nfeeds" 20
-# Formats: the mix has all four.
+# Formats: the mix has all four (the versions parsed above).
 for v in rss20 atom10 json11 rss10; do
-	n=0
-	while IFS=$'\t' read -r site feed; do
-		[ -n "$feed" ] && [ "$site" != site_url ] || continue
-		get "$feed"
-		cp "$B" "$WORK/feed.body"
-		"$F" parse "$WORK/feed.body" | grep -q "\"version\": \"$v\"" && n=$((n + 1))
-	done <"$WORK/truth.tsv"
-	check "some feed is $v" test "$n" -gt 0
+	check "some feed is $v" grep -qx "$v" "$WORK/versions"
 done
 
 # ---- each shape's pages ----
