@@ -1,5 +1,6 @@
 /* test.h - a tiny test harness: CHECK macros, named test functions, one
- * summary line per executable, test_slurp for data files. Each test file
+ * summary line per executable, test_slurp for data files, test_fields for
+ * their tab-separated lines. Each test file
  * defines main() with RUN(). */
 #ifndef FR_TEST_H
 #define FR_TEST_H
@@ -89,6 +90,24 @@ fail:
 	if (f)
 		fclose(f);
 	return NULL;
+}
+
+/* Splits line at tabs into at most max fields, pointers into line (which
+ * is changed: the tabs and the line's end become NULs). Returns how many. */
+static inline size_t
+test_fields(char *line, char **f, size_t max)
+{
+	size_t n = 0;
+
+	line[strcspn(line, "\r\n")] = '\0';
+	while (n < max) {
+		f[n++] = line;
+		line = strchr(line, '\t');
+		if (!line)
+			break;
+		*line++ = '\0';
+	}
+	return n;
 }
 
 #endif

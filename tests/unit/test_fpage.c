@@ -1112,23 +1112,6 @@ settings(struct setting *out, size_t max)
 	return n;
 }
 
-/* Splits line at tabs into at most max fields (the line is changed). */
-static size_t
-fields(char *line, char **f, size_t max)
-{
-	size_t n = 0;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	while (n < max) {
-		f[n++] = line;
-		line = strchr(line, '\t');
-		if (!line)
-			break;
-		*line++ = '\0';
-	}
-	return n;
-}
-
 static void
 test_real_pages(void)
 {
@@ -1146,7 +1129,7 @@ test_real_pages(void)
 	CHECK(f != NULL);
 	while (f && fgets(line, sizeof(line), f)) {
 		char *fl[8];
-		size_t nf = fields(line, fl, 8);
+		size_t nf = test_fields(line, fl, 8);
 
 		if (line[0] == '#' || nf < 6)
 			continue;

@@ -38,23 +38,6 @@ struct lpost {
 	int64_t t;
 };
 
-/* Splits line at tabs into at most max fields (the line is changed). */
-static size_t
-fields(char *line, char **f, size_t max)
-{
-	size_t n = 0;
-
-	line[strcspn(line, "\r\n")] = '\0';
-	while (n < max) {
-		f[n++] = line;
-		line = strchr(line, '\t');
-		if (!line)
-			break;
-		*line++ = '\0';
-	}
-	return n;
-}
-
 /* Finds key (a page's file as posts.tsv names it: "DIR/FILE", trafilatura's
  * pages by their file name alone in the other tables) in column 0 (or 1)
  * of a tsv of ../tests/data/forums; copies column want into out. */
@@ -75,7 +58,7 @@ lookup(const char *tsv, const char *key, int key_col, int want, char *out, size_
 
 		if (line[0] == '#')
 			continue;
-		nf = fields(line, fl, 8);
+		nf = test_fields(line, fl, 8);
 		if ((size_t)key_col < nf && (size_t)want < nf && !strcmp(fl[key_col], k)) {
 			if (key_col == 1 && strcmp(fl[0], "page"))
 				continue;
@@ -208,7 +191,7 @@ test_every_post(void)
 		char *fl[6];
 		double t;
 
-		if (line[0] == '#' || fields(line, fl, 6) != 6)
+		if (line[0] == '#' || test_fields(line, fl, 6) != 6)
 			continue;
 		if (fr_time_parse(fl[4], strlen(fl[4]), &t, NULL) != 0) {
 			CHECK(!"a label's time parses");
