@@ -14,6 +14,7 @@
  * the heap, brk and page faults costing 30 times the detection itself).
  * Usage: bench_lang_commit [ROUNDS] (default 15), run from the build tree. */
 #include "bench.h"
+#include "crawl.h"
 
 #include "lang/lang.h"
 #include "parse/feed.h"
@@ -105,19 +106,6 @@ load_dir(const char *dir)
 	closedir(d);
 }
 
-/* lib/crawl/commit.c's detect_lang. */
-static int
-detect(void *arg, const struct fr_store_item *it, char *code, size_t len)
-{
-	struct fr_lang_guess g;
-
-	(void)arg;
-	if (!fr_lang_detect_item(it->title, it->content ? it->content : it->summary, &g))
-		return 0;
-	snprintf(code, len, "%s", g.code);
-	return 1;
-}
-
 static size_t n_detected;
 
 static int
@@ -161,7 +149,7 @@ round_cpu(const char *dir, int with, int count)
 			struct fr_store_fetch f = {ids[i], 1000 + pass, 0, 200, "ok", 0, NULL,
 			                           feeds[i].items, feeds[i].feed->n_items,
 			                           feeds[i].lang[0] ? feeds[i].lang : NULL,
-			                           with ? detect : NULL, NULL};
+			                           with ? fr_crawl_detect_lang : NULL, NULL};
 
 			if (fr_store_commit_fetch(st, &f, NULL, NULL, NULL, NULL, NULL, err,
 			                          sizeof(err)) < 0) {

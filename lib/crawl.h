@@ -163,4 +163,12 @@ void fr_crawl_opts_init(struct fr_crawl_opts *o);
 int fr_crawl_run(struct fr_store *st, const struct fr_crawl_opts *o, struct fr_crawl_stats *out,
 		 char *err, size_t errlen);
 
+struct fr_store_item;
+
+/* The language of an item the store writes (struct fr_store_fetch's
+ * detect callback): CLD2 on its title and its content, else its summary
+ * (fr_lang_detect_item). 1 with the code in code, 0 when not sure. arg is
+ * unused. */
+int fr_crawl_detect_lang(void *arg, const struct fr_store_item *it, char *code, size_t len);
+
 #endif

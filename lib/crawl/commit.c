@@ -238,10 +238,8 @@ learn(void *arg, const uint8_t *is_new, size_t n_new, struct fr_store_source *r)
 					       fr_sched_state(c->sched, oc->i), now) * 86400;
 }
 
-/* The store asks for the language of each item it writes (new or
- * changed): read from the title and the content, else the summary. */
-static int
-detect_lang(void *arg, const struct fr_store_item *it, char *code, size_t len)
+int
+fr_crawl_detect_lang(void *arg, const struct fr_store_item *it, char *code, size_t len)
 {
 	struct fr_lang_guess g;
 
@@ -386,7 +384,7 @@ fr_crawl_commit(struct crawl *c, uint32_t i, struct outcome *oc, const struct fr
 		fr_lang_primary(oc->feed->language, lang, sizeof(lang));
 		sf.lang = lang;
 	}
-	sf.detect = detect_lang;
+	sf.detect = fr_crawl_detect_lang;
 	size_t n_new = 0, n_upd = 0;
 	char serr[512];
 	group_open(c, now);
